@@ -1,0 +1,33 @@
+"""Build the Cython extensions; all metadata lives in pyproject.toml."""
+
+import os
+import sys
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+extra_compile_args = []
+if sys.platform == "win32":
+    extra_compile_args += ["/O2"]
+else:
+    extra_compile_args += ["-O3"]
+extra_compile_args += os.environ.get("WTS_EXTRA_CFLAGS", "").split()
+extra_link_args = os.environ.get("WTS_EXTRA_LDFLAGS", "").split()
+
+
+def extension(name: str) -> Extension:
+    return Extension(
+        f"wts.{name}",
+        [f"src/wts/{name}.pyx"],
+        include_dirs=["src/wts"],
+        extra_compile_args=extra_compile_args,
+        extra_link_args=extra_link_args,
+    )
+
+
+setup(
+    ext_modules=cythonize(
+        [extension(name) for name in ("_core", "_game", "_perft", "_simulate", "_batch")],
+        compiler_directives={"language_level": "3"},
+    ),
+)

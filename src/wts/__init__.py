@@ -1,0 +1,67 @@
+"""wts: the engine for What the Shell.
+
+``wts.Game`` is the fast engine (a Cython core on bitboards);
+``wts.reference.Game`` is the literal one it is tested against. Both share
+the API below.
+"""
+
+from __future__ import annotations
+
+import os
+
+from wts._version import __version__
+from wts.errors import GameOverError, IllegalMoveError, SetupError, SquareError, WtsError
+from wts.events import Capture, Hatch, TurnResult
+from wts.pieces import Color, Piece, Status
+from wts.squares import *  # noqa: F403
+from wts.squares import (
+    SQUARE_NAMES,
+    SQUARES,
+    Square,
+    SquareLike,
+    parse_square,
+    square,
+    square_file,
+    square_name,
+    square_rank,
+)
+from wts.game import Game
+from wts import reference
+from wts.perft import PerftCounts, perft
+
+
+
+def get_include() -> str:
+    """The directory holding wts's ``.pxd`` files and C headers, for a dependent
+    Cython build: ``Extension(..., include_dirs=[wts.get_include()])``."""
+    return os.path.dirname(os.path.abspath(__file__))
+
+
+__all__ = [
+    "__version__",
+    "Game",
+    "reference",
+    "Color",
+    "Piece",
+    "Status",
+    "Capture",
+    "Hatch",
+    "TurnResult",
+    "WtsError",
+    "SquareError",
+    "IllegalMoveError",
+    "GameOverError",
+    "SetupError",
+    "Square",
+    "SquareLike",
+    "SQUARES",
+    "SQUARE_NAMES",
+    "parse_square",
+    "square",
+    "square_file",
+    "square_name",
+    "square_rank",
+    "perft",
+    "PerftCounts",
+    "get_include",
+]

@@ -1,0 +1,340 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+"""The fast core: What the Shell's rules on packed bitboards.
+
+Every kernel is ``noexcept nogil`` on a plain :c:type:`wts_state`; the
+declarations other Cython code cimports are in ``_core.pxd``. The rules are
+the ones :mod:`wts.reference` spells out; the comments cite CLARIFICATIONS.
+"""
+
+from libc.string cimport memcpy, memmove
+
+# Shift of each direction on the padded board, in the order of CLARIFICATIONS 14:
+# E, W, N, S, NE, SW, NW, SE. Even indices point to higher bits, odd ones lower.
+cdef int DIRECTION_SHIFT[8]
+DIRECTION_SHIFT[:] = [1, 1, 10, 10, 11, 11, 9, 9]
+
+# Direction index of a one-step bit offset (offset + 11), -1 where none.
+cdef int STEP_DIRECTION[23]
+STEP_DIRECTION[:] = [5, 3, 7, -1, -1, -1, -1, -1, -1, -1, 1, -1,
+                     0, -1, -1, -1, -1, -1, -1, -1, 6, 2, 4]
+
+# The on-board neighbours of every padded bit.
+cdef wts_board NEIGHBOURS[90]
+
+
+cdef void _init_neighbours() noexcept nogil:
+    cdef int bit, d, k, other
+    for bit in range(90):
+        NEIGHBOURS[bit].lo = NEIGHBOURS[bit].hi = 0
+        if not wts_test_bit(wts_valid(), bit):
+            continue
+        for d in range(8):
+            k = DIRECTION_SHIFT[d]
+            other = bit + k if d % 2 == 0 else bit - k
+            if 0 <= other < 90 and wts_test_bit(wts_valid(), other):
+                NEIGHBOURS[bit] = wts_or(NEIGHBOURS[bit], wts_bit_board(other))
+
+
+_init_neighbours()
+
+
+cdef void wts_init(wts_state *state) noexcept nogil:
+    """The empty board at turn 0."""
+    state.black.lo = state.black.hi = 0
+    state.white.lo = state.white.hi = 0
+    state.eggs.lo = state.eggs.hi = 0
+    state.egg_count = 0
+    state.status = WTS_ONGOING
+    state.black_count = 0
+    state.white_count = 0
+    state.turn = 0
+
+
+cdef void wts_copy(wts_state *dest, const wts_state *src) noexcept nogil:
+    memcpy(dest, src, sizeof(wts_state))
+
+
+cdef inline wts_board _turtles(const wts_state *state, int color) noexcept nogil:
+    return state.black if color == WTS_BLACK else state.white
+
+
+cdef inline wts_board _run_cells(wts_board turtles, int k) noexcept nogil:
+    """Cells of runs of five or more along shift ``k``: mark the run starts,
+    then spread each start over its five cells."""
+    cdef wts_board pairs = wts_and(turtles, wts_shr(turtles, k))
+    cdef wts_board fours = wts_and(pairs, wts_shr(pairs, 2 * k))
+    cdef wts_board starts
+    if not wts_any(fours):
+        return fours
+    starts = wts_and(fours, wts_shr(turtles, 4 * k))
+    if not wts_any(starts):
+        return starts
+    pairs = wts_or(starts, wts_shl(starts, k))
+    fours = wts_or(pairs, wts_shl(pairs, 2 * k))
+    return wts_or(fours, wts_shl(starts, 4 * k))
+
+
+cdef int wts_count_winning(wts_board turtles) noexcept nogil:
+    """Distinct turtles in a line of five or more (CLARIFICATIONS 10)."""
+    cdef wts_board cells = wts_or(wts_or(_run_cells(turtles, 1), _run_cells(turtles, 10)),
+                                  wts_or(_run_cells(turtles, 11), _run_cells(turtles, 9)))
+    if not wts_any(cells):
+        return 0
+    return wts_popcount(cells)
+
+
+cdef void wts_settle(wts_state *state) noexcept nogil:
+    """Winning counts and the status read off the board (CLARIFICATIONS 10-12)."""
+    cdef int black = wts_count_winning(state.black)
+    cdef int white = wts_count_winning(state.white)
+    cdef wts_board occupied = wts_or(wts_or(state.black, state.white), state.eggs)
+    state.black_count = <uint8_t>black
+    state.white_count = <uint8_t>white
+    if black > white:
+        state.status = WTS_BLACK_WINS
+    elif white > black:
+        state.status = WTS_WHITE_WINS
+    elif wts_equal(occupied, wts_valid()):
+        state.status = WTS_DRAW
+    elif black > 0:
+        state.status = WTS_SUDDEN_DEATH
+    else:
+        state.status = WTS_ONGOING
+
+
+cdef inline wts_board _closers_up(wts_board arrivals, wts_board foe, wts_board own,
+                                 int k) noexcept nogil:
+    """Arrivals that close a bracket toward higher bits: p+k, p+2k foe, p+3k own."""
+    return wts_and(wts_and(arrivals, wts_shr(foe, k)), wts_and(wts_shr(foe, 2 * k), wts_shr(own, 3 * k)))
+
+
+cdef inline wts_board _closers_down(wts_board arrivals, wts_board foe, wts_board own,
+                                   int k) noexcept nogil:
+    """The mirror image toward lower bits. Point 6: a bracket with an arrival at
+    both ends counts once, from its lower end, which finds it going up."""
+    cdef wts_board c = wts_and(wts_and(arrivals, wts_shl(foe, k)),
+                               wts_and(wts_shl(foe, 2 * k), wts_shl(own, 3 * k)))
+    return wts_andnot(c, wts_shl(arrivals, 3 * k))
+
+
+cdef void _record_capture(wts_turn_record *record, int bit, int direction, int color,
+                         int round_) noexcept nogil:
+    cdef wts_capture *entry = &record.captures[record.n_captures]
+    entry.closer = <uint8_t>wts_bit_square(bit)
+    entry.direction = <uint8_t>direction
+    entry.color = <uint8_t>color
+    entry.round = <uint8_t>round_
+    record.n_captures += 1
+
+
+cdef int _find_brackets_of_one(int arrival, wts_board own, wts_board foe, int color, int round_,
+                               wts_board *captured, wts_turn_record *record) noexcept nogil:
+    """Brackets closed by a single arrival (every placement, many waves): only the
+    directions where a trappable piece is adjacent are followed."""
+    cdef wts_board near = wts_and(foe, NEIGHBOURS[arrival])
+    cdef int bit, step, d, count = 0
+    cdef unsigned found = 0  # bit d set: closes a bracket in direction d
+    while wts_any(near):
+        bit = wts_lowest_bit(near)
+        near = wts_clear_lowest(near)
+        step = bit - arrival
+        if (0 <= bit + 2 * step < 90 and wts_test_bit(foe, bit + step)
+                and wts_test_bit(own, bit + 2 * step)):
+            captured[0] = wts_or(captured[0], wts_or(wts_bit_board(bit), wts_bit_board(bit + step)))
+            found |= 1u << STEP_DIRECTION[step + 11]
+            count += 1
+    if record != NULL and found:
+        for d in range(8):
+            if found & (1u << d):
+                _record_capture(record, arrival, d, color, round_)
+    return count
+
+
+cdef int _find_brackets(const wts_state *state, wts_board arrivals, int color, int round_,
+                        wts_board *captured, wts_turn_record *record) noexcept nogil:
+    """Brackets closed by ``arrivals`` of ``color``, on the board as it stands
+    (CLARIFICATIONS 4-6). Adds the trapped squares to ``captured`` and
+    returns the number of captures; records them in the order of point 14."""
+    cdef wts_board own = _turtles(state, color)
+    cdef wts_board foe = wts_or(_turtles(state, 1 - color), state.eggs)
+    cdef wts_board closers[8]
+    cdef wts_board all_closers, c
+    cdef int d, k, bit, count = 0
+    if not wts_any(wts_clear_lowest(arrivals)):
+        return _find_brackets_of_one(wts_lowest_bit(arrivals), own, foe, color, round_,
+                                     captured, record)
+    # Several arrivals (a wave of hatches): every direction for all of them at
+    # once, by constant shifts, in the direction order of point 14.
+    closers[0] = _closers_up(arrivals, foe, own, 1)
+    closers[1] = _closers_down(arrivals, foe, own, 1)
+    closers[2] = _closers_up(arrivals, foe, own, 10)
+    closers[3] = _closers_down(arrivals, foe, own, 10)
+    closers[4] = _closers_up(arrivals, foe, own, 11)
+    closers[5] = _closers_down(arrivals, foe, own, 11)
+    closers[6] = _closers_up(arrivals, foe, own, 9)
+    closers[7] = _closers_down(arrivals, foe, own, 9)
+    all_closers = wts_or(wts_or(wts_or(closers[0], closers[1]), wts_or(closers[2], closers[3])),
+                         wts_or(wts_or(closers[4], closers[5]), wts_or(closers[6], closers[7])))
+    if not wts_any(all_closers):
+        return 0
+    for d in range(8):
+        c = closers[d]
+        if not wts_any(c):
+            continue
+        k = DIRECTION_SHIFT[d]
+        count += wts_popcount(c)
+        if d % 2 == 0:
+            captured[0] = wts_or(captured[0], wts_or(wts_shl(c, k), wts_shl(c, 2 * k)))
+        else:
+            captured[0] = wts_or(captured[0], wts_or(wts_shr(c, k), wts_shr(c, 2 * k)))
+    if record != NULL:
+        while wts_any(all_closers):
+            bit = wts_lowest_bit(all_closers)
+            for d in range(8):
+                if wts_test_bit(closers[d], bit):
+                    _record_capture(record, bit, d, color, round_)
+            all_closers = wts_clear_lowest(all_closers)
+    return count
+
+
+cdef void _remove_captured(wts_state *state, wts_board captured) noexcept nogil:
+    """Captured pieces leave at once; captured eggs leave the queue before any
+    egg dissolves or hatches (CLARIFICATIONS 6-7)."""
+    cdef int i, kept = 0
+    state.black = wts_andnot(state.black, captured)
+    state.white = wts_andnot(state.white, captured)
+    if wts_any(wts_and(state.eggs, captured)):
+        for i in range(state.egg_count):
+            if not wts_test_bit(captured, wts_square_bit(state.egg_queue[i])):
+                state.egg_queue[kept] = state.egg_queue[i]
+                kept += 1
+        state.egg_count = <uint8_t>kept
+        state.eggs = wts_andnot(state.eggs, captured)
+
+
+cdef wts_board _take_oldest_eggs(wts_state *state, int count) noexcept nogil:
+    """Take the ``count`` oldest eggs off the board and the queue."""
+    cdef wts_board taken
+    cdef int i
+    taken.lo = taken.hi = 0
+    for i in range(count):
+        taken = wts_or(taken, wts_square_board(state.egg_queue[i]))
+    memmove(&state.egg_queue[0], &state.egg_queue[count], state.egg_count - count)
+    state.egg_count = <uint8_t>(state.egg_count - count)
+    state.eggs = wts_andnot(state.eggs, taken)
+    return taken
+
+
+cdef void wts_resolve_turn(wts_state *state, int black_move, int white_move,
+                           wts_turn_record *record) noexcept nogil:
+    """Play one turn of two legal moves; fills ``record`` unless it is NULL."""
+    cdef wts_board captured, hatched
+    cdef int black_captures, white_captures, pending, count, color, wave, i
+    if record != NULL:
+        record.collision = -1
+        record.n_captures = record.n_dissolved = record.n_hatched = 0
+    if black_move == white_move:
+        # Point 9: a collision lays the newest egg; nothing captures or hatches.
+        state.eggs = wts_or(state.eggs, wts_square_board(black_move))
+        state.egg_queue[state.egg_count] = <uint8_t>black_move
+        state.egg_count += 1
+        if record != NULL:
+            record.collision = <int8_t>black_move
+    else:
+        state.black = wts_or(state.black, wts_square_board(black_move))
+        state.white = wts_or(state.white, wts_square_board(white_move))
+        captured.lo = captured.hi = 0
+        black_captures = _find_brackets(state, wts_square_board(black_move), WTS_BLACK, 0,
+                                        &captured, record)
+        white_captures = _find_brackets(state, wts_square_board(white_move), WTS_WHITE, 0,
+                                        &captured, record)
+        _remove_captured(state, captured)
+        # Point 8: each black-white pair of captures dissolves the oldest egg.
+        count = min(black_captures, white_captures, <int>state.egg_count)
+        if count:
+            if record != NULL:
+                for i in range(count):
+                    record.dissolved[record.n_dissolved] = state.egg_queue[i]
+                    record.n_dissolved += 1
+            _take_oldest_eggs(state, count)
+        # The rest hatch for the player with more captures, wave by wave.
+        color = WTS_BLACK if black_captures > white_captures else WTS_WHITE
+        pending = black_captures - white_captures if color == WTS_BLACK else white_captures - black_captures
+        wave = 0
+        while pending:
+            count = min(pending, <int>state.egg_count)
+            if count == 0:
+                break
+            wave += 1
+            if record != NULL:
+                for i in range(count):
+                    record.hatched[record.n_hatched].square = state.egg_queue[i]
+                    record.hatched[record.n_hatched].color = <uint8_t>color
+                    record.hatched[record.n_hatched].wave = <uint8_t>wave
+                    record.n_hatched += 1
+            hatched = _take_oldest_eggs(state, count)
+            if color == WTS_BLACK:
+                state.black = wts_or(state.black, hatched)
+            else:
+                state.white = wts_or(state.white, hatched)
+            captured.lo = captured.hi = 0
+            pending = _find_brackets(state, hatched, color, wave, &captured, record)
+            _remove_captured(state, captured)
+    state.turn += 1
+    wts_settle(state)
+
+
+cdef wts_board wts_legal_moves(const wts_state *state) noexcept nogil:
+    """The empty squares as a padded board; none once the game is over."""
+    cdef wts_board empty
+    if wts_is_over(state):
+        empty.lo = empty.hi = 0
+        return empty
+    return wts_andnot(wts_valid(), wts_or(wts_or(state.black, state.white), state.eggs))
+
+
+cdef int wts_random_legal_move(const wts_state *state, wts_rng *rng) noexcept nogil:
+    """A uniformly random legal square, or -1 if there is none."""
+    cdef wts_board legal = wts_legal_moves(state)
+    cdef int tries, bit, count
+    if not wts_any(legal):
+        return -1
+    # Draw padded bits until an empty square comes up (padding is never legal):
+    # uniform over the empty squares, and cheaper than a select while the
+    # board is not crowded.
+    for tries in range(4):
+        bit = <int>wts_rng_below(rng, 90)
+        if wts_test_bit(legal, bit):
+            return wts_bit_square(bit)
+    # After four misses, select directly: still uniform over the empty squares.
+    count = wts_popcount(legal)
+    return wts_bit_square(wts_select(legal, <int>wts_rng_below(rng, <uint32_t>count)))
+
+
+cdef void wts_playout(wts_state *state, wts_rng *rng) noexcept nogil:
+    """Both players pick uniformly among the empty squares until the game ends."""
+    cdef int black, white
+    while not wts_is_over(state):
+        black = wts_random_legal_move(state, rng)
+        white = wts_random_legal_move(state, rng)
+        wts_resolve_turn(state, black, white, NULL)
+
+
+cdef bint wts_is_over(const wts_state *state) noexcept nogil:
+    return state.status >= WTS_BLACK_WINS
+
+
+cdef int wts_piece_at(const wts_state *state, int square) noexcept nogil:
+    cdef int bit = wts_square_bit(square)
+    if wts_test_bit(state.black, bit):
+        return WTS_BLACK_TURTLE
+    if wts_test_bit(state.white, bit):
+        return WTS_WHITE_TURTLE
+    if wts_test_bit(state.eggs, bit):
+        return WTS_EGG
+    return WTS_EMPTY
+
+
+def state_size():
+    """Bytes in one ``wts_state``: a game's whole position."""
+    return sizeof(wts_state)

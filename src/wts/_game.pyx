@@ -1,0 +1,177 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+"""The Python face of the core: a game held in one ``wts_state`` struct.
+
+Only argument conversion and building :class:`wts.TurnResult` happen here;
+the rules run in the ``noexcept nogil`` kernels of :mod:`wts._core`. Bad
+input is handed to the checks both engines share (:mod:`wts.base`), so the
+two raise the same errors.
+"""
+
+cimport cython
+from wts._core cimport (
+    WTS_BLACK, WTS_BLACK_TURTLE, WTS_EGG, WTS_EMPTY, WTS_WHITE_TURTLE, wts_any, wts_bit_square,
+    wts_board, wts_capture, wts_clear_lowest, wts_copy, wts_init, wts_is_over, wts_legal_moves,
+    wts_lowest_bit, wts_piece_at, wts_resolve_turn, wts_settle, wts_square_board, wts_or,
+    wts_state, wts_turn_record,
+)
+
+from wts.base import check_moves, check_setup
+from wts.events import Capture, Hatch, TurnResult
+from wts.pieces import Color, Piece, Status
+from wts.squares import to_square
+
+cdef tuple STATUSES = (Status.ONGOING, Status.SUDDEN_DEATH, Status.BLACK_WINS,
+                       Status.WHITE_WINS, Status.DRAW)
+cdef tuple COLORS = (Color.BLACK, Color.WHITE)
+cdef tuple PIECES = (Piece.EMPTY, Piece.BLACK, Piece.WHITE, Piece.EGG)
+# Public-index step of each direction of CLARIFICATIONS 14: E, W, N, S, NE, SW, NW, SE.
+cdef int SQUARE_STEP[8]
+SQUARE_STEP[:] = [1, -1, 9, -9, 10, -10, 8, -8]
+cdef tuple NO_EVENTS = ()
+
+
+cdef inline frozenset _squares(wts_board board):
+    cdef list squares = []
+    while wts_any(board):
+        squares.append(wts_bit_square(wts_lowest_bit(board)))
+        board = wts_clear_lowest(board)
+    return frozenset(squares)
+
+
+cdef inline bint _is_open_square(object move, const wts_state *state):
+    """A plain int naming an empty square: the common case, checked without Python calls."""
+    cdef long square
+    if type(move) is not int:
+        return False
+    square = move
+    return 0 <= square < 81 and wts_piece_at(state, <int>square) == WTS_EMPTY
+
+
+cdef object _turn_result(int black_move, int white_move, const wts_turn_record *record,
+                         const wts_state *state):
+    cdef list captures, hatched
+    cdef const wts_capture *c
+    cdef int i, step, closer
+    cdef object events_captures = NO_EVENTS, events_dissolved = NO_EVENTS
+    cdef object events_hatched = NO_EVENTS
+    if record.n_captures:
+        captures = []
+        for i in range(record.n_captures):
+            c = &record.captures[i]
+            closer = c.closer
+            step = SQUARE_STEP[c.direction]
+            captures.append(tuple.__new__(Capture, (
+                COLORS[c.color], c.round, (closer + step, closer + 2 * step),
+                closer, closer + 3 * step)))
+        events_captures = tuple(captures)
+    if record.n_dissolved:
+        events_dissolved = tuple([record.dissolved[i] for i in range(record.n_dissolved)])
+    if record.n_hatched:
+        hatched = []
+        for i in range(record.n_hatched):
+            hatched.append(tuple.__new__(Hatch, (
+                record.hatched[i].square, COLORS[record.hatched[i].color],
+                record.hatched[i].wave)))
+        events_hatched = tuple(hatched)
+    return tuple.__new__(TurnResult, (
+        black_move, white_move, None if record.collision < 0 else record.collision,
+        events_captures, events_dissolved, events_hatched, STATUSES[state.status],
+        (state.black_count, state.white_count)))
+
+
+cdef class GameCore:
+    """A game held in a C struct; :class:`wts.Game` adds the shared API."""
+
+    def __cinit__(self):
+        wts_init(&self.state)
+
+    @classmethod
+    def from_setup(cls, black=(), white=(), eggs=()):
+        """Any arrangement of turtles and eggs (eggs oldest first); its status
+        follows at once, as if a turn had just ended (CLARIFICATIONS 13)."""
+        black_squares, white_squares, egg_squares = check_setup(black, white, eggs)
+        cdef GameCore game = cls()
+        cdef int sq, i = 0
+        for sq in black_squares:
+            game.state.black = wts_or(game.state.black, wts_square_board(sq))
+        for sq in white_squares:
+            game.state.white = wts_or(game.state.white, wts_square_board(sq))
+        for sq in egg_squares:
+            game.state.eggs = wts_or(game.state.eggs, wts_square_board(sq))
+            game.state.egg_queue[i] = sq
+            i += 1
+        game.state.egg_count = i
+        wts_settle(&game.state)
+        return game
+
+    def copy(self):
+        """An independent copy of this game (a struct copy)."""
+        cdef GameCore game = type(self)()
+        wts_copy(&game.state, &self.state)
+        return game
+
+    @property
+    def black(self):
+        """The squares of black's turtles."""
+        return _squares(self.state.black)
+
+    @property
+    def white(self):
+        """The squares of white's turtles."""
+        return _squares(self.state.white)
+
+    @property
+    def eggs(self):
+        """The squares of the eggs, oldest first."""
+        return tuple([self.state.egg_queue[i] for i in range(self.state.egg_count)])
+
+    @property
+    def turn(self):
+        """The number of turns played."""
+        return self.state.turn
+
+    @property
+    def status(self):
+        """The game's status after the last turn."""
+        return STATUSES[self.state.status]
+
+    @property
+    def winning_counts(self):
+        """(black, white): the turtles of each colour in a line of five or more."""
+        return (self.state.black_count, self.state.white_count)
+
+    def is_over(self):
+        """True once the game is won or drawn."""
+        return wts_is_over(&self.state)
+
+    def piece_at(self, square):
+        """What stands on ``square`` (an index or a name)."""
+        if type(square) is int and 0 <= square < 81:
+            return PIECES[wts_piece_at(&self.state, square)]
+        return PIECES[wts_piece_at(&self.state, to_square(square))]
+
+    def legal_moves(self):
+        """The squares either player may name this turn, ascending; empty once the game is over."""
+        cdef wts_board legal = wts_legal_moves(&self.state)
+        cdef list squares = []
+        while wts_any(legal):
+            squares.append(wts_bit_square(wts_lowest_bit(legal)))
+            legal = wts_clear_lowest(legal)
+        return squares
+
+    def play(self, black_move, white_move):
+        """Resolve one turn; both moves are revealed at once.
+
+        Raises :class:`wts.IllegalMoveError` (or :class:`wts.GameOverError`)
+        and changes nothing if either move is not allowed (CLARIFICATIONS 3).
+        """
+        cdef wts_turn_record record
+        cdef int b, w
+        if (not wts_is_over(&self.state) and _is_open_square(black_move, &self.state)
+                and _is_open_square(white_move, &self.state)):
+            b = black_move
+            w = white_move
+        else:
+            b, w = check_moves(self, black_move, white_move)
+        wts_resolve_turn(&self.state, b, w, &record)
+        return _turn_result(b, w, &record, &self.state)

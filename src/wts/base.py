@@ -1,0 +1,172 @@
+"""What both engines share: argument checking, equality and the text board.
+
+The rules themselves live in :mod:`wts.reference` (literal) and in the Cython
+core (fast); this module only holds the API around them, so both engines
+accept the same input, raise the same errors and print the same board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from wts.errors import GameOverError, IllegalMoveError, SetupError, SquareError
+from wts.pieces import Color, Piece, Status
+from wts.squares import BOARD_SIZE, FILE_NAMES, NUM_SQUARES, SQUARE_NAMES, Square, to_square
+
+if TYPE_CHECKING:
+    from wts.events import TurnResult
+
+_PIECE_WORDS = {
+    Piece.BLACK: "a black turtle",
+    Piece.WHITE: "a white turtle",
+    Piece.EGG: "an egg",
+}
+
+
+def check_moves(game: GameBase, black_move: object, white_move: object) -> tuple[Square, Square]:
+    """Both moves as squares, or the error CLARIFICATIONS 3 asks for.
+
+    Checked in this order: the game is not over; black's move is a square;
+    white's move is a square; black's square is empty; white's square is empty.
+    """
+    status = game.status
+    if status.is_over:
+        raise GameOverError(f"the game is over ({status.value}): no move can be played")
+    squares = []
+    for color, move in ((Color.BLACK, black_move), (Color.WHITE, white_move)):
+        try:
+            squares.append(to_square(move))
+        except SquareError as exc:
+            raise IllegalMoveError(f"{color.value}'s move is illegal: {exc}") from None
+    for color, sq in zip((Color.BLACK, Color.WHITE), squares):
+        piece = game.piece_at(sq)
+        if piece is not Piece.EMPTY:
+            raise IllegalMoveError(
+                f"{color.value}'s move {SQUARE_NAMES[sq]} is illegal: "
+                f"the square holds {_PIECE_WORDS[piece]}"
+            )
+    return squares[0], squares[1]
+
+
+def check_setup(
+    black: Iterable[object], white: Iterable[object], eggs: Iterable[object]
+) -> tuple[tuple[Square, ...], tuple[Square, ...], tuple[Square, ...]]:
+    """The three lists of a set-up position as squares (CLARIFICATIONS 13)."""
+    seen: dict[Square, str] = {}
+    lists = []
+    for label, items in (("black", black), ("white", white), ("eggs", eggs)):
+        if isinstance(items, (str, bytes)):
+            raise SetupError(f"{label} must be a collection of squares, not a single {type(items).__name__}")
+        try:
+            entries = list(items)
+        except TypeError:
+            raise SetupError(
+                f"{label} must be a collection of squares, not {type(items).__name__}"
+            ) from None
+        squares = []
+        for position, item in enumerate(entries):
+            try:
+                sq = to_square(item)
+            except SquareError as exc:
+                raise SetupError(f"{label}[{position}]: {exc}") from None
+            if sq in seen:
+                where = "twice in " + label if seen[sq] == label else f"in {seen[sq]} and in {label}"
+                raise SetupError(f"{SQUARE_NAMES[sq]} is listed {where}")
+            seen[sq] = label
+            squares.append(sq)
+        lists.append(tuple(squares))
+    return lists[0], lists[1], lists[2]
+
+
+def render_board(game: GameBase) -> str:
+    """The board as text: ``X`` black, ``O`` white, eggs by age (1 = oldest)."""
+    age = {sq: i + 1 for i, sq in enumerate(game.eggs)}
+    header = "   " + "".join(f"{f:>3}" for f in FILE_NAMES)
+    lines = [header]
+    for rank in reversed(range(BOARD_SIZE)):
+        cells = []
+        for file in range(BOARD_SIZE):
+            sq = rank * BOARD_SIZE + file
+            piece = game.piece_at(sq)
+            if piece is Piece.BLACK:
+                cells.append("X")
+            elif piece is Piece.WHITE:
+                cells.append("O")
+            elif piece is Piece.EGG:
+                cells.append(str(age[sq]))
+            else:
+                cells.append(".")
+        lines.append(f"{rank + 1:>2} " + "".join(f"{c:>3}" for c in cells) + f"  {rank + 1}")
+    lines.append(header)
+    black, white = game.winning_counts
+    lines.append(
+        f"turn {game.turn}, {game.status.value}, winning turtles: black {black}, white {white}"
+    )
+    return "\n".join(lines)
+
+
+class GameBase:
+    """The API both ``wts.Game`` and ``wts.reference.Game`` present.
+
+    Engines provide the position (``black``, ``white``, ``eggs``,
+    ``piece_at``, ``turn``, ``status``, ``winning_counts``) and the rules
+    (``play``); everything derived from those lives here.
+    """
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+        @property
+        def black(self) -> frozenset[Square]: ...
+        @property
+        def white(self) -> frozenset[Square]: ...
+        @property
+        def eggs(self) -> tuple[Square, ...]: ...
+        @property
+        def turn(self) -> int: ...
+        @property
+        def status(self) -> Status: ...
+        @property
+        def winning_counts(self) -> tuple[int, int]: ...
+        def piece_at(self, square: Square | str) -> Piece: ...
+        def play(self, black_move: Square | str, white_move: Square | str) -> TurnResult: ...
+
+    @property
+    def winner(self) -> Color | None:
+        """The colour that has won, or None (ongoing, sudden death or a draw)."""
+        return self.status.winner
+
+    def is_over(self) -> bool:
+        """True once the game is won or drawn."""
+        return self.status.is_over
+
+    def legal_moves(self) -> list[Square]:
+        """The squares either player may name this turn, ascending; empty once the game is over."""
+        if self.status.is_over:
+            return []
+        return [sq for sq in range(NUM_SQUARES) if self.piece_at(sq) is Piece.EMPTY]
+
+    def _position_key(self) -> tuple[frozenset[Square], frozenset[Square], tuple[Square, ...], int]:
+        return (self.black, self.white, self.eggs, self.turn)
+
+    def __eq__(self, other: Any) -> bool:
+        """Same turtles, same eggs in the same age order, same turn number."""
+        if not isinstance(other, GameBase):
+            return NotImplemented
+        return self._position_key() == other._position_key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __str__(self) -> str:
+        return render_board(self)
+
+    def __repr__(self) -> str:
+        def names(squares: Iterable[Square]) -> str:
+            return "[" + ", ".join(SQUARE_NAMES[s] for s in squares) + "]"
+
+        return (
+            f"<{type(self).__module__}.{type(self).__qualname__} turn={self.turn} "
+            f"{self.status.value} black={names(sorted(self.black))} "
+            f"white={names(sorted(self.white))} eggs={names(self.eggs)}>"
+        )

@@ -1,0 +1,64 @@
+"""Colours, pieces and game statuses."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Color(Enum):
+    """The colour of a player and of their turtles."""
+
+    BLACK = "black"
+    WHITE = "white"
+
+    @property
+    def opponent(self) -> Color:
+        """The other colour."""
+        return Color.WHITE if self is Color.BLACK else Color.BLACK
+
+    def __repr__(self) -> str:
+        return f"Color.{self.name}"
+
+
+class Piece(Enum):
+    """What stands on a square."""
+
+    EMPTY = "empty"
+    BLACK = "black"
+    WHITE = "white"
+    EGG = "egg"
+
+    @classmethod
+    def turtle(cls, color: Color) -> Piece:
+        """The turtle of a colour."""
+        return cls.BLACK if color is Color.BLACK else cls.WHITE
+
+    def __repr__(self) -> str:
+        return f"Piece.{self.name}"
+
+
+class Status(Enum):
+    """The state of a game, read off the board after every turn (CLARIFICATIONS 11-12)."""
+
+    ONGOING = "ongoing"
+    SUDDEN_DEATH = "sudden_death"
+    BLACK_WINS = "black_wins"
+    WHITE_WINS = "white_wins"
+    DRAW = "draw"
+
+    @property
+    def is_over(self) -> bool:
+        """True for a won or drawn game."""
+        return self in (Status.BLACK_WINS, Status.WHITE_WINS, Status.DRAW)
+
+    @property
+    def winner(self) -> Color | None:
+        """The winning colour, or None."""
+        if self is Status.BLACK_WINS:
+            return Color.BLACK
+        if self is Status.WHITE_WINS:
+            return Color.WHITE
+        return None
+
+    def __repr__(self) -> str:
+        return f"Status.{self.name}"

@@ -1,0 +1,192 @@
+/* Bit primitives for the wts core: a padded 9x9 board in two 64-bit words.
+ *
+ * Square (file f, rank r) lives at bit 10*r + f. Bit 10*r + 9 of every row
+ * and every bit from 90 up stay zero, so shifting by 1, 9, 10 or 11 moves a
+ * piece one step along a line and never wraps from one edge to the other.
+ *
+ * Every compiler- or CPU-specific branch of the package lives in this file,
+ * each with a portable fallback: GCC, Clang and MSVC on the x86-64 baseline.
+ */
+#ifndef WTS_BITS_H
+#define WTS_BITS_H
+
+#include <stdint.h>
+
+#if defined(_MSC_VER)
+#include <intrin.h>
+#define WTS_INLINE static __forceinline
+#else
+#define WTS_INLINE static inline
+#endif
+
+typedef struct {
+    uint64_t lo; /* bits 0..63 */
+    uint64_t hi; /* bits 64..127; only 64..89 are ever set */
+} wts_board;
+
+/* ---- 64-bit counting -------------------------------------------------- */
+
+WTS_INLINE int wts_popcount64_swar(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* The POPCNT instruction only when the build targets a CPU that has it;
+ * a baseline build would otherwise call into libgcc, slower than SWAR. */
+WTS_INLINE int wts_popcount64(uint64_t x) {
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__POPCNT__)
+    return __builtin_popcountll(x);
+#elif defined(_MSC_VER) && defined(_M_X64) && defined(__AVX__)
+    return (int)__popcnt64(x);
+#else
+    return wts_popcount64_swar(x);
+#endif
+}
+
+/* Index of the lowest set bit; x must not be 0. BSF is x86-64 baseline. */
+WTS_INLINE int wts_ctz64(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x);
+#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
+    unsigned long index;
+    _BitScanForward64(&index, x);
+    return (int)index;
+#else
+    static const int debruijn[64] = {
+        0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4,
+        62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
+        63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+        46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6};
+    return debruijn[((x & (0 - x)) * 0x03F79D71B4CB0A89ULL) >> 58];
+#endif
+}
+
+/* Index of the k-th set bit (k from 0) by binary search on popcounts. */
+WTS_INLINE int wts_select64(uint64_t x, int k) {
+    int base = 0;
+    int width;
+    for (width = 32; width >= 1; width >>= 1) {
+        uint64_t low = x & ((1ULL << width) - 1ULL);
+        int count = wts_popcount64(low);
+        if (k >= count) {
+            k -= count;
+            x >>= width;
+            base += width;
+        } else {
+            x = low;
+        }
+    }
+    return base;
+}
+
+/* ---- 128-bit boards --------------------------------------------------- */
+
+#define WTS_VALID_LO 0xF7FDFF7FDFF7FDFFULL
+#define WTS_VALID_HI 0x0000000001FF7FDFULL
+
+WTS_INLINE wts_board wts_board_make(uint64_t lo, uint64_t hi) {
+    wts_board b;
+    b.lo = lo;
+    b.hi = hi;
+    return b;
+}
+
+WTS_INLINE wts_board wts_valid(void) { return wts_board_make(WTS_VALID_LO, WTS_VALID_HI); }
+WTS_INLINE wts_board wts_and(wts_board a, wts_board b) { return wts_board_make(a.lo & b.lo, a.hi & b.hi); }
+WTS_INLINE wts_board wts_or(wts_board a, wts_board b) { return wts_board_make(a.lo | b.lo, a.hi | b.hi); }
+WTS_INLINE wts_board wts_andnot(wts_board a, wts_board b) { return wts_board_make(a.lo & ~b.lo, a.hi & ~b.hi); }
+WTS_INLINE int wts_any(wts_board a) { return (a.lo | a.hi) != 0; }
+WTS_INLINE int wts_equal(wts_board a, wts_board b) { return a.lo == b.lo && a.hi == b.hi; }
+WTS_INLINE int wts_popcount(wts_board a) { return wts_popcount64(a.lo) + wts_popcount64(a.hi); }
+
+/* Shifts toward higher bits (<<) and lower bits (>>); 0 < k < 64. */
+WTS_INLINE wts_board wts_shl(wts_board a, int k) {
+    return wts_board_make(a.lo << k, (a.hi << k) | (a.lo >> (64 - k)));
+}
+WTS_INLINE wts_board wts_shr(wts_board a, int k) {
+    return wts_board_make((a.lo >> k) | (a.hi << (64 - k)), a.hi >> k);
+}
+
+/* Public square index (rank * 9 + file) <-> padded bit (rank * 10 + file). */
+WTS_INLINE int wts_square_bit(int square) { return square + square / 9; }
+WTS_INLINE int wts_bit_square(int bit) { return bit - bit / 10; }
+
+WTS_INLINE wts_board wts_bit_board(int bit) {
+    return bit < 64 ? wts_board_make(1ULL << bit, 0) : wts_board_make(0, 1ULL << (bit - 64));
+}
+WTS_INLINE wts_board wts_square_board(int square) { return wts_bit_board(wts_square_bit(square)); }
+WTS_INLINE int wts_test_bit(wts_board a, int bit) {
+    return bit < 64 ? (int)((a.lo >> bit) & 1) : (int)((a.hi >> (bit - 64)) & 1);
+}
+
+/* Lowest set bit of a non-empty board, and the board without it. */
+WTS_INLINE int wts_lowest_bit(wts_board a) {
+    return a.lo ? wts_ctz64(a.lo) : 64 + wts_ctz64(a.hi);
+}
+WTS_INLINE wts_board wts_clear_lowest(wts_board a) {
+    if (a.lo) {
+        a.lo &= a.lo - 1;
+    } else {
+        a.hi &= a.hi - 1;
+    }
+    return a;
+}
+
+/* The k-th set bit (from 0) of a board with more than k bits set. */
+WTS_INLINE int wts_select(wts_board a, int k) {
+    int low = wts_popcount64(a.lo);
+    return k < low ? wts_select64(a.lo, k) : 64 + wts_select64(a.hi, k - low);
+}
+
+/* ---- Random numbers: xoshiro256** seeded by splitmix64 ----------------- */
+
+typedef struct {
+    uint64_t s[4];
+} wts_rng;
+
+WTS_INLINE uint64_t wts_splitmix64(uint64_t *x) {
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+WTS_INLINE void wts_rng_seed(wts_rng *rng, uint64_t seed) {
+    uint64_t x = seed;
+    int i;
+    for (i = 0; i < 4; i++) rng->s[i] = wts_splitmix64(&x);
+}
+
+WTS_INLINE uint64_t wts_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+WTS_INLINE uint64_t wts_rng_next(wts_rng *rng) {
+    uint64_t *s = rng->s;
+    uint64_t result = wts_rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = wts_rotl(s[3], 45);
+    return result;
+}
+
+/* Uniform in [0, n) for 0 < n < 2^32: Lemire's multiply-shift with rejection,
+ * in 32x32->64 multiplies so no 128-bit type is needed. */
+WTS_INLINE uint32_t wts_rng_below(wts_rng *rng, uint32_t n) {
+    uint64_t m = (uint64_t)(uint32_t)(wts_rng_next(rng) >> 32) * n;
+    uint32_t low = (uint32_t)m;
+    if (low < n) {
+        uint32_t threshold = (uint32_t)(0u - n) % n;
+        while (low < threshold) {
+            m = (uint64_t)(uint32_t)(wts_rng_next(rng) >> 32) * n;
+            low = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
+#endif /* WTS_BITS_H */
