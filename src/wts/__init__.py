@@ -9,10 +9,22 @@ from __future__ import annotations
 
 import os
 
+from wts import reference
 from wts._version import __version__
-from wts.errors import GameOverError, IllegalMoveError, SetupError, SquareError, WtsError
+from wts.batch import NO_MOVE, STATUSES, BatchGame, StepResult
+from wts.errors import (
+    BatchError,
+    GameOverError,
+    IllegalMoveError,
+    SetupError,
+    SquareError,
+    WtsError,
+)
 from wts.events import Capture, Hatch, TurnResult
+from wts.game import Game
+from wts.perft import PerftCounts, perft
 from wts.pieces import Color, Piece, Status
+from wts.simulate import SimulationResult, simulate
 from wts.squares import *  # noqa: F403
 from wts.squares import (
     SQUARE_NAMES,
@@ -25,10 +37,6 @@ from wts.squares import (
     square_name,
     square_rank,
 )
-from wts.game import Game
-from wts import reference
-from wts.perft import PerftCounts, perft
-
 
 
 def get_include() -> str:
@@ -52,6 +60,13 @@ __all__ = [
     "IllegalMoveError",
     "GameOverError",
     "SetupError",
+    "BatchError",
+    "BatchGame",
+    "StepResult",
+    "STATUSES",
+    "NO_MOVE",
+    "simulate",
+    "SimulationResult",
     "Square",
     "SquareLike",
     "SQUARES",

@@ -76,6 +76,10 @@ cdef inline wts_board _run_cells(wts_board turtles, int k) noexcept nogil:
 
 cdef int wts_count_winning(wts_board turtles) noexcept nogil:
     """Distinct turtles in a line of five or more (CLARIFICATIONS 10)."""
+    return _count_winning(turtles)
+
+
+cdef inline int _count_winning(wts_board turtles) noexcept nogil:
     cdef wts_board cells = wts_or(wts_or(_run_cells(turtles, 1), _run_cells(turtles, 10)),
                                   wts_or(_run_cells(turtles, 11), _run_cells(turtles, 9)))
     if not wts_any(cells):
@@ -85,8 +89,8 @@ cdef int wts_count_winning(wts_board turtles) noexcept nogil:
 
 cdef void wts_settle(wts_state *state) noexcept nogil:
     """Winning counts and the status read off the board (CLARIFICATIONS 10-12)."""
-    cdef int black = wts_count_winning(state.black)
-    cdef int white = wts_count_winning(state.white)
+    cdef int black = _count_winning(state.black)
+    cdef int white = _count_winning(state.white)
     cdef wts_board occupied = wts_or(wts_or(state.black, state.white), state.eggs)
     state.black_count = <uint8_t>black
     state.white_count = <uint8_t>white
@@ -127,7 +131,7 @@ cdef void _record_capture(wts_turn_record *record, int bit, int direction, int c
     record.n_captures += 1
 
 
-cdef int _find_brackets_of_one(int arrival, wts_board own, wts_board foe, int color, int round_,
+cdef inline int _find_brackets_of_one(int arrival, wts_board own, wts_board foe, int color, int round_,
                                wts_board *captured, wts_turn_record *record) noexcept nogil:
     """Brackets closed by a single arrival (every placement, many waves): only the
     directions where a trappable piece is adjacent are followed."""
@@ -150,7 +154,7 @@ cdef int _find_brackets_of_one(int arrival, wts_board own, wts_board foe, int co
     return count
 
 
-cdef int _find_brackets(const wts_state *state, wts_board arrivals, int color, int round_,
+cdef inline int _find_brackets(const wts_state *state, wts_board arrivals, int color, int round_,
                         wts_board *captured, wts_turn_record *record) noexcept nogil:
     """Brackets closed by ``arrivals`` of ``color``, on the board as it stands
     (CLARIFICATIONS 4-6). Adds the trapped squares to ``captured`` and
@@ -197,7 +201,7 @@ cdef int _find_brackets(const wts_state *state, wts_board arrivals, int color, i
     return count
 
 
-cdef void _remove_captured(wts_state *state, wts_board captured) noexcept nogil:
+cdef inline void _remove_captured(wts_state *state, wts_board captured) noexcept nogil:
     """Captured pieces leave at once; captured eggs leave the queue before any
     egg dissolves or hatches (CLARIFICATIONS 6-7)."""
     cdef int i, kept = 0
@@ -293,30 +297,37 @@ cdef wts_board wts_legal_moves(const wts_state *state) noexcept nogil:
     return wts_andnot(wts_valid(), wts_or(wts_or(state.black, state.white), state.eggs))
 
 
-cdef int wts_random_legal_move(const wts_state *state, wts_rng *rng) noexcept nogil:
-    """A uniformly random legal square, or -1 if there is none."""
-    cdef wts_board legal = wts_legal_moves(state)
-    cdef int tries, bit, count
-    if not wts_any(legal):
-        return -1
-    # Draw padded bits until an empty square comes up (padding is never legal):
-    # uniform over the empty squares, and cheaper than a select while the
+cdef inline int _random_square(wts_board legal, wts_rng *rng) noexcept nogil:
+    """A uniformly random square of a non-empty ``legal`` board."""
+    cdef int tries, bit
+    # Draw padded bits until a legal one comes up (padding is never legal):
+    # uniform over the legal squares, and cheaper than a select while the
     # board is not crowded.
     for tries in range(4):
         bit = <int>wts_rng_below(rng, 90)
         if wts_test_bit(legal, bit):
             return wts_bit_square(bit)
-    # After four misses, select directly: still uniform over the empty squares.
-    count = wts_popcount(legal)
-    return wts_bit_square(wts_select(legal, <int>wts_rng_below(rng, <uint32_t>count)))
+    # After four misses, select directly: still uniform over the legal squares.
+    return wts_bit_square(wts_select(legal, <int>wts_rng_below(rng, <uint32_t>wts_popcount(legal))))
+
+
+cdef int wts_random_legal_move(const wts_state *state, wts_rng *rng) noexcept nogil:
+    """A uniformly random legal square, or -1 if there is none."""
+    cdef wts_board legal = wts_legal_moves(state)
+    if not wts_any(legal):
+        return -1
+    return _random_square(legal, rng)
 
 
 cdef void wts_playout(wts_state *state, wts_rng *rng) noexcept nogil:
-    """Both players pick uniformly among the empty squares until the game ends."""
+    """Both players pick uniformly among the empty squares until the game ends
+    (the same choices as two calls of ``wts_random_legal_move`` a turn)."""
+    cdef wts_board legal
     cdef int black, white
     while not wts_is_over(state):
-        black = wts_random_legal_move(state, rng)
-        white = wts_random_legal_move(state, rng)
+        legal = wts_andnot(wts_valid(), wts_or(wts_or(state.black, state.white), state.eggs))
+        black = _random_square(legal, rng)
+        white = _random_square(legal, rng)
         wts_resolve_turn(state, black, white, NULL)
 
 

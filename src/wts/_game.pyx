@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+# cython: language_level=3, auto_pickle=False, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
 """The Python face of the core: a game held in one ``wts_state`` struct.
 
 Only argument conversion and building :class:`wts.TurnResult` happen here;
@@ -15,7 +15,7 @@ from wts._core cimport (
     wts_state, wts_turn_record,
 )
 
-from wts.base import check_moves, check_setup
+from wts.base import check_moves, check_setup, check_turn
 from wts.events import Capture, Hatch, TurnResult
 from wts.pieces import Color, Piece, Status
 from wts.squares import to_square
@@ -86,11 +86,14 @@ cdef class GameCore:
         wts_init(&self.state)
 
     @classmethod
-    def from_setup(cls, black=(), white=(), eggs=()):
-        """Any arrangement of turtles and eggs (eggs oldest first); its status
-        follows at once, as if a turn had just ended (CLARIFICATIONS 13)."""
+    def from_setup(cls, black=(), white=(), eggs=(), turn=0):
+        """Any arrangement of turtles and eggs (eggs oldest first), ``turn`` turns
+        into a game; its status follows at once, as if a turn had just ended
+        (CLARIFICATIONS 13)."""
         black_squares, white_squares, egg_squares = check_setup(black, white, eggs)
+        turn = check_turn(turn)
         cdef GameCore game = cls()
+        game.state.turn = turn
         cdef int sq, i = 0
         for sq in black_squares:
             game.state.black = wts_or(game.state.black, wts_square_board(sq))

@@ -57,7 +57,9 @@ def check_setup(
     lists = []
     for label, items in (("black", black), ("white", white), ("eggs", eggs)):
         if isinstance(items, (str, bytes)):
-            raise SetupError(f"{label} must be a collection of squares, not a single {type(items).__name__}")
+            raise SetupError(
+                f"{label} must be a collection of squares, not a single {type(items).__name__}"
+            )
         try:
             entries = list(items)
         except TypeError:
@@ -71,12 +73,30 @@ def check_setup(
             except SquareError as exc:
                 raise SetupError(f"{label}[{position}]: {exc}") from None
             if sq in seen:
-                where = "twice in " + label if seen[sq] == label else f"in {seen[sq]} and in {label}"
+                where = (
+                    "twice in " + label if seen[sq] == label else f"in {seen[sq]} and in {label}"
+                )
                 raise SetupError(f"{SQUARE_NAMES[sq]} is listed {where}")
             seen[sq] = label
             squares.append(sq)
         lists.append(tuple(squares))
     return lists[0], lists[1], lists[2]
+
+
+def check_turn(turn: object) -> int:
+    """The turn number of a set-up position: an int from 0 up."""
+    if isinstance(turn, bool) or not hasattr(type(turn), "__index__"):
+        raise SetupError(f"turn must be an int, not {type(turn).__name__}")
+    number: int = int(turn)  # type: ignore[call-overload]
+    if not 0 <= number < 2**32:
+        raise SetupError(f"turn must be from 0 to 2**32 - 1, not {number}")
+    return number
+
+
+def restore_game(cls: type[GameBase], black: tuple[Square, ...], white: tuple[Square, ...],
+                 eggs: tuple[Square, ...], turn: int) -> GameBase:
+    """Rebuild a pickled game."""
+    return cls.from_setup(black=black, white=white, eggs=eggs, turn=turn)  # type: ignore[attr-defined, no-any-return]
 
 
 def render_board(game: GameBase) -> str:
@@ -157,6 +177,24 @@ class GameBase:
         return self._position_key() == other._position_key()
 
     __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            restore_game,
+            (
+                type(self),
+                tuple(sorted(self.black)),
+                tuple(sorted(self.white)),
+                self.eggs,
+                self.turn,
+            ),
+        )
+
+    def __copy__(self) -> GameBase:
+        return self.copy()  # type: ignore[attr-defined, no-any-return]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameBase:
+        return self.copy()  # type: ignore[attr-defined, no-any-return]
 
     def __str__(self) -> str:
         return render_board(self)

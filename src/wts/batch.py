@@ -139,7 +139,11 @@ class BatchGame(BatchCore):
         """(n,) True where the game is won or drawn."""
         return self.status >= STATUSES.index(Status.BLACK_WINS)
 
-    def step(self, black_moves: Sequence[int] | npt.ArrayLike, white_moves: Sequence[int] | npt.ArrayLike) -> StepResult:
+    def step(
+        self,
+        black_moves: Sequence[int] | npt.ArrayLike,
+        white_moves: Sequence[int] | npt.ArrayLike,
+    ) -> StepResult:
         """Play one turn in every game; games already over take :data:`NO_MOVE`.
 
         Every move is checked before any game changes; a bad one raises

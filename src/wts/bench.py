@@ -17,11 +17,19 @@ import numpy as np
 
 import wts.reference
 from wts._core import state_size
-from wts.batch import BatchGame
+from wts.batch import NO_MOVE, BatchGame
 from wts.game import Game
 from wts.simulate import simulate
 
-__all__ = ["record_games", "replay", "random_reference_turns", "batch_turns", "run", "main_table"]
+__all__ = [
+    "record_games",
+    "replay",
+    "random_reference_turns",
+    "record_batch_moves",
+    "replay_batch",
+    "run",
+    "main_table",
+]
 
 Moves = list[tuple[int, int]]
 
@@ -66,28 +74,33 @@ def random_reference_turns(games: int, seed: int) -> int:
     return turns
 
 
-def batch_turns(batch: BatchGame, steps: int, seed: int) -> tuple[int, float]:
-    """Step ``batch`` with random legal moves; (game-turns, seconds inside ``step``).
-
-    Choosing the moves and restarting finished games are not timed.
-    """
+def record_batch_moves(
+    games: int, steps: int, seed: int
+) -> tuple[list[tuple[np.ndarray, np.ndarray]], int]:
+    """Random legal moves for ``steps`` turns of a fresh ``BatchGame(games)``
+    (``NO_MOVE`` once a game is over), and the number of game-turns they play."""
     rng = np.random.default_rng(seed)
+    batch = BatchGame(games)
+    moves = []
     turns = 0
-    seconds = 0.0
     for _ in range(steps):
         legal = batch.legal_mask()
-        weights = rng.random(legal.shape) * legal
-        black = weights.argmax(axis=1)
-        weights = rng.random(legal.shape) * legal
-        white = weights.argmax(axis=1)
         live = legal.any(axis=1)
-        black[~live] = white[~live] = -1
-        began = time.perf_counter()
+        black = (rng.random(legal.shape) * legal).argmax(axis=1)
+        white = (rng.random(legal.shape) * legal).argmax(axis=1)
+        black[~live] = white[~live] = NO_MOVE
         batch.step(black, white)
-        seconds += time.perf_counter() - began
+        moves.append((black, white))
         turns += int(live.sum())
-        batch.reset(batch.is_over())
-    return turns, seconds
+    return moves, turns
+
+
+def replay_batch(games: int, moves: list[tuple[np.ndarray, np.ndarray]]) -> BatchGame:
+    """Step a fresh ``BatchGame(games)`` through recorded moves."""
+    batch = BatchGame(games)
+    for black, white in moves:
+        batch.step(black, white)
+    return batch
 
 
 def _best_of(rounds: int, *tasks: Callable[[], float]) -> list[float]:
@@ -136,13 +149,10 @@ def run(quick: bool = False) -> list[BenchRow]:
         lambda: simulate_seconds(2),
         lambda: _timed(lambda: random_reference_turns(reference_games, seed=3)),
     )
-    batch = BatchGame(1024)
-
-    def batch_seconds() -> float:
-        turns, seconds = batch_turns(batch, int(100 * scale) or 10, seed=5)
-        return seconds / turns
-
-    (batch_step,) = _best_of(rounds, batch_seconds)
+    batch_moves, batch_game_turns = record_batch_moves(1024, int(60 * scale) or 10, seed=5)
+    (batch_step,) = _best_of(
+        rounds, lambda: _timed(lambda: (replay_batch(1024, batch_moves), batch_game_turns)[1])
+    )
     size = state_size()
     return [
         BenchRow("Game.play, fast", f"{fast_play * 1e6:.2f} us/turn", "", None),
@@ -170,6 +180,9 @@ def main_table(rows: list[BenchRow]) -> str:
         for r in rows
     ]
     widths = [max(len(row[i]) for row in cells) for i in range(4)]
-    lines = ["  ".join(text.ljust(width) for text, width in zip(row, widths)).rstrip() for row in cells]
+    lines = [
+        "  ".join(text.ljust(width) for text, width in zip(row, widths)).rstrip()
+        for row in cells
+    ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)

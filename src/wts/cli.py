@@ -1,4 +1,4 @@
-"""The ``wts`` command line: ``wts demo`` and ``wts fuzz``.
+"""The ``wts`` command line: ``wts simulate``, ``demo``, ``bench`` and ``fuzz``.
 
 ``main(argv)`` returns the exit status instead of raising ``SystemExit``:
 0 on success, 1 when the fuzzer finds a mismatch, 2 on bad arguments (with
@@ -12,7 +12,7 @@ import os
 import random
 import sys
 from collections.abc import Sequence
-from typing import Optional, TextIO
+from typing import TextIO
 
 import wts
 from wts import fuzz
@@ -68,11 +68,71 @@ def play_demo(seed: int, out: TextIO) -> None:
     )
 
 
+def run_simulate(games: int, seed: int, threads: int, progress: bool, out: TextIO) -> None:
+    """Play random games in C and print the result and the speed."""
+    print(f"wts simulate: {games:,} random games, seed {seed}, {threads} thread(s)", file=out)
+    bar = None
+    callback = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=games, unit="game", unit_scale=True, file=sys.stderr, leave=False)
+
+        def callback(done: int) -> None:
+            bar.update(done - bar.n)
+
+    try:
+        result = wts.simulate(games, seed=seed, threads=threads, progress=callback)
+    finally:
+        if bar is not None:
+            bar.close()
+    mean = result.turns / result.games if result.games else 0.0
+    rows = [
+        ("games", f"{result.games:,}"),
+        ("turns", f"{result.turns:,}"),
+        ("black wins", f"{result.black_wins:,}"),
+        ("white wins", f"{result.white_wins:,}"),
+        ("draws", f"{result.draws:,}"),
+        ("mean length", f"{mean:.2f} turns"),
+        ("time", f"{result.seconds:.3f} s"),
+        ("speed", f"{result.turns_per_second / 1e6:.2f} M turns/s"),
+    ]
+    for name, value in rows:
+        print(f"  {name:<12} {value:>18}", file=out)
+
+
 def _seed(text: str) -> int:
     try:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected an integer seed, got {text!r}") from None
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+def _games(text: str) -> int:
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of games, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected zero or more games, got {value}")
+    return value
+
+
+def _seed64(text: str) -> int:
+    value = _seed(text)
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"the seed must be from 0 to 2**64 - 1, got {value}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -91,6 +151,26 @@ def build_parser() -> argparse.ArgumentParser:
         "--seed", type=_seed, default=None,
         help="seed of the players' random moves (default: a fresh one, printed)",
     )
+    simulate = commands.add_parser(
+        "simulate", help="play many random games in C and report the speed",
+        description="Play GAMES games between two uniform random players in the C core, "
+        "without the GIL, and print wins, draws, turns and turns per second. The result "
+        "depends only on --games and --seed, not on --threads.",
+    )
+    simulate.add_argument("--games", type=_games, default=1_000_000,
+                          help="number of games (default 1,000,000)")
+    simulate.add_argument("--seed", type=_seed64, default=0, help="random seed (default 0)")
+    simulate.add_argument("--threads", type=_positive, default=os.cpu_count() or 1,
+                          help="OS threads sharing the games (default: every core)")
+    simulate.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                          help="show a progress bar (default: on a terminal, for long runs)")
+    bench = commands.add_parser(
+        "bench", help="measure the engine's speed and print one table",
+        description="Measure Game.play against the reference, simulate on 1 and 2 threads, "
+        "BatchGame.step and the size of a game state, side by side in one run, and print "
+        "one table with the targets.",
+    )
+    bench.add_argument("--quick", action="store_true", help="smaller workloads (noisier)")
     fuzz_parser = commands.add_parser(
         "fuzz", help="differential fuzzing of wts.Game against the reference engine",
         description="Play seeded games on the fast engine and the reference side by side, "
@@ -100,7 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
     try:
@@ -111,6 +191,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.command == "demo":
             seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
             play_demo(seed, sys.stdout)
+            return 0
+        if args.command == "simulate":
+            progress = args.progress
+            if progress is None:
+                progress = sys.stderr.isatty() and args.games >= 200_000
+            run_simulate(args.games, args.seed, args.threads, progress, sys.stdout)
+            return 0
+        if args.command == "bench":
+            from wts import bench as bench_module
+
+            print(bench_module.main_table(bench_module.run(quick=args.quick)))
             return 0
         return fuzz.run(args)
     except BrokenPipeError:

@@ -7,7 +7,7 @@ colour's by arriving square, then by direction (E, W, N, S, NE, SW, NW, SE).
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 from wts.pieces import Color, Status
 from wts.squares import SQUARE_NAMES, Square
@@ -61,7 +61,7 @@ class TurnResult(NamedTuple):
 
     black_move: Square
     white_move: Square
-    collision: Optional[Square]
+    collision: Square | None
     captures: tuple[Capture, ...]
     dissolved: tuple[Square, ...]
     hatched: tuple[Hatch, ...]
@@ -73,7 +73,8 @@ class TurnResult(NamedTuple):
         return (
             f"TurnResult(black_move={SQUARE_NAMES[self.black_move]}, "
             f"white_move={SQUARE_NAMES[self.white_move]}, collision={collision}, "
-            f"captures={self.captures!r}, dissolved={_names(self.dissolved) if self.dissolved else '()'}, "
+            f"captures={self.captures!r}, "
+            f"dissolved={_names(self.dissolved) if self.dissolved else '()'}, "
             f"hatched={self.hatched!r}, status={self.status!r}, "
             f"winning_counts={self.winning_counts!r})"
         )

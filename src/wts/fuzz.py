@@ -29,7 +29,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple
 
 import wts
 import wts.reference
@@ -182,20 +182,46 @@ def format_coverage(counts: Counter[str] | dict[str, int]) -> str:
 
 # --- Positions, scripts and differences -----------------------------------------
 
-POSITION_FIELDS = (
-    "black", "white", "eggs", "turn", "status", "winning_counts", "legal_moves", "str",
+class _Raised(NamedTuple):
+    """An exception an engine raised, compared by type and message."""
+
+    type: type
+    message: str
+
+    def __repr__(self) -> str:
+        return f"{self.type.__name__}({self.message!r})"
+
+
+_POSITION_GETTERS: tuple[tuple[str, Callable[[Any], Any]], ...] = (
+    ("black", lambda game: game.black),
+    ("white", lambda game: game.white),
+    ("eggs", lambda game: game.eggs),
+    ("turn", lambda game: game.turn),
+    ("status", lambda game: game.status),
+    ("winning_counts", lambda game: game.winning_counts),
+    ("legal_moves", lambda game: game.legal_moves()),
+    ("str", str),
 )
+
+POSITION_FIELDS = tuple(name for name, _get in _POSITION_GETTERS)
 """The parts of a position compared after every step, in order."""
 
 Snapshot = tuple[Any, ...]
 
 
 def snapshot(game: Any) -> Snapshot:
-    """The whole position of ``game``, one entry per :data:`POSITION_FIELDS`."""
-    return (
-        game.black, game.white, game.eggs, game.turn, game.status,
-        game.winning_counts, game.legal_moves(), str(game),
-    )
+    """The whole position of ``game``, one entry per :data:`POSITION_FIELDS`.
+
+    A part that raises is recorded as the exception (type and message), so a
+    broken engine shows up as a difference in that part.
+    """
+    values = []
+    for _name, get in _POSITION_GETTERS:
+        try:
+            values.append(get(game))
+        except Exception as exc:
+            values.append(_Raised(type(exc), str(exc)))
+    return tuple(values)
 
 
 @dataclass(frozen=True)
@@ -276,17 +302,7 @@ def _move_text(move: object) -> str:
     return repr(move)
 
 
-class _Raised(NamedTuple):
-    """An exception an engine raised, compared by type and message."""
-
-    type: type
-    message: str
-
-    def __repr__(self) -> str:
-        return f"{self.type.__name__}({self.message!r})"
-
-
-def _call(func: Callable[[], Any]) -> tuple[Any, Optional[_Raised]]:
+def _call(func: Callable[[], Any]) -> tuple[Any, _Raised | None]:
     try:
         return func(), None
     except Exception as exc:  # the candidate may fail in any way: that is a finding
@@ -295,17 +311,24 @@ def _call(func: Callable[[], Any]) -> tuple[Any, Optional[_Raised]]:
 
 def _first_difference(
     step: int, prefix: str, names: Sequence[str], ref: Sequence[Any], cand: Sequence[Any]
-) -> Optional[Difference]:
+) -> Difference | None:
     for name, a, b in zip(names, ref, cand):
         if a != b:
             return Difference(step, f"{prefix}.{name}", a, b)
     return None
 
 
-_MISSING = object()
+class _Missing:
+    """Stands for a TurnResult field the candidate's result lacks."""
+
+    def __repr__(self) -> str:
+        return "<missing>"
 
 
-def _compare_results(step: int, ref: TurnResult, cand: Any) -> Optional[Difference]:
+_MISSING = _Missing()
+
+
+def _compare_results(step: int, ref: TurnResult, cand: Any) -> Difference | None:
     values = [getattr(cand, name, _MISSING) for name in TurnResult._fields]
     found = _first_difference(step, "TurnResult", TurnResult._fields, ref, values)
     if found is None and ref != cand:
@@ -322,32 +345,23 @@ class EnginePair:
     """
 
     def __init__(self, reference: EngineClass, candidate: EngineClass, setup: Setup) -> None:
-        self.reference_class = reference
-        self.candidate_class = candidate
         self.ref: Any = None
         self.cand: Any = None
-        self.difference: Optional[Difference] = None
+        self.difference: Difference | None = None
         self.ref_position: Snapshot = ()
         self.cand_position: Snapshot = ()
         ref, ref_err = _call(lambda: setup.build(reference))
         cand, cand_err = _call(lambda: setup.build(candidate))
-        if ref_err or cand_err:
+        if ref_err or cand_err:  # both refusing the position alike leaves nothing to play
             if ref_err != cand_err:
                 self.difference = Difference(-1, "from_setup", ref_err or "ok", cand_err or "ok")
-            else:  # both refuse the position alike: nothing to play
-                self.difference = None
             return
         self.ref, self.cand = ref, cand
         self.ref_position, self.cand_position = self._positions(-1, "position")
 
     def _positions(self, step: int, prefix: str) -> tuple[Snapshot, Snapshot]:
-        ref_pos, err = _call(lambda: snapshot(self.ref))
-        if err is not None:  # the reference itself failed: report it, never hide it
-            raise RuntimeError(f"the reference engine failed to report its position: {err!r}")
-        cand_pos, err = _call(lambda: snapshot(self.cand))
-        if err is not None:
-            self.difference = Difference(step, prefix, "a position", err)
-        elif ref_pos != cand_pos:
+        ref_pos, cand_pos = snapshot(self.ref), snapshot(self.cand)
+        if ref_pos != cand_pos:
             self.difference = _first_difference(step, prefix, POSITION_FIELDS, ref_pos, cand_pos)
         return ref_pos, cand_pos
 
@@ -357,7 +371,7 @@ class EnginePair:
         return self.ref is not None and self.difference is None
 
     def step(self, index: int, black_move: object, white_move: object) -> tuple[
-        Optional[TurnResult], Optional[_Raised]
+        TurnResult | None, _Raised | None
     ]:
         """Play one step on both engines and compare.
 
@@ -392,7 +406,7 @@ class EnginePair:
 
 def replay(
     reference: EngineClass, candidate: EngineClass, script: Script
-) -> tuple[Optional[Difference], list[int]]:
+) -> tuple[Difference | None, list[int]]:
     """Feed ``script`` to both engines; the first difference, and the steps used.
 
     The steps used are those the reference accepted, plus the step where the
@@ -417,7 +431,7 @@ def compare_engines(
     candidate: EngineClass,
     setup: Setup | None = None,
     moves: Iterable[Move] = (),
-) -> Optional[Difference]:
+) -> Difference | None:
     """Play ``moves`` from ``setup`` on both engines; the first difference or None."""
     return replay(reference, candidate, Script(setup or Setup(), tuple(moves)))[0]
 
@@ -428,7 +442,7 @@ EMPTY, BLACK, WHITE, EGG = 0, 1, 2, 3
 _CODE = {Color.BLACK: BLACK, Color.WHITE: WHITE}
 
 
-def _offset(sq: int, df: int, dr: int, k: int) -> Optional[int]:
+def _offset(sq: int, df: int, dr: int, k: int) -> int | None:
     f, r = sq % BOARD_SIZE + df * k, sq // BOARD_SIZE + dr * k
     if 0 <= f < BOARD_SIZE and 0 <= r < BOARD_SIZE:
         return r * BOARD_SIZE + f
@@ -505,10 +519,10 @@ class _Builder:
         self.board = [EMPTY] * NUM_SQUARES
         self.eggs: list[int] = []
 
-    def empty(self, sq: Optional[int]) -> bool:
+    def empty(self, sq: int | None) -> bool:
         return sq is not None and self.board[sq] == EMPTY
 
-    def put(self, sq: Optional[int], code: int, allow_five: bool = False) -> bool:
+    def put(self, sq: int | None, code: int, allow_five: bool = False) -> bool:
         """Place ``code`` on an empty ``sq``; refuse a turtle that makes a row of five."""
         if sq is None or self.board[sq] != EMPTY:
             return False
@@ -519,7 +533,7 @@ class _Builder:
             self.eggs.append(sq)
         return True
 
-    def trappable(self, sq: Optional[int], code: int, rng: random.Random) -> bool:
+    def trappable(self, sq: int | None, code: int, rng: random.Random) -> bool:
         """Make ``sq`` hold something a turtle of ``code`` can bracket."""
         if sq is None:
             return False
@@ -530,7 +544,7 @@ class _Builder:
 
     def motif(
         self, arrival: int, code: int, rng: random.Random,
-        ray: Optional[tuple[int, int, int]] = None,
+        ray: tuple[int, int, int] | None = None,
     ) -> bool:
         """A bracket that a turtle of ``code`` arriving on ``arrival`` would close,
         along ``ray`` (one of ``_RAYS[arrival]``) or a random direction."""
@@ -545,15 +559,22 @@ class _Builder:
             return False
         return self.trappable(a, code, rng) and self.trappable(b, code, rng)
 
+    def put_random(self, sq: int, rng: random.Random, egg_share: float) -> None:
+        """An egg or a random turtle on an empty ``sq``; a turtle that would make
+        a row of five becomes the other colour, or else an egg."""
+        if rng.random() < egg_share:
+            self.put(sq, EGG)
+            return
+        code = rng.choice((BLACK, WHITE))
+        if not (self.put(sq, code) or self.put(sq, BLACK + WHITE - code)):
+            self.put(sq, EGG)
+
     def scatter(self, count: int, rng: random.Random, egg_share: float = 0.15) -> None:
         """Up to ``count`` random pieces on empty squares, no rows of five."""
         empties = [sq for sq in range(NUM_SQUARES) if self.board[sq] == EMPTY]
         rng.shuffle(empties)
         for sq in empties[:count]:
-            code = EGG if rng.random() < egg_share else rng.choice((BLACK, WHITE))
-            # a turtle that would make a row of five becomes the other colour or an egg
-            if not (self.put(sq, code) or self.put(sq, BLACK + WHITE - code)):
-                self.put(sq, EGG)
+            self.put_random(sq, rng, egg_share)
 
     def setup(self, rng: random.Random, shuffle_eggs: bool = False) -> Setup:
         eggs = list(self.eggs)
@@ -572,7 +593,9 @@ def _setup_sparse(rng: random.Random) -> Setup:
     return builder.setup(rng)
 
 
-def _near_line(builder: _Builder, code: int, rng: random.Random, through: Optional[int] = None) -> Optional[tuple[int, ...]]:
+def _near_line(
+    builder: _Builder, code: int, rng: random.Random, through: int | None = None
+) -> tuple[int, ...] | None:
     """Four of a line of five for ``code`` (one gap, sometimes two), optionally through a square."""
     lines = [ln for ln in _LINES5 if through is None or through in ln]
     for _ in range(20):
@@ -660,7 +683,10 @@ def _setup_eggs(rng: random.Random) -> Setup:
     oldest = builder.eggs[:4]
     for _ in range(rng.randint(3, 10)):
         code = rng.choice((BLACK, WHITE))
-        arrival = rng.choice(oldest) if oldest and rng.random() < 0.6 else rng.randrange(NUM_SQUARES)
+        if oldest and rng.random() < 0.6:
+            arrival = rng.choice(oldest)
+        else:
+            arrival = rng.randrange(NUM_SQUARES)
         builder.motif(arrival, code, rng)
     builder.scatter(rng.randint(0, 20), rng, egg_share=0.2)
     return builder.setup(rng)
@@ -674,10 +700,7 @@ def _setup_near_full(rng: random.Random) -> Setup:
     rng.shuffle(order)
     egg_share = rng.choice((0.05, 0.15, 0.3))
     for sq in order:
-        roll = rng.random()
-        code = EGG if roll < egg_share else rng.choice((BLACK, WHITE))
-        if not builder.put(sq, code):
-            builder.put(sq, BLACK + WHITE - code) or builder.put(sq, EGG)
+        builder.put_random(sq, rng, egg_share)
     return builder.setup(rng)
 
 
@@ -705,7 +728,8 @@ class Plan:
 
     ``tactics`` weighs ``"random"``, ``"capture"`` and ``"line"`` for each
     player's move; ``collide`` is the chance both name the same square;
-    ``opening`` is a number of collision turns first (egg-dense games);
+    ``opening`` is a number of collision turns first (egg-dense games),
+    counted down as they are played;
     ``max_turns`` caps the game; ``probe`` is the chance of an illegal move.
     """
 
@@ -868,7 +892,7 @@ class GameRecord:
     script: Script
     turns: int
     coverage: Counter[str]
-    difference: Optional[Difference]
+    difference: Difference | None
 
 
 def play_game(
@@ -912,6 +936,14 @@ def play_game(
                 coverage["illegal"] += 1
             continue
         black_move, white_move = choose_moves(view, plan, rng)
+        # The policies try moves on copies of the candidate: a copy() that shares
+        # state with the original would have changed the live game.
+        now = (pair.cand.black, pair.cand.white, pair.cand.eggs, pair.cand.turn)
+        if now != tuple(cand_pos[:4]):
+            pair.difference = Difference(
+                len(steps) - 1, "candidate changed by plays on its copy()", cand_pos[:4], now
+            )
+            break
         move = (_spell(black_move, rng), _spell(white_move, rng))
         steps.append(move)
         result, _error = pair.step(len(steps) - 1, *move)
@@ -933,7 +965,7 @@ class _Shrinker:
         self.deadline = deadline
         self.replays = 0
 
-    def check(self, script: Script) -> Optional[tuple[Script, Difference]]:
+    def check(self, script: Script) -> tuple[Script, Difference] | None:
         """The script cut to the steps that matter, if it still fails."""
         self.replays += 1
         difference, used = replay(self.reference, self.candidate, script)
@@ -1068,6 +1100,10 @@ def reproducer(script: Script, difference: Difference, candidate: EngineClass) -
             "except Exception as exc:",
             '    print(f"{type(exc).__name__}: {exc}")',
         ]
+    part = difference.field.rpartition(".")[2]
+    if part in POSITION_FIELDS and part != "str":
+        call = "()" if part == "legal_moves" else ""
+        lines.append(f"print(repr(game.{part}{call}))  # this differs")
     lines.append("print(game)")
     return "\n".join(lines)
 
@@ -1085,6 +1121,8 @@ class Failure:
     difference: Difference
     shrunk: Script
     shrunk_difference: Difference
+    reproducible: bool = True
+    """False when replaying the moves alone shows no difference (see :func:`shrink`)."""
 
 
 @dataclass
@@ -1096,24 +1134,27 @@ class FuzzReport:
     turns: int = 0
     seconds: float = 0.0
     coverage: Counter[str] = field(default_factory=Counter)
+    setups: Counter[str] = field(default_factory=Counter)
     policies: Counter[str] = field(default_factory=Counter)
-    failure: Optional[Failure] = None
+    failure: Failure | None = None
 
 
 class _Chunk(NamedTuple):
     games: int
     turns: int
     coverage: Counter[str]
+    setups: Counter[str]
     policies: Counter[str]
-    failed: Optional[int]
+    failed: int | None
 
 
 def _run_indices(
     reference: EngineClass, candidate: EngineClass, seed: int, indices: Iterable[int],
-    deadline: Optional[float],
+    deadline: float | None,
 ) -> _Chunk:
     games = turns = 0
     coverage: Counter[str] = Counter()
+    setups: Counter[str] = Counter()
     policies: Counter[str] = Counter()
     for index in indices:
         if deadline is not None and time.time() > deadline:
@@ -1122,11 +1163,11 @@ def _run_indices(
         games += 1
         turns += record.turns
         coverage.update(record.coverage)
-        policies[f"setup {record.plan.setup_kind}"] += 1
-        policies[f"policy {record.plan.name}"] += 1
+        setups[record.plan.setup_kind] += 1
+        policies[record.plan.name] += 1
         if record.difference is not None:
-            return _Chunk(games, turns, coverage, policies, index)
-    return _Chunk(games, turns, coverage, policies, None)
+            return _Chunk(games, turns, coverage, setups, policies, index)
+    return _Chunk(games, turns, coverage, setups, policies, None)
 
 
 _WORKER_ENGINES: tuple[EngineClass, EngineClass] | None = None
@@ -1137,7 +1178,7 @@ def _init_worker(reference: EngineClass, candidate: EngineClass) -> None:
     _WORKER_ENGINES = (reference, candidate)
 
 
-def _worker_chunk(seed: int, start: int, stop: int, deadline: Optional[float]) -> _Chunk:
+def _worker_chunk(seed: int, start: int, stop: int, deadline: float | None) -> _Chunk:
     assert _WORKER_ENGINES is not None
     return _run_indices(*_WORKER_ENGINES, seed, range(start, stop), deadline)
 
@@ -1146,10 +1187,10 @@ def run_fuzz(
     reference: EngineClass,
     candidate: EngineClass,
     seed: int = 0,
-    games: Optional[int] = None,
-    seconds: Optional[float] = None,
+    games: int | None = None,
+    seconds: float | None = None,
     jobs: int = 1,
-    progress: Optional[Callable[[FuzzReport], None]] = None,
+    progress: Callable[[FuzzReport], None] | None = None,
     shrink_seconds: float = 60.0,
 ) -> FuzzReport:
     """Fuzz ``candidate`` against ``reference`` until ``games`` or ``seconds`` run out.
@@ -1170,6 +1211,7 @@ def run_fuzz(
         report.games += chunk.games
         report.turns += chunk.turns
         report.coverage.update(chunk.coverage)
+        report.setups.update(chunk.setups)
         report.policies.update(chunk.policies)
         if chunk.failed is not None:
             failed.append(chunk.failed)
@@ -1224,19 +1266,18 @@ def run_fuzz(
     if failed:
         index = min(failed)
         record = play_game(reference, candidate, seed, index)
-        if record.difference is not None:  # a flaky candidate may not fail twice
-            script, difference = record.script, record.difference
-            try:
-                shrunk, shrunk_difference = shrink(reference, candidate, script, shrink_seconds)
-            except ValueError:
-                shrunk, shrunk_difference = script, difference
-            report.failure = Failure(seed, index, script, difference, shrunk, shrunk_difference)
-        else:
-            report.failure = Failure(
-                seed, index, record.script,
-                Difference(-1, "flaky", "a difference on the first run", "none on the second"),
-                record.script, Difference(-1, "flaky", "", ""),
-            )
+        # A flaky candidate may agree on the second run.
+        difference = record.difference or Difference(
+            -1, "flaky candidate", "a difference on the first run", "none on a second run"
+        )
+        try:
+            shrunk, shrunk_difference = shrink(reference, candidate, record.script, shrink_seconds)
+            reproducible = True
+        except ValueError:  # only the live game (with its trial plays) shows it
+            shrunk, shrunk_difference, reproducible = record.script, difference, False
+        report.failure = Failure(
+            seed, index, record.script, difference, shrunk, shrunk_difference, reproducible
+        )
     return report
 
 
@@ -1287,7 +1328,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--seconds", type=_positive_float, default=None,
         help="time budget in seconds (default: 10 unless --games is given)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the game sequence (default: 0)")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the game sequence (default: 0)"
+    )
     parser.add_argument("--games", type=_count(1), default=None, help="stop after this many games")
     parser.add_argument(
         "--jobs", type=_count(0), default=1,
@@ -1346,10 +1389,8 @@ def run(
         f"({rate:.0f} turns/s)"
     )
     if not args.quiet:
-        for kind in ("setup", "policy"):
-            counts = sorted((k.split(" ", 1)[1], n) for k, n in report.policies.items()
-                            if k.startswith(kind + " "))
-            say(f"games by {kind}: " + ", ".join(f"{k} {n}" for k, n in counts))
+        for kind, counts in (("setup", report.setups), ("policy", report.policies)):
+            say(f"games by {kind}: " + ", ".join(f"{k} {n}" for k, n in sorted(counts.items())))
     say(format_coverage(report.coverage))
     missing = unreached(report.coverage)
     if missing:
@@ -1360,6 +1401,13 @@ def run(
         return 0
     say("")
     say(f"MISMATCH in game {failure.index} of seed {failure.seed}: {failure.difference.describe()}")
+    if not failure.reproducible:
+        say(
+            "replaying the moves alone shows no difference: it needs the fuzzer's own trial "
+            f"plays on copy(). Rerun with --seed {failure.seed} --games {failure.index + 1} "
+            "to replay the game"
+        )
+        return 1
     shrunk = failure.shrunk
     say(
         f"shrunk from {len(failure.script.steps)} steps and {failure.script.setup.pieces()} set-up "
@@ -1371,7 +1419,7 @@ def run(
     return 1
 
 
-def build_parser(prog: Optional[str] = None) -> argparse.ArgumentParser:
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     """The parser of ``python -m wts.fuzz``."""
     parser = argparse.ArgumentParser(
         prog=prog or "python -m wts.fuzz",
@@ -1383,7 +1431,7 @@ def build_parser(prog: Optional[str] = None) -> argparse.ArgumentParser:
 
 
 def main(
-    argv: Optional[Sequence[str]] = None,
+    argv: Sequence[str] | None = None,
     *,
     reference: EngineClass | None = None,
     candidate: EngineClass | None = None,

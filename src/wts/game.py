@@ -22,3 +22,6 @@ class Game(GameCore, GameBase):
     """
 
     __slots__ = ()
+
+
+Game.__module__ = "wts"  # shown and pickled as wts.Game, where users find it

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from wts.base import GameBase, check_moves, check_setup
+from wts.base import GameBase, check_moves, check_setup, check_turn
 from wts.events import Capture, Hatch, TurnResult
 from wts.pieces import Color, Piece, Status
 from wts.squares import BOARD_SIZE, NUM_SQUARES, Square, SquareLike, to_square
@@ -107,7 +107,9 @@ def remove_captured(board: Board, eggs: list[Square], captures: list[Capture]) -
 # --- Hatching -----------------------------------------------------------------
 
 
-def dissolve(board: Board, eggs: list[Square], black_captures: int, white_captures: int) -> list[Square]:
+def dissolve(
+    board: Board, eggs: list[Square], black_captures: int, white_captures: int
+) -> list[Square]:
     """Each pair of a black and a white capture dissolves the oldest egg (point 8)."""
     count = min(black_captures, white_captures, len(eggs))
     dissolved = eggs[:count]
@@ -117,7 +119,9 @@ def dissolve(board: Board, eggs: list[Square], black_captures: int, white_captur
     return dissolved
 
 
-def hatch_wave(board: Board, eggs: list[Square], captures: int, color: Color, wave: int) -> list[Hatch]:
+def hatch_wave(
+    board: Board, eggs: list[Square], captures: int, color: Color, wave: int
+) -> list[Hatch]:
     """Each capture hatches the oldest egg left into ``color``; no egg, no hatch (point 8)."""
     count = min(captures, len(eggs))
     hatching = eggs[:count]
@@ -190,11 +194,14 @@ class Game(GameBase):
         black: Iterable[SquareLike] = (),
         white: Iterable[SquareLike] = (),
         eggs: Iterable[SquareLike] = (),
+        turn: int = 0,
     ) -> Game:
-        """Any arrangement of turtles and eggs (eggs oldest first); its status
-        follows at once, as if a turn had just ended (point 13)."""
+        """Any arrangement of turtles and eggs (eggs oldest first), ``turn`` turns
+        into a game; its status follows at once, as if a turn had just ended (point 13)."""
         black_squares, white_squares, egg_squares = check_setup(black, white, eggs)
+        turn = check_turn(turn)
         game = cls()
+        game._turn = turn
         for sq in black_squares:
             game._board[sq] = Piece.BLACK
         for sq in white_squares:

@@ -55,6 +55,13 @@ class SimulationResult:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def __repr__(self) -> str:
+        return (
+            f"SimulationResult(games={self.games}, turns={self.turns}, "
+            f"black_wins={self.black_wins}, white_wins={self.white_wins}, draws={self.draws}, "
+            f"seconds={self.seconds:.3f})"
+        )
+
 
 def _check_count(value: object, name: str, minimum: int, maximum: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):

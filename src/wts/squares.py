@@ -7,14 +7,13 @@ square is ``(rank - 1) * 9 + file`` (CLARIFICATIONS 1 and 2).
 from __future__ import annotations
 
 import operator
-from typing import Union
 
 from wts.errors import SquareError
 
 Square = int
 """A square index, 0 (A1) to 80 (I9)."""
 
-SquareLike = Union[int, str]
+SquareLike = int | str
 """Anything a call that takes a square accepts: an index or a name."""
 
 BOARD_SIZE = 9
@@ -22,6 +21,7 @@ NUM_SQUARES = BOARD_SIZE * BOARD_SIZE
 
 FILE_NAMES = "ABCDEFGHI"
 RANK_NAMES = "123456789"
+_FILE_CHARS = FILE_NAMES + FILE_NAMES.lower()
 
 A1, B1, C1, D1, E1, F1, G1, H1, I1 = range(0, 9)
 A2, B2, C2, D2, E2, F2, G2, H2, I2 = range(9, 18)
@@ -66,10 +66,10 @@ def parse_square(name: str) -> Square:
     if not isinstance(name, str):
         raise SquareError(f"a square name must be a str, not {type(name).__name__}")
     text = name.strip(" ")
-    if len(text) == 2:
-        file_char, rank_char = text[0].upper(), text[1]
-        if file_char in FILE_NAMES and rank_char in RANK_NAMES:
-            return RANK_NAMES.index(rank_char) * BOARD_SIZE + FILE_NAMES.index(file_char)
+    # Membership is tested before any case folding: str.upper() maps some
+    # non-ASCII letters (the dotless "ı") onto A-I.  # noqa: RUF003
+    if len(text) == 2 and text[0] in _FILE_CHARS and text[1] in RANK_NAMES:
+        return RANK_NAMES.index(text[1]) * BOARD_SIZE + FILE_NAMES.index(text[0].upper())
     raise SquareError(
         f"{name!r} is not a square: expected a letter A-I and a digit 1-9, like 'E5'"
     )

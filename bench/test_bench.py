@@ -1,0 +1,85 @@
+"""Speed of the engine, as pytest-benchmark groups.
+
+    python -m pip install -e ".[bench]"
+    python -m pytest bench
+
+Each group holds the variants a ratio compares; ``conftest.py`` prints the
+ratios after the run. ``wts bench`` prints the same figures as one table.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import wts
+import wts.reference
+from wts.bench import random_reference_turns, record_batch_moves, replay, replay_batch
+
+ENGINES = {"fast": wts.Game, "reference": wts.reference.Game}
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_play_replays_recorded_games(benchmark, recorded_games, engine):
+    """Game.play with the full TurnResult built, per turn."""
+    benchmark.group = "play"
+    benchmark.extra_info.update(variant=engine, units=sum(len(g) for g in recorded_games))
+    turns = benchmark.pedantic(replay, args=(ENGINES[engine], recorded_games), rounds=3)
+    assert turns == benchmark.extra_info["units"]
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_copy(benchmark, engine):
+    benchmark.group = "copy"
+    game = ENGINES[engine].from_setup(black=["E5", "D4"], white=["C3"], eggs=["A1", "B2"])
+    benchmark.extra_info.update(variant=engine)
+    assert benchmark(game.copy) == game
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_winning_counts_after_a_turn(benchmark, engine):
+    """A turn that completes a line: placement plus the count of winning turtles."""
+    benchmark.group = "winning-counts"
+    start = ENGINES[engine].from_setup(black=["A1", "B2", "C3", "D4", "F6", "G7"], white=["I1"])
+    benchmark.extra_info.update(variant=engine)
+
+    def play_line():
+        game = start.copy()
+        return game.play("E5", "I2").winning_counts
+
+    assert benchmark(play_line) == (7, 0)
+
+
+def test_simulate_random_play(benchmark):
+    benchmark.group = "random-play"
+    result = benchmark.pedantic(wts.simulate, args=(20_000,), kwargs={"seed": 1}, rounds=3)
+    benchmark.extra_info.update(variant="simulate", units=result.turns)
+
+
+def test_reference_random_play(benchmark):
+    benchmark.group = "random-play"
+    turns = benchmark.pedantic(random_reference_turns, args=(10, 1), rounds=3)
+    benchmark.extra_info.update(variant="reference", units=turns)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_simulate_threads(benchmark, threads):
+    benchmark.group = "threads"
+    result = benchmark.pedantic(
+        wts.simulate, args=(100_000,), kwargs={"seed": 2, "threads": threads}, rounds=3
+    )
+    benchmark.extra_info.update(variant=str(threads), units=result.turns)
+
+
+def test_simulate_per_turn_for_batch_comparison(benchmark):
+    benchmark.group = "step-vs-simulate"
+    result = benchmark.pedantic(wts.simulate, args=(20_000,), kwargs={"seed": 4}, rounds=3)
+    benchmark.extra_info.update(variant="simulate", units=result.turns)
+
+
+def test_batch_step(benchmark):
+    """BatchGame.step over 1024 games, replaying recorded legal moves."""
+    benchmark.group = "step-vs-simulate"
+    moves, game_turns = record_batch_moves(1024, 60, seed=5)
+    benchmark.extra_info.update(variant="batch-step", units=game_turns)
+    batch = benchmark.pedantic(replay_batch, args=(1024, moves), rounds=3)
+    assert batch.turns.sum() == game_turns

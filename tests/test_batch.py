@@ -1,0 +1,170 @@
+"""wts.BatchGame: many games stepped together, checked against single games."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import wts
+
+
+def random_moves(batch: wts.BatchGame, rng: np.random.Generator, collide: float = 0.1):
+    legal = batch.legal_mask()
+    live = legal.any(axis=1)
+    black = (rng.random(legal.shape) * legal).argmax(axis=1)
+    white = (rng.random(legal.shape) * legal).argmax(axis=1)
+    same = rng.random(len(black)) < collide
+    white[same] = black[same]
+    black[~live] = white[~live] = wts.NO_MOVE
+    return black, white
+
+
+def test_batch_matches_single_games_turn_by_turn():
+    rng = np.random.default_rng(1)
+    starts = [wts.Game()] + [
+        wts.Game.from_setup(**setup)
+        for setup in (
+            dict(black=["E5", "H5"], white=["F5", "G5"], eggs=["C3"]),
+            dict(black=["A1", "B2", "C3", "D4"], white=["I9"], eggs=["E5", "A9"]),
+        )
+    ]
+    starts = starts * 20
+    batch = wts.BatchGame.from_games(starts)
+    singles = [game.copy() for game in starts]
+    for _ in range(60):
+        black, white = random_moves(batch, rng)
+        result = batch.step(black, white)
+        for i, game in enumerate(singles):
+            if black[i] == wts.NO_MOVE:
+                assert result.captures[i].tolist() == [0, 0] and result.hatches[i] == 0
+                continue
+            turn = game.play(int(black[i]), int(white[i]))
+            assert batch[i] == game
+            assert wts.STATUSES[result.status[i]] is game.status
+            black_captures = sum(c.color is wts.Color.BLACK for c in turn.captures)
+            white_captures = len(turn.captures) - black_captures
+            assert result.captures[i].tolist() == [black_captures, white_captures]
+            assert result.hatches[i] == len(turn.hatched)
+        assert np.array_equal(batch.is_over(), [g.is_over() for g in singles])
+    assert batch.is_over().any()
+
+
+def test_batch_legal_mask_observation_and_counts_match_single_games():
+    game = wts.Game.from_setup(
+        black=["A1", "B1", "C1", "D1", "E1", "E5"], white=["E6"], eggs=["I9", "H8"]
+    )
+    other = wts.Game.from_setup(black=["C3"], white=["D4"], eggs=["H8", "I9", "A5"])
+    batch = wts.BatchGame.from_games([game, other])
+    mask = batch.legal_mask()
+    assert mask.shape == (2, 81) and mask.dtype == np.bool_
+    assert not mask[0].any()  # black has won: no legal moves
+    assert sorted(np.flatnonzero(mask[1])) == other.legal_moves()
+    obs = batch.observation()
+    assert obs.shape == (2, 4, 9, 9) and obs.dtype == np.uint8
+    assert obs[1, 0, 2, 2] == 1  # C3 black: rank 3 -> row 2, file C -> column 2
+    assert obs[1, 1, 3, 3] == 1  # D4 white
+    assert obs[1, 2].sum() == 3
+    assert obs[1, 3, 7, 7] == 1 and obs[1, 3, 8, 8] == 2 and obs[1, 3, 4, 0] == 3  # egg ages
+    assert batch.winning_counts.tolist() == [[5, 0], [0, 0]]
+    assert batch.turns.tolist() == [0, 0]
+    assert [wts.STATUSES[s] for s in batch.status] == [wts.Status.BLACK_WINS, wts.Status.ONGOING]
+
+
+def test_batch_reset_restarts_only_the_chosen_games():
+    batch = wts.BatchGame(3)
+    batch.step([0, 1, 2], [3, 4, 5])
+    batch.reset(np.array([True, False, True]))
+    assert batch[0] == wts.Game() and batch[2] == wts.Game()
+    assert batch[1].black == {1} and batch[1].turn == 1
+    batch.reset()
+    assert all(game == wts.Game() for game in batch)
+
+
+def test_batch_getitem_is_a_copy_and_setitem_replaces():
+    batch = wts.BatchGame(2)
+    copy = batch[0]
+    copy.play("E5", "E6")
+    assert batch[0] == wts.Game()
+    batch[1] = copy
+    assert batch[1] == copy and batch[-1] == copy
+    with pytest.raises(IndexError):
+        batch[2]
+
+
+def test_batch_state_size_is_documented():
+    from wts._core import state_size
+
+    assert state_size() == 144
+
+
+# --- every bad input raises before any game changes ---------------------------------
+
+
+def snapshot(batch):
+    return [batch[i] for i in range(len(batch))]
+
+
+@pytest.fixture
+def busy_batch():
+    batch = wts.BatchGame.from_games(
+        [wts.Game(), wts.Game.from_setup(black=["E5"], white=["E6"]),
+         wts.Game.from_setup(black=["A1", "A2", "A3", "A4", "A5"])]
+    )
+    return batch
+
+
+@pytest.mark.parametrize(
+    ("black", "white", "error", "message"),
+    [
+        ([0, 40, -1], [1, 2, -1], wts.IllegalMoveError, "game 1: black's move E5 is illegal"),
+        ([0, 0, -1], [1, 49, -1], wts.IllegalMoveError, "game 1: white's move E6 is illegal"),
+        ([81, 0, -1], [1, 2, -1], wts.IllegalMoveError, "game 0: black's move is illegal"),
+        ([-1, 0, -1], [1, 2, -1], wts.IllegalMoveError, "game 0: black's move is illegal"),
+        ([0, 1, 7], [1, 2, 8], wts.GameOverError, "game 2: the game is over"),
+        ([0, 1], [1, 2], wts.BatchError, r"black_moves must have shape \(3,\)"),
+        ([0, 1, -1], [[1, 2, -1]], wts.BatchError, r"white_moves must have shape \(3,\)"),
+        ([0.0, 1.0, -1.0], [1, 2, -1], wts.BatchError, "must hold integers"),
+        ([True, False, True], [1, 2, -1], wts.BatchError, "must hold integers"),
+    ],
+)
+def test_batch_step_rejects_bad_moves_before_any_game_changes(
+    busy_batch, black, white, error, message
+):
+    before = snapshot(busy_batch)
+    with pytest.raises(error, match=message):
+        busy_batch.step(black, white)
+    assert snapshot(busy_batch) == before
+
+
+@pytest.mark.parametrize(
+    "mask", [np.array([True, False]), np.array([1, 0, 1]), [[True, False, True]]]
+)
+def test_batch_reset_rejects_a_bad_mask(busy_batch, mask):
+    before = snapshot(busy_batch)
+    with pytest.raises(wts.BatchError):
+        busy_batch.reset(mask)
+    assert snapshot(busy_batch) == before
+
+
+def test_batch_from_games_rejects_other_objects():
+    import wts.reference
+
+    with pytest.raises(wts.BatchError, match=r"games\[1\]"):
+        wts.BatchGame.from_games([wts.Game(), wts.reference.Game()])
+
+
+def test_batch_errors_are_value_errors():
+    assert issubclass(wts.BatchError, ValueError) and issubclass(wts.BatchError, wts.WtsError)
+
+
+def test_batch_of_many_games_runs_to_the_end():
+    rng = np.random.default_rng(7)
+    batch = wts.BatchGame(500)
+    for _ in range(200):
+        if batch.is_over().all():
+            break
+        batch.step(*random_moves(batch, rng, collide=0.0))
+    assert batch.is_over().all()
+    random.seed(0)

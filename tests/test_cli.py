@@ -1,0 +1,177 @@
+"""The ``wts`` command line, run as ``python -m wts`` in a subprocess."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+import wts
+import wts.reference
+from wts import cli
+
+SRC_DIR = os.path.dirname(os.path.dirname(os.path.abspath(wts.__file__)))
+TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def run_wts(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """``python -m wts ARGS`` with this checkout's wts (and the tests) importable."""
+    path = os.pathsep.join([SRC_DIR, TESTS_DIR, os.environ.get("PYTHONPATH", "")])
+    return subprocess.run(
+        [sys.executable, "-m", "wts", *args],
+        capture_output=True, text=True, timeout=timeout, env=dict(os.environ, PYTHONPATH=path),
+    )
+
+
+TURN_LINE = re.compile(r"^turn (\d+): black ([A-I][1-9]), white ([A-I][1-9]); (.*)$", re.M)
+
+
+def test_demo_plays_one_game_and_prints_every_turn() -> None:
+    proc = run_wts("demo", "--seed", "5")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert out.startswith("What the Shell: a demo game between two random players (seed 5)")
+    turns = TURN_LINE.findall(out)
+    assert [int(t[0]) for t in turns] == list(range(1, len(turns) + 1))
+    result = out.strip().splitlines()[-1]
+    assert re.match(r"result: (black wins|white wins|a draw) after \d+ turns", result)
+    assert f"after {len(turns)} turns" in result
+    # Replaying the printed moves on the reference engine gives the printed boards.
+    game = wts.reference.Game()
+    for _number, black, white, summary in turns:
+        played = game.play(black, white)
+        assert f"status {played.status.value}" in summary
+        if played.collision is not None:
+            assert f"collision on {black}" in summary
+        for word, present in (("captures:", played.captures), ("dissolved:", played.dissolved),
+                              ("hatched:", played.hatched)):
+            assert (word in summary) == bool(present), summary
+        assert str(game) in out
+    assert game.is_over()
+    assert out.rstrip().endswith(
+        f"(winning turtles: black {game.winning_counts[0]}, white {game.winning_counts[1]})"
+    )
+
+
+def test_demo_is_reproducible_from_its_seed() -> None:
+    first, again, other = run_wts("demo", "--seed", "11"), run_wts("demo", "--seed", "11"), run_wts(
+        "demo", "--seed", "12"
+    )
+    assert first.stdout == again.stdout
+    assert first.stdout != other.stdout
+
+
+def test_demo_without_a_seed_prints_the_one_it_used() -> None:
+    proc = run_wts("demo")
+    assert proc.returncode == 0
+    seed = re.search(r"\(seed (\d+)\)", proc.stdout)
+    assert seed is not None
+    assert run_wts("demo", "--seed", seed.group(1)).stdout == proc.stdout
+
+
+def test_demo_in_process(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["demo", "--seed", "1"]) == 0
+    assert "result: " in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args", [["--help"], ["demo", "--help"], ["fuzz", "--help"], ["-h"]])
+def test_help_for_each_command(args: list[str]) -> None:
+    proc = run_wts(*args)
+    assert proc.returncode == 0
+    assert proc.stdout.startswith("usage: wts")
+    assert proc.stderr == ""
+    if "fuzz" in args:
+        for option in ("--seconds", "--seed", "--games", "--quiet"):
+            assert option in proc.stdout
+    elif "demo" in args:
+        assert "--seed" in proc.stdout
+    else:
+        assert "demo" in proc.stdout and "fuzz" in proc.stdout
+
+
+def test_version() -> None:
+    proc = run_wts("--version")
+    assert proc.returncode == 0 and proc.stdout.strip() == f"wts {wts.__version__}"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["play"],
+        ["demo", "--seed", "x"],
+        ["demo", "--seed"],
+        ["demo", "--frobnicate"],
+        ["fuzz", "--games", "0"],
+        ["fuzz", "--seconds", "-3"],
+        ["fuzz", "--seconds", "nan"],
+        ["fuzz", "--candidate", "nowhere"],
+        ["fuzz", "--candidate", "wts:NoSuchEngine"],
+    ],
+)
+def test_bad_arguments_exit_2_without_traceback(args: list[str]) -> None:
+    proc = run_wts(*args)
+    assert proc.returncode == 2
+    assert "usage: wts" in proc.stderr and "error:" in proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+
+
+def test_bad_arguments_in_process_return_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["demo", "--seed", "x"]) == 2
+    assert cli.main([]) == 2
+    assert "error:" in capsys.readouterr().err
+
+
+def test_fuzz_subcommand_delegates_to_the_fuzzer() -> None:
+    proc = run_wts("fuzz", "--games", "40", "--seed", "4", "--quiet")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "played 40 games" in proc.stdout
+    assert "sudden death entered" in proc.stdout and "no mismatch" in proc.stdout
+
+
+def test_fuzz_subcommand_exits_1_on_a_mismatch() -> None:
+    proc = run_wts("fuzz", "--games", "300", "--seed", "1", "--quiet",
+                   "--candidate", "test_fuzz:DropsHatches")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "MISMATCH" in proc.stdout and "reproducer:" in proc.stdout
+    assert "Traceback" not in proc.stderr
+
+
+def test_simulate_subcommand_prints_the_same_result_as_the_api() -> None:
+    proc = run_wts("simulate", "--games", "3000", "--seed", "5", "--threads", "2")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    expected = wts.simulate(3000, seed=5)
+    for label, value in [("games", expected.games), ("turns", expected.turns),
+                         ("black wins", expected.black_wins), ("white wins", expected.white_wins),
+                         ("draws", expected.draws)]:
+        assert re.search(rf"^\s+{label}\s+{value:,}$", proc.stdout, re.MULTILINE), label
+    assert "M turns/s" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "--games", "-1"],
+        ["simulate", "--games", "many"],
+        ["simulate", "--threads", "0"],
+        ["simulate", "--seed", "-5"],
+        ["bench", "--rounds"],
+    ],
+)
+def test_simulate_and_bench_bad_arguments_exit_2(args: list[str]) -> None:
+    proc = run_wts(*args)
+    assert proc.returncode == 2
+    assert "error:" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_bench_subcommand_prints_one_table_with_every_measure() -> None:
+    proc = run_wts("bench", "--quick")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    for measure in ["Game.play fast / reference", "simulate, 1 thread",
+                    "simulate / reference random play", "simulate, 2 threads / 1 thread",
+                    "BatchGame.step / simulate, per game-turn", "bytes per game state"]:
+        assert measure in proc.stdout
+    assert "144 B" in proc.stdout

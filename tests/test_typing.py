@@ -1,0 +1,98 @@
+"""The package is typed: the example of use runs, passes ``mypy --strict``, and
+the ``.pyi`` stubs of the compiled modules match them (``stubtest``).
+
+Both checks look at the ``wts`` this process imported: an installed wheel
+(found by mypy through its ``py.typed``) or a source tree on ``PYTHONPATH``
+(handed to mypy as ``MYPYPATH``). They are skipped when mypy is not installed.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+import pytest
+
+import wts
+
+HERE = pathlib.Path(__file__).resolve().parent
+EXAMPLE = HERE / "typed_example.py"
+EXTENSIONS = ["wts._core", "wts._game", "wts._perft", "wts._simulate", "wts._batch"]
+# Names Cython adds to every compiled module; no stub describes them.
+STUBTEST_ALLOWLIST = """\
+wts\\.[_a-z]+\\.__test__
+wts\\._core\\.__pyx_capi__
+wts\\.[_a-z]+\\.__reduce_cython__
+wts\\.[_a-z]+\\.__setstate_cython__
+"""
+
+
+def test_typed_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    sys.path.insert(0, str(HERE))
+    try:
+        import typed_example
+    finally:
+        sys.path.remove(str(HERE))
+    typed_example.main()
+    assert f"wts {wts.__version__}:" in capsys.readouterr().out
+
+
+def _package_parent() -> pathlib.Path:
+    return pathlib.Path(wts.__file__).resolve().parent.parent
+
+
+def _is_site_packages(path: pathlib.Path) -> bool:
+    paths = sysconfig.get_paths()
+    return any(path == pathlib.Path(paths[key]).resolve() for key in ("purelib", "platlib"))
+
+
+def _mypy(
+    args: list[str], cwd: pathlib.Path, module: str = "mypy"
+) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env.pop("MYPYPATH", None)
+    parent = _package_parent()
+    if not _is_site_packages(parent):
+        # A source tree: mypy does not read PYTHONPATH, and refuses
+        # site-packages in MYPYPATH, so only a source tree goes there.
+        env["MYPYPATH"] = str(parent)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(parent), env.get("PYTHONPATH")]))
+    return subprocess.run(
+        [sys.executable, "-m", module, *args],
+        cwd=cwd, capture_output=True, text=True, env=env, timeout=300,
+    )
+
+
+def test_typed_example_passes_mypy_strict(tmp_path: pathlib.Path) -> None:
+    pytest.importorskip("mypy")
+    # A copy outside the source tree, with no config file beside it: the
+    # flags below are the whole configuration.
+    shutil.copy(EXAMPLE, tmp_path / "typed_example.py")
+    config = tmp_path / "mypy.ini"
+    config.write_text("[mypy]\n")
+    done = _mypy(
+        ["--strict", "--python-version", "3.10", "--cache-dir", str(tmp_path / "cache"),
+         "--config-file", str(config), "typed_example.py"],
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_stubs_match_the_compiled_modules(tmp_path: pathlib.Path) -> None:
+    pytest.importorskip("mypy")
+    for name in ("_core", "_game", "_perft", "_simulate", "_batch"):
+        assert (pathlib.Path(wts.__file__).parent / f"{name}.pyi").is_file()
+    assert (pathlib.Path(wts.__file__).parent / "py.typed").is_file()
+    allowlist = tmp_path / "allowlist.txt"
+    allowlist.write_text(STUBTEST_ALLOWLIST)
+    config = tmp_path / "mypy.ini"
+    config.write_text(f"[mypy]\ncache_dir = {tmp_path / 'cache'}\n")
+    done = _mypy(
+        ["--allowlist", str(allowlist), "--mypy-config-file", str(config), *EXTENSIONS],
+        cwd=tmp_path, module="mypy.stubtest",
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
