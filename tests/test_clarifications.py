@@ -105,7 +105,15 @@ def assert_board(game, black: str = "", white: str = "", eggs: str = "") -> None
 
 
 def snapshot(game) -> tuple:
-    return (game.black, game.white, game.eggs, game.turn, game.status, game.winning_counts, str(game))
+    return (
+        game.black,
+        game.white,
+        game.eggs,
+        game.turn,
+        game.status,
+        game.winning_counts,
+        str(game),
+    )
 
 
 def ray(start: str, direction: str, distance: int) -> str:
@@ -161,7 +169,9 @@ def test_point_01_moves_take_names_in_either_case_with_spaces(Game) -> None:
     assert game.piece_at("E5") is Piece.BLACK and game.piece_at("i9 ") is Piece.WHITE
 
 
-@pytest.mark.parametrize("bad", ["J1", "I10", "E0", "5E", "", "E 5", "\uff255", "E\u0665", "\u01315"])
+@pytest.mark.parametrize(
+    "bad", ["J1", "I10", "E0", "5E", "", "E 5", "\uff255", "E\u0665", "\u01315"]
+)
 def test_point_01_anything_else_is_not_a_square(Game, bad: str) -> None:
     """Point 1: only one ASCII letter A-I and one ASCII digit 1-9 name a square."""
     game = Game()
@@ -174,8 +184,14 @@ def test_point_01_files_left_to_right_ranks_bottom_to_top(Game) -> None:
     """Point 1: in the printed board rank 9 is the top row and file A the left column."""
     game = setup(Game, black="A9", white="I1")
     lines = str(game).splitlines()
-    rows = {line.split()[0]: line.split()[1:10] for line in lines if line.split() and line.split()[0].isdigit()}
-    assert [line.split()[0] for line in lines if line.split() and line.split()[0].isdigit()] == list("987654321")
+    rows = {
+        line.split()[0]: line.split()[1:10]
+        for line in lines
+        if line.split() and line.split()[0].isdigit()
+    }
+    assert [
+        line.split()[0] for line in lines if line.split() and line.split()[0].isdigit()
+    ] == list("987654321")
     assert rows["9"][0] == "X" and rows["1"][8] == "O"
 
 
@@ -186,7 +202,9 @@ def test_point_02_index_is_rank_times_nine_plus_file(Game) -> None:
     """Point 2: A1=0, I1=8, A2=9, E5=40, I9=80, wherever a square is taken."""
     game = Game()
     result = game.play(40, 8)
-    assert game.black == frozenset({parse_square("E5")}) and game.white == frozenset({parse_square("I1")})
+    assert game.black == frozenset({parse_square("E5")}) and game.white == frozenset(
+        {parse_square("I1")}
+    )
     assert (result.black_move, result.white_move) == (40, 8)
     game.play(9, 80)
     assert game.piece_at("A2") is Piece.BLACK and game.piece_at("I9") is Piece.WHITE
@@ -210,11 +228,17 @@ def test_point_02_bool_is_not_an_int(Game) -> None:
 
 @pytest.mark.parametrize("mover", [BLACK, WHITE])
 @pytest.mark.parametrize("occupant", ["black", "white", "egg"])
-def test_point_03_occupied_square_is_illegal_and_changes_nothing(Game, mover: Color, occupant: str) -> None:
+def test_point_03_occupied_square_is_illegal_and_changes_nothing(
+    Game, mover: Color, occupant: str
+) -> None:
     """Point 3: a square holding a turtle or an egg cannot be named; the error says
     whose move and why, and neither move is applied."""
-    game = setup(Game, black="E5" if occupant == "black" else "", white="E5" if occupant == "white" else "",
-                 eggs="E5" if occupant == "egg" else "")
+    game = setup(
+        Game,
+        black="E5" if occupant == "black" else "",
+        white="E5" if occupant == "white" else "",
+        eggs="E5" if occupant == "egg" else "",
+    )
     before = snapshot(game)
     with pytest.raises(IllegalMoveError) as info:
         play_for(game, mover, "E5", "A1")
@@ -251,7 +275,9 @@ def test_point_03_move_after_the_game_is_decided_is_illegal(Game) -> None:
 
 @pytest.mark.parametrize("color", [BLACK, WHITE])
 @pytest.mark.parametrize("direction", list(STEPS))
-def test_point_04_bracket_closes_in_all_eight_directions(Game, color: Color, direction: str) -> None:
+def test_point_04_bracket_closes_in_all_eight_directions(
+    Game, color: Color, direction: str
+) -> None:
     """Point 4: p+d and p+2d opponent pieces, p+3d own turtle, in any of 8 directions."""
     trapped = f"{ray('E5', direction, 1)} {ray('E5', direction, 2)}"
     anchor = ray("E5", direction, 3)
@@ -276,7 +302,9 @@ def test_point_04_bracket_closes_in_all_eight_directions(Game, color: Color, dir
     ],
     ids=["empty", "egg", "opponent", "off-east-edge", "off-north-edge", "off-corner"],
 )
-def test_point_04_far_end_must_be_own_turtle(Game, color: Color, move: str, own: str, foe: str, eggs: str) -> None:
+def test_point_04_far_end_must_be_own_turtle(
+    Game, color: Color, move: str, own: str, foe: str, eggs: str
+) -> None:
     """Point 4: p+3d empty, an egg, an opponent piece or off the board: no capture."""
     game = setup_for(Game, color, own=own, foe=foe, eggs=eggs)
     result = play_for(game, color, move, "I1")
@@ -301,7 +329,9 @@ def test_point_04_far_end_must_be_own_turtle(Game, color: Color, move: str, own:
         ("E3", "E2 E1", "E9"),  # south off the bottom does not come back at the top
     ],
 )
-def test_point_04_lines_never_wrap_around_the_board(Game, color: Color, move: str, foe: str, anchor: str) -> None:
+def test_point_04_lines_never_wrap_around_the_board(
+    Game, color: Color, move: str, foe: str, anchor: str
+) -> None:
     """Point 4: a line never wraps from one edge to the other (as raw index steps would)."""
     game = setup_for(Game, color, own=anchor, foe=foe)
     result = play_for(game, color, move, "E5")
@@ -324,8 +354,11 @@ def test_point_04_lines_never_wrap_around_the_board(Game, color: Color, move: st
     ],
     ids=["one", "three", "one-egg", "three-mixed", "own-inside", "gap-first", "gap-second"],
 )
-def test_point_04_exactly_two_pieces_are_trapped(Game, color: Color, own: str, foe: str, eggs: str) -> None:
-    """Point 4: exactly two opponent pieces between: one, three, an own turtle or a gap is no capture."""
+def test_point_04_exactly_two_pieces_are_trapped(
+    Game, color: Color, own: str, foe: str, eggs: str
+) -> None:
+    """Point 4: exactly two opponent pieces between; one, three, an own turtle or a
+    gap is no capture."""
     game = setup_for(Game, color, own=own, foe=foe, eggs=eggs)
     result = play_for(game, color, "E5", "A9")
     assert result.captures == ()
@@ -345,7 +378,9 @@ def test_point_04_eggs_and_mixed_pairs_are_trapped(Game, color: Color, foe: str,
     game = setup_for(Game, color, own="H5", foe=foe, eggs=eggs)
     result = play_for(game, color, "E5", "A9")
     expected_black, expected_white = ("E5", "A9") if color is BLACK else ("A9", "E5")
-    assert result == turn(expected_black, expected_white, captures=(cap(color, 0, "E5", "F5 G5", "H5"),))
+    assert result == turn(
+        expected_black, expected_white, captures=(cap(color, 0, "E5", "F5 G5", "H5"),)
+    )
     assert game.eggs == ()
     assert game.piece_at("F5") is Piece.EMPTY and game.piece_at("G5") is Piece.EMPTY
 
@@ -375,7 +410,9 @@ def test_point_05_placed_turtle_is_not_an_arrival_again_in_a_wave(Game) -> None:
     [("E5", "F5", ""), ("F5", "E5", ""), ("E5", "", "F5"), ("F5", "", "E5")],
     ids=["arrival-then-turtle", "turtle-then-arrival", "arrival-then-egg", "egg-then-arrival"],
 )
-def test_point_05_arrival_inside_a_bracket_is_safe(Game, white_move: str, white: str, eggs: str) -> None:
+def test_point_05_arrival_inside_a_bracket_is_safe(
+    Game, white_move: str, white: str, eggs: str
+) -> None:
     """Point 5: white landing inside black's D5 .. G5 bracket is not captured."""
     game = setup(Game, black="D5 G5", white=white, eggs=eggs)
     result = game.play("A1", white_move)
@@ -653,8 +690,22 @@ def test_point_09_collision_lays_newest_egg_and_nothing_is_captured(Game) -> Non
 
 @pytest.mark.parametrize(
     "line",
-    ["A1 B1 C1 D1 E1", "E1 E2 E3 E4 E5", "A1 B2 C3 D4 E5", "I1 H2 G3 F4 E5", "E5 F6 G7 H8 I9", "A9 B8 C7 D6 E5"],
-    ids=["across", "down", "diagonal", "anti-diagonal", "diagonal-to-corner", "anti-diagonal-from-corner"],
+    [
+        "A1 B1 C1 D1 E1",
+        "E1 E2 E3 E4 E5",
+        "A1 B2 C3 D4 E5",
+        "I1 H2 G3 F4 E5",
+        "E5 F6 G7 H8 I9",
+        "A9 B8 C7 D6 E5",
+    ],
+    ids=[
+        "across",
+        "down",
+        "diagonal",
+        "anti-diagonal",
+        "diagonal-to-corner",
+        "anti-diagonal-from-corner",
+    ],
 )
 def test_point_10_five_in_a_row_in_every_line_direction(Game, line: str) -> None:
     """Point 10: across, down or either diagonal; the game is won after the turn."""
@@ -883,8 +934,15 @@ def test_point_13_egg_order_is_the_one_given(Game) -> None:
         dict(black=["E5"], eggs=[40]),
         dict(white=["e5 "], eggs=["E5"]),
     ],
-    ids=["black-twice", "black-two-spellings", "white-int-and-name", "eggs-twice",
-         "black-and-white", "black-and-egg", "white-and-egg"],
+    ids=[
+        "black-twice",
+        "black-two-spellings",
+        "white-int-and-name",
+        "eggs-twice",
+        "black-and-white",
+        "black-and-egg",
+        "white-and-egg",
+    ],
 )
 def test_point_13_square_named_twice_is_a_setup_error(Game, kwargs) -> None:
     """Point 13: a square named twice, in one list or in two, is an error."""

@@ -40,8 +40,22 @@ NOT_SQUARES = [
     [40],
 ]
 NOT_SQUARE_IDS = [
-    "J1", "I10", "E0", "5E", "empty", "E-space-5", "fullwidth-E", "81", "-1", "np81",
-    "True", "False", "None", "float", "bytes", "list",
+    "J1",
+    "I10",
+    "E0",
+    "5E",
+    "empty",
+    "E-space-5",
+    "fullwidth-E",
+    "81",
+    "-1",
+    "np81",
+    "True",
+    "False",
+    "None",
+    "float",
+    "bytes",
+    "list",
 ]
 
 
@@ -139,7 +153,9 @@ def test_illegal_move_on_a_fresh_game_leaves_turn_zero(Game) -> None:
     ],
     ids=["black-won", "white-won"],
 )
-def test_move_after_a_win_raises_game_over(Game, black: str, white: str, eggs: str, status: Status) -> None:
+def test_move_after_a_win_raises_game_over(
+    Game, black: str, white: str, eggs: str, status: Status
+) -> None:
     """Point 3: once the game is decided every move raises GameOverError, itself an
     IllegalMoveError, and the game stays as it was."""
     game = setup(Game, black=black, white=white, eggs=eggs)
@@ -207,9 +223,18 @@ def test_piece_at_a_non_square_raises_square_error(Game, bad: object) -> None:
         (dict(black=["I9"], eggs=["I9"]), "I9"),
         (dict(white=["C3"], eggs=[" c3"]), "C3"),
     ],
-    ids=["black-twice", "white-twice-spellings", "eggs-twice", "black-white", "black-eggs", "white-eggs"],
+    ids=[
+        "black-twice",
+        "white-twice-spellings",
+        "eggs-twice",
+        "black-white",
+        "black-eggs",
+        "white-eggs",
+    ],
 )
-def test_setup_with_a_square_named_twice_raises_setup_error(Game, kwargs: dict, square: str) -> None:
+def test_setup_with_a_square_named_twice_raises_setup_error(
+    Game, kwargs: dict, square: str
+) -> None:
     """Point 13: a square named twice, in one list or across two, is a SetupError
     naming the square."""
     with pytest.raises(SetupError) as info:
@@ -227,7 +252,9 @@ def test_setup_with_a_non_square_raises_setup_error(Game, field: str, bad: objec
 
 @pytest.mark.parametrize("field", ["black", "white", "eggs"])
 @pytest.mark.parametrize("bad", [None, 40, "E5"], ids=["None", "int", "str"])
-def test_setup_list_that_is_not_a_collection_raises_setup_error(Game, field: str, bad: object) -> None:
+def test_setup_list_that_is_not_a_collection_raises_setup_error(
+    Game, field: str, bad: object
+) -> None:
     """A setup list must be a collection of squares: None, a bare int or a bare name
     is refused as a SetupError rather than misread."""
     with pytest.raises(SetupError):
@@ -237,7 +264,9 @@ def test_setup_list_that_is_not_a_collection_raises_setup_error(Game, field: str
 # --- The error classes ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("error", [WtsError, SquareError, IllegalMoveError, GameOverError, SetupError])
+@pytest.mark.parametrize(
+    "error", [WtsError, SquareError, IllegalMoveError, GameOverError, SetupError]
+)
 def test_every_error_is_a_value_error_and_a_wts_error(error: type) -> None:
     """Every wts error subclasses ValueError and wts.WtsError."""
     assert issubclass(error, ValueError)

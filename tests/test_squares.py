@@ -199,7 +199,9 @@ def test_bool_is_not_a_square(Game, value: object) -> None:
     assert game.turn == 0 and game.black == frozenset({0}) and game.white == frozenset({1})
 
 
-@pytest.mark.parametrize("int_type", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint64, np.intp])
+@pytest.mark.parametrize(
+    "int_type", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint64, np.intp]
+)
 def test_numpy_integers_are_squares(Game, int_type: type) -> None:
     """Point 2: any integer type names a square (numpy integers too), read as a plain int."""
     game = Game.from_setup(white=[int_type(8)], eggs=[int_type(80)])
