@@ -27,7 +27,7 @@ def extension(name: str) -> Extension:
 
 setup(
     ext_modules=cythonize(
-        [extension(name) for name in ("_core", "_game", "_perft", "_simulate", "_batch")],
+        [extension(name) for name in ("_core", "_game", "_perft", "_simulate", "_batch", "_mcts")],
         compiler_directives={"language_level": "3"},
     ),
 )

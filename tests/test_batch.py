@@ -168,3 +168,8 @@ def test_batch_of_many_games_runs_to_the_end():
         batch.step(*random_moves(batch, rng, collide=0.0))
     assert batch.is_over().all()
     random.seed(0)
+
+
+def test_batch_too_large_to_allocate_raises_memory_error():
+    with pytest.raises(MemoryError):
+        wts.BatchGame(2**62)

@@ -8,6 +8,7 @@ Both checks look at the ``wts`` this process imported: an installed wheel
 
 from __future__ import annotations
 
+import importlib.machinery
 import os
 import pathlib
 import shutil
@@ -21,7 +22,21 @@ import wts
 
 HERE = pathlib.Path(__file__).resolve().parent
 EXAMPLE = HERE / "typed_example.py"
-EXTENSIONS = ["wts._core", "wts._game", "wts._perft", "wts._simulate", "wts._batch"]
+PACKAGE = pathlib.Path(wts.__file__).resolve().parent
+
+
+def _extension_modules() -> list[str]:
+    """Every compiled module of the package, as built for this interpreter."""
+    suffixes = sorted(importlib.machinery.EXTENSION_SUFFIXES, key=len, reverse=True)
+    names = set()
+    for path in PACKAGE.iterdir():
+        suffix = next((s for s in suffixes if path.name.endswith(s)), None)
+        if suffix is not None:  # the longest: "_core.cpython-311-x86_64-linux-gnu.so"
+            names.add(path.name[: -len(suffix)])
+    return sorted(names)
+
+
+EXTENSIONS = _extension_modules()
 # Names Cython adds to every compiled module; no stub describes them.
 STUBTEST_ALLOWLIST = """\
 wts\\.[_a-z]+\\.__test__
@@ -42,7 +57,7 @@ def test_typed_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def _package_parent() -> pathlib.Path:
-    return pathlib.Path(wts.__file__).resolve().parent.parent
+    return PACKAGE.parent
 
 
 def _is_site_packages(path: pathlib.Path) -> bool:
@@ -82,17 +97,22 @@ def test_typed_example_passes_mypy_strict(tmp_path: pathlib.Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def test_every_compiled_module_has_a_stub() -> None:
+    assert {"_core", "_game", "_perft", "_simulate", "_batch"} <= set(EXTENSIONS)
+    missing = [name for name in EXTENSIONS if not (PACKAGE / f"{name}.pyi").is_file()]
+    assert not missing, f"compiled modules without a .pyi stub: {missing}"
+    assert (PACKAGE / "py.typed").is_file()
+
+
 def test_stubs_match_the_compiled_modules(tmp_path: pathlib.Path) -> None:
     pytest.importorskip("mypy")
-    for name in ("_core", "_game", "_perft", "_simulate", "_batch"):
-        assert (pathlib.Path(wts.__file__).parent / f"{name}.pyi").is_file()
-    assert (pathlib.Path(wts.__file__).parent / "py.typed").is_file()
+    stubbed = [f"wts.{name}" for name in EXTENSIONS if (PACKAGE / f"{name}.pyi").is_file()]
     allowlist = tmp_path / "allowlist.txt"
     allowlist.write_text(STUBTEST_ALLOWLIST)
     config = tmp_path / "mypy.ini"
     config.write_text(f"[mypy]\ncache_dir = {tmp_path / 'cache'}\n")
     done = _mypy(
-        ["--allowlist", str(allowlist), "--mypy-config-file", str(config), *EXTENSIONS],
+        ["--allowlist", str(allowlist), "--mypy-config-file", str(config), *stubbed],
         cwd=tmp_path, module="mypy.stubtest",
     )
     assert done.returncode == 0, done.stdout + done.stderr

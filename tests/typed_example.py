@@ -62,8 +62,23 @@ def step_a_batch(n: int, seed: int) -> wts.StepResult:
     return result
 
 
+def text_forms(game: wts.Game) -> str:
+    """The game as a position string, a record and a picture, read back."""
+    fen: str = game.fen()
+    again: wts.Game = wts.Game.from_fen(fen)
+    history: tuple[wts.TurnResult, ...] = game.history
+    root: wts.Game = game.root()
+    assert again == game and len(history) == game.turn - root.turn
+    saved: wts.record.GameRecord = wts.record.loads(wts.record.dumps(game))
+    assert saved.turns == history and saved.game == game
+    picture: str = wts.svg.board(game, turn=root.turn, size=200)
+    assert picture.startswith("<svg")
+    return fen
+
+
 def main() -> None:
     game = play_one_game(seed=3)
+    text_forms(game)
     status: wts.Status = game.status
     winner: wts.Color | None = game.winner
     assert status.is_over and (winner is None) == (status is wts.Status.DRAW)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import os
 
-from wts import reference
+from wts import notation, record, reference, svg
 from wts._version import __version__
 from wts.batch import NO_MOVE, STATUSES, BatchGame, StepResult
 from wts.errors import (
     BatchError,
     GameOverError,
     IllegalMoveError,
+    NotationError,
     SetupError,
     SquareError,
     WtsError,
@@ -49,6 +50,9 @@ __all__ = [
     "__version__",
     "Game",
     "reference",
+    "notation",
+    "record",
+    "svg",
     "Color",
     "Piece",
     "Status",
@@ -60,6 +64,7 @@ __all__ = [
     "IllegalMoveError",
     "GameOverError",
     "SetupError",
+    "NotationError",
     "BatchError",
     "BatchGame",
     "StepResult",

@@ -2,6 +2,9 @@
 """Many games in one C array, stepped together for vectorised agents."""
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
+
+cdef extern from "Python.h":
+    const Py_ssize_t PY_SSIZE_T_MAX
 from libc.stdint cimport int32_t, int64_t, uint8_t
 from wts._core cimport (
     WTS_BLACK, WTS_BLACK_TURTLE, WTS_EGG, WTS_EMPTY, WTS_WHITE_TURTLE, wts_copy, wts_init, wts_is_over, wts_piece_at, wts_resolve_turn,
@@ -34,6 +37,8 @@ cdef class BatchCore:
         cdef Py_ssize_t i
         if n < 0:
             raise ValueError(f"a batch holds zero or more games, not {n}")
+        if n > PY_SSIZE_T_MAX // sizeof(wts_state):
+            raise MemoryError(f"a batch of {n} games does not fit in memory")
         self.states = <wts_state *>PyMem_Malloc(max(n, 1) * sizeof(wts_state))
         if self.states == NULL:
             raise MemoryError()

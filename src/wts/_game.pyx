@@ -8,11 +8,12 @@ two raise the same errors.
 """
 
 cimport cython
+from cpython.long cimport PyLong_AsLongAndOverflow
 from wts._core cimport (
     WTS_BLACK, WTS_BLACK_TURTLE, WTS_EGG, WTS_EMPTY, WTS_WHITE_TURTLE, wts_any, wts_bit_square,
     wts_board, wts_capture, wts_clear_lowest, wts_copy, wts_init, wts_is_over, wts_legal_moves,
     wts_lowest_bit, wts_piece_at, wts_resolve_turn, wts_settle, wts_square_board, wts_or,
-    wts_state, wts_turn_record,
+    wts_equal, wts_state, wts_turn_record,
 )
 
 from wts.base import check_moves, check_setup, check_turn
@@ -39,12 +40,47 @@ cdef inline frozenset _squares(wts_board board):
 
 
 cdef inline bint _is_open_square(object move, const wts_state *state):
-    """A plain int naming an empty square: the common case, checked without Python calls."""
+    """A plain int naming an empty square: the common case, checked without Python calls.
+
+    An int too wide for a C long (2**31 on Windows, 2**63 elsewhere) is no
+    square: it goes to the shared checks, which raise IllegalMoveError.
+    """
     cdef long square
+    cdef int overflow = 0
     if type(move) is not int:
         return False
-    square = move
-    return 0 <= square < 81 and wts_piece_at(state, <int>square) == WTS_EMPTY
+    square = PyLong_AsLongAndOverflow(move, &overflow)
+    return not overflow and 0 <= square < 81 and wts_piece_at(state, <int>square) == WTS_EMPTY
+
+
+cdef inline bint _is_new(const wts_state *state):
+    """The position of a new game: an empty board at turn 0."""
+    return state.turn == 0 and not wts_any(wts_or(wts_or(state.black, state.white), state.eggs))
+
+
+cdef bint _same_position(const wts_state *a, const wts_state *b):
+    cdef int i
+    if not (a.turn == b.turn and a.egg_count == b.egg_count and wts_equal(a.black, b.black)
+            and wts_equal(a.white, b.white) and wts_equal(a.eggs, b.eggs)):
+        return False
+    for i in range(a.egg_count):
+        if a.egg_queue[i] != b.egg_queue[i]:
+            return False
+    return True
+
+
+cdef GameCore _start_of_history(GameCore game):
+    """The root a game's history will start from, for a game with no history yet:
+    None for a new game, else a snapshot of its position, made once and shared
+    by its copies."""
+    cdef GameCore snapshot
+    if _is_new(&game.state):
+        return None
+    if game._root is not None and _same_position(&game._root.state, &game.state):
+        return game._root
+    snapshot = type(game)()
+    wts_copy(&snapshot.state, &game.state)
+    return snapshot
 
 
 cdef object _turn_result(int black_move, int white_move, const wts_turn_record *record,
@@ -108,10 +144,48 @@ cdef class GameCore:
         return game
 
     def copy(self):
-        """An independent copy of this game (a struct copy)."""
+        """An independent copy of this game (a struct copy; the history is shared
+        and immutable)."""
         cdef GameCore game = type(self)()
         wts_copy(&game.state, &self.state)
+        if self._history is None:
+            # Copies tried and thrown away share one snapshot of the start.
+            self._root = _start_of_history(self)
+        game._history = self._history
+        game._root = self._root
         return game
+
+    @property
+    def history(self):
+        """The turns played on this game, oldest first; empty for a game just set up."""
+        cdef list results = []
+        cdef object node = self._history
+        while node is not None:
+            results.append((<tuple>node)[1])
+            node = (<tuple>node)[0]
+        results.reverse()
+        return tuple(results)
+
+    def root(self):
+        """A copy of the game before the first turn of its history, with an empty
+        history (a copy of this game when the history is empty)."""
+        cdef GameCore game
+        if self._history is None:
+            game = self.copy()
+        elif self._root is None:
+            game = type(self)()
+        else:
+            game = self._root.copy()
+        return game
+
+    def _set_history(self, history, root):
+        """Attach a history that led from ``root`` (None: a new game) to this position."""
+        cdef object node = None
+        for result in history:
+            node = (node, result)
+        self._history = node
+        self._root = None if root is None or node is None else type(self).from_setup(
+            root.black, root.white, root.eggs, root.turn)
 
     @property
     def black(self):
@@ -176,5 +250,9 @@ cdef class GameCore:
             w = white_move
         else:
             b, w = check_moves(self, black_move, white_move)
+        if self._history is None:
+            self._root = _start_of_history(self)  # the position the history starts from
         wts_resolve_turn(&self.state, b, w, &record)
-        return _turn_result(b, w, &record, &self.state)
+        result = _turn_result(b, w, &record, &self.state)
+        self._history = (self._history, result)
+        return result

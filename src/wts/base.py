@@ -11,10 +11,13 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from wts.errors import GameOverError, IllegalMoveError, SetupError, SquareError
+from wts.notation import STARTING_FEN, format_fen, parse_fen
 from wts.pieces import Color, Piece, Status
 from wts.squares import BOARD_SIZE, FILE_NAMES, NUM_SQUARES, SQUARE_NAMES, Square, to_square
 
 if TYPE_CHECKING:
+    from typing_extensions import Self
+
     from wts.events import TurnResult
 
 _PIECE_WORDS = {
@@ -94,9 +97,15 @@ def check_turn(turn: object) -> int:
 
 
 def restore_game(cls: type[GameBase], black: tuple[Square, ...], white: tuple[Square, ...],
-                 eggs: tuple[Square, ...], turn: int) -> GameBase:
-    """Rebuild a pickled game."""
-    return cls.from_setup(black=black, white=white, eggs=eggs, turn=turn)  # type: ignore[attr-defined, no-any-return]
+                 eggs: tuple[Square, ...], turn: int, history: tuple[TurnResult, ...] = (),
+                 root: str | None = None) -> GameBase:
+    """Rebuild a pickled game, with its history and the position (a position
+    string, or None for a new game) that history starts from."""
+    game: GameBase = cls.from_setup(black=black, white=white, eggs=eggs, turn=turn)
+    if history:
+        start = None if root is None else cls.from_fen(root)
+        game._set_history(tuple(history), start)
+    return game
 
 
 def render_board(game: GameBase) -> str:
@@ -151,6 +160,37 @@ class GameBase:
         def winning_counts(self) -> tuple[int, int]: ...
         def piece_at(self, square: Square | str) -> Piece: ...
         def play(self, black_move: Square | str, white_move: Square | str) -> TurnResult: ...
+        @property
+        def history(self) -> tuple[TurnResult, ...]: ...
+        def root(self) -> Self: ...
+        def copy(self) -> Self: ...
+        @classmethod
+        def from_setup(cls, black: Iterable[Square | str] = (), white: Iterable[Square | str] = (),
+                       eggs: Iterable[Square | str] = (), turn: int = 0) -> Self: ...
+        def _set_history(self, history: tuple[TurnResult, ...], root: GameBase | None) -> None: ...
+
+    def fen(self) -> str:
+        """The position as one line of text (``docs/notation.md``): the board,
+        the eggs oldest first and the turn number.
+
+        >>> import wts
+        >>> wts.Game.from_setup(black=["E5", "H5"], white=["A1"], eggs=["C3"]).fen()
+        '9/9/9/9/4x2x1/9/2e6/9/o8 C3 0'
+        """
+        return format_fen(self.black, self.white, self.eggs, self.turn)
+
+    @classmethod
+    def from_fen(cls, fen: str) -> Self:
+        """The game at the position a position string describes, with an empty
+        history; raises :class:`wts.NotationError` naming the first bad
+        character (``"position 17: expected ..."``)."""
+        return cls.from_setup(*parse_fen(fen))
+
+    def _repr_svg_(self) -> str:
+        """The board as an SVG picture, for Jupyter (:func:`wts.svg.board`)."""
+        from wts.svg import board
+
+        return board(self)
 
     @property
     def winner(self) -> Color | None:
@@ -187,14 +227,23 @@ class GameBase:
                 tuple(sorted(self.white)),
                 self.eggs,
                 self.turn,
+                self.history,
+                self._root_fen(),
             ),
         )
 
+    def _root_fen(self) -> str | None:
+        """The position string the history starts from; None for a new game."""
+        if not self.history:
+            return None
+        fen = self.root().fen()
+        return None if fen == STARTING_FEN else fen
+
     def __copy__(self) -> GameBase:
-        return self.copy()  # type: ignore[attr-defined, no-any-return]
+        return self.copy()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameBase:
-        return self.copy()  # type: ignore[attr-defined, no-any-return]
+        return self.copy()
 
     def __str__(self) -> str:
         return render_board(self)

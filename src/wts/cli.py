@@ -1,4 +1,5 @@
-"""The ``wts`` command line: ``wts simulate``, ``demo``, ``bench`` and ``fuzz``.
+"""The ``wts`` command line: ``wts simulate``, ``demo``, ``bench``, ``fuzz``,
+``play``, ``replay`` and ``tournament``.
 
 ``main(argv)`` returns the exit status instead of raising ``SystemExit``:
 0 on success, 1 when the fuzzer finds a mismatch, 2 on bad arguments (with
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 import wts
-from wts import fuzz
+from wts import fuzz, terminal, tournament
 from wts.events import TurnResult
 from wts.squares import SQUARE_NAMES
 
@@ -177,6 +178,29 @@ def build_parser() -> argparse.ArgumentParser:
         "compare everything after every turn, and shrink the first mismatch to a reproducer.",
     )
     fuzz.add_arguments(fuzz_parser)
+    play = commands.add_parser(
+        "play", help="play a game in the terminal: against a bot, two bots, or two people",
+        description="Play What the Shell in the terminal. Each human types a square like E5 "
+        "at the prompt (two people at one keyboard type theirs hidden, one after the other); "
+        "bots choose at the same time. The board and what happened are shown after every "
+        "turn. Type 'help' at the prompt for the other commands.",
+    )
+    terminal.add_play_arguments(play)
+    play.set_defaults(subparser=play)
+    replay = commands.add_parser(
+        "replay", help="show a saved game record turn by turn, or draw it as SVG pictures",
+        description="Read a game record, check every turn, and print the board and what "
+        "happened after each turn (or only after --turn N), or write one SVG picture per "
+        "turn with --svg DIR.",
+    )
+    terminal.add_replay_arguments(replay)
+    tournament_parser = commands.add_parser(
+        "tournament", help="play a match between two agents and estimate the Elo difference",
+        description="Play GAMES games of agent A against agent B (random, greedy, mcts or "
+        "mcts:LEVEL), A black in every other game, and print wins by colour, draws, A's "
+        "score, the Elo difference with a 95%% interval, and MCTS playouts per second.",
+    )
+    tournament.add_arguments(tournament_parser)
     return parser
 
 
@@ -203,6 +227,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             print(bench_module.main_table(bench_module.run(quick=args.quick)))
             return 0
+        if args.command == "play":
+            return terminal.run_play(args)
+        if args.command == "replay":
+            return terminal.run_replay(args)
+        if args.command == "tournament":
+            return tournament.run(args)
         return fuzz.run(args)
     except BrokenPipeError:
         # The reader went away (``wts demo | head``): stop quietly.

@@ -25,3 +25,27 @@ class SetupError(WtsError):
 
 class BatchError(WtsError):
     """An array given to a batch call has the wrong shape, dtype or values."""
+
+
+class NotationError(WtsError):
+    """A position string (FEN) or a game record that cannot be read.
+
+    The message says where: ``"position 17: expected ..."`` for a position
+    string (``position`` is the 0-based index of the offending character),
+    ``"line 12: ..."`` for a game record (``line`` counts from 1). Both
+    attributes are None where they do not apply.
+    """
+
+    def __init__(self, message: str, *, line: int | None = None,
+                 position: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+        self.position = position
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_notation_error, (str(self), self.line, self.position))
+
+
+def _notation_error(message: str, line: int | None, position: int | None) -> NotationError:
+    """Rebuild a pickled :class:`NotationError`, keeping where it happened."""
+    return NotationError(message, line=line, position=position)

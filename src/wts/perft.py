@@ -68,7 +68,7 @@ def _walk(game: GameBase, depth: int, totals: dict[str, int]) -> None:
     moves = game.legal_moves()
     for black in moves:
         for white in moves:
-            child = game.copy()  # type: ignore[attr-defined]
+            child = game.copy()
             result = child.play(black, white)
             if depth > 1:
                 _walk(child, depth - 1, totals)

@@ -179,7 +179,7 @@ class Game(GameBase):
     (True, (40,))
     """
 
-    __slots__ = ("_board", "_eggs", "_turn", "_status", "_counts")
+    __slots__ = ("_board", "_eggs", "_turn", "_status", "_counts", "_history", "_root")
 
     def __init__(self) -> None:
         self._board: Board = [Piece.EMPTY] * NUM_SQUARES
@@ -187,6 +187,10 @@ class Game(GameBase):
         self._turn = 0
         self._status = Status.ONGOING
         self._counts = (0, 0)
+        # The turns played on this game object (and the copies it came from),
+        # and the position before the first of them: None for a new game.
+        self._history: list[TurnResult] = []
+        self._root: Game | None = None
 
     @classmethod
     def from_setup(
@@ -220,7 +224,30 @@ class Game(GameBase):
         game._turn = self._turn
         game._status = self._status
         game._counts = self._counts
+        game._history = list(self._history)
+        game._root = self._root
         return game
+
+    @property
+    def history(self) -> tuple[TurnResult, ...]:
+        """The turns played on this game, oldest first; empty for a game just set up."""
+        return tuple(self._history)
+
+    def root(self) -> Game:
+        """A copy of the game before the first turn of its history, with an empty
+        history (a copy of this game when the history is empty)."""
+        if not self._history:
+            return self.copy()
+        if self._root is None:
+            return type(self)()
+        return self._root.copy()
+
+    def _set_history(self, history: tuple[TurnResult, ...], root: GameBase | None) -> None:
+        """Attach a history that led from ``root`` (None: a new game) to this position."""
+        self._history = list(history)
+        self._root = None if root is None or not history else type(self).from_setup(
+            root.black, root.white, root.eggs, root.turn
+        )
 
     @property
     def black(self) -> frozenset[Square]:
@@ -263,6 +290,8 @@ class Game(GameBase):
         and changes nothing if either move is not allowed (point 3).
         """
         b, w = check_moves(self, black_move, white_move)
+        if not self._history and self._root is None and not self._is_new():
+            self._root = Game.copy(self)  # the position this game's history starts from
         captures: list[Capture] = []
         dissolved: list[Square] = []
         hatched: list[Hatch] = []
@@ -298,10 +327,16 @@ class Game(GameBase):
                 pending = len(wave_captures)
         self._turn += 1
         self._settle()
-        return TurnResult(
+        result = TurnResult(
             b, w, collision, tuple(captures), tuple(dissolved), tuple(hatched),
             self._status, self._counts,
         )
+        self._history.append(result)
+        return result
+
+    def _is_new(self) -> bool:
+        """The position of a new game: an empty board at turn 0."""
+        return self._turn == 0 and all(piece is Piece.EMPTY for piece in self._board)
 
     def _settle(self) -> None:
         """Count winning turtles and read the status off the board (points 10-12)."""

@@ -1,0 +1,66 @@
+"""Strength of the agents: the matches behind the README's strength table.
+
+    python -m pytest bench/test_strength.py -s
+
+plays ``MCTSAgent(level=3)`` against ``RandomAgent`` and ``GreedyAgent``,
+200 games each, both colours equally, as ``wts tournament mcts:3 random
+--games 200 --seed 0`` and ``wts tournament mcts:3 greedy --games 200 --seed
+0`` do, and prints each report; then the time and playouts of a move at each
+level. The targets (at least 95% and 70% of the games won) are checked; the
+speed is printed, never asserted. ``WTS_STRENGTH_GAMES`` changes the number
+of games, ``WTS_STRENGTH_JOBS`` the games played at once (default: one per
+core; the search runs without the GIL).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+import wts
+from wts.agents import LEVELS, GreedyAgent, MCTSAgent, RandomAgent
+from wts.tournament import format_result, play_match
+
+GAMES = int(os.environ.get("WTS_STRENGTH_GAMES", "200"))
+JOBS = int(os.environ.get("WTS_STRENGTH_JOBS", str(os.cpu_count() or 1)))
+
+# (A, B, the share of the games A must win)
+TARGETS = [("mcts:3", "random", 0.95), ("mcts:3", "greedy", 0.70)]
+
+
+@pytest.mark.parametrize(("a", "b", "target"), TARGETS, ids=[f"{a}-{b}" for a, b, _ in TARGETS])
+def test_mcts_level_3_meets_its_target(a: str, b: str, target: float,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    result = play_match(a, b, GAMES, seed=0, jobs=JOBS)
+    with capsys.disabled():
+        print(f"\n{format_result(result)}\n  target: {a} wins at least {target:.0%} of the games")
+    assert result.a_wins >= target * result.games
+
+
+def _positions() -> list[wts.Game]:
+    """The start and two middle-game positions of a greedy-vs-random game."""
+    game, black, white = wts.Game(), GreedyAgent(seed=1), RandomAgent(seed=2)
+    positions = [game.copy()]
+    while len(positions) < 3:
+        game.play(black.select(game, "black"), white.select(game, "white"))
+        if game.turn in (2, 4):
+            positions.append(game.copy())
+    return positions
+
+
+def test_level_table(capsys: pytest.CaptureFixture[str]) -> None:
+    """One move from each of three positions at every level, on one thread."""
+    rows = []
+    for level, playouts in LEVELS.items():
+        agent = MCTSAgent(level=level, seed=level)
+        started = time.perf_counter()
+        for position in _positions():
+            agent.select(position, "black")
+        seconds = (time.perf_counter() - started) / 3
+        rows.append(f"  {level:>5} {playouts:>10,} {seconds:>10.3f} "
+                    f"{agent.playouts_per_second:>14,.0f}")
+    with capsys.disabled():
+        print("\n  level   playouts   s a move   playouts per s")
+        print("\n".join(rows))

@@ -1,0 +1,351 @@
+"""The agents (``wts.agents``), their C search (``wts._mcts``) and ``wts tournament``.
+
+Fast checks only: the strength of the agents is measured by
+``bench/test_strength.py``, not asserted here.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+
+import pytest
+
+import wts
+import wts.reference
+from wts import cli
+from wts._mcts import Search, evaluate_position, greedy_move, winning_squares
+from wts.agents import (
+    AGENT_NAMES,
+    LEVELS,
+    Agent,
+    GreedyAgent,
+    MCTSAgent,
+    RandomAgent,
+    make_agent,
+    parse_agent_spec,
+)
+from wts.tournament import elo_difference, game_seed, play_match
+
+# Black has four in a row on rank 2 with both ends open: A2 or F2 wins.
+OPEN_FOUR = dict(black=["B2", "C2", "D2", "E2"], white=["A9", "I9", "E7"])
+# White has four on rank 1 against the edge: only E1 completes it.
+WHITE_FOUR = dict(black=["A9", "C7", "E5"], white=["A1", "B1", "C1", "D1"])
+# Black's E5 brackets F5 and G5 against H5, and the egg on C3 hatches for it.
+CAPTURE = dict(black=["H5", "A9"], white=["F5", "G5", "I1"], eggs=["C3"])
+
+
+def small_agents(seed: int | None = 1) -> list[Agent]:
+    return [RandomAgent(seed=seed), GreedyAgent(seed=seed),
+            MCTSAgent(level=1, seed=seed, playouts=300)]
+
+
+def squares(*names: str) -> set[int]:
+    return {wts.parse_square(name) for name in names}
+
+
+# -- the protocol ------------------------------------------------------------------
+
+@pytest.mark.parametrize("agent", small_agents(), ids=lambda a: type(a).__name__)
+def test_agents_follow_the_protocol(agent: Agent) -> None:
+    assert isinstance(agent, Agent)
+    game = wts.Game.from_setup(black=["E5"], white=["D4"], eggs=["A1"])
+    before = game.copy()
+    for color in (wts.Color.BLACK, wts.Color.WHITE, "black", "white"):
+        square = agent.select(game, color)
+        assert type(square) is int and square in game.legal_moves()
+    assert game == before  # select leaves the game alone
+    agent.reset()
+
+
+@pytest.mark.parametrize("agent", small_agents(), ids=lambda a: type(a).__name__)
+def test_agents_play_whole_games_with_legal_moves_only(agent: Agent) -> None:
+    opponent = RandomAgent(seed=5)
+    for first in (True, False):
+        game = wts.Game()
+        black, white = (agent, opponent) if first else (opponent, agent)
+        while not game.is_over():
+            game.play(black.select(game, "black"), white.select(game, "white"))  # never raises
+
+
+@pytest.mark.parametrize("make", [
+    lambda seed: RandomAgent(seed=seed),
+    lambda seed: GreedyAgent(seed=seed),
+    lambda seed: MCTSAgent(level=1, seed=seed, playouts=200),
+], ids=["random", "greedy", "mcts"])
+def test_a_seed_makes_an_agent_reproducible(make) -> None:
+    def moves(agent: Agent) -> list[int]:
+        game, opponent, played = wts.Game(), RandomAgent(seed=3), []
+        while not game.is_over() and game.turn < 12:
+            move = agent.select(game, "black")
+            played.append(move)
+            game.play(move, opponent.select(game, "white"))
+        return played
+
+    first = make(11)
+    sequence = moves(first)
+    assert moves(make(11)) == sequence
+    first.reset()
+    assert moves(first) == sequence  # reset goes back to the seed
+    assert any(moves(make(seed)) != sequence for seed in (12, 13, 14))
+
+
+@pytest.mark.parametrize("agent", small_agents(seed=4), ids=lambda a: type(a).__name__)
+def test_agents_read_the_reference_engine_too(agent: Agent) -> None:
+    fast = wts.Game.from_setup(**CAPTURE)
+    slow = wts.reference.Game.from_setup(**CAPTURE)
+    agent.reset()
+    on_fast = agent.select(fast, "white")
+    agent.reset()
+    assert agent.select(slow, "white") == on_fast
+
+
+@pytest.mark.parametrize("agent", small_agents(), ids=lambda a: type(a).__name__)
+def test_agents_refuse_a_finished_game_and_a_bad_colour(agent: Agent) -> None:
+    over = wts.Game.from_setup(black=["A1", "B1", "C1", "D1", "E1"])
+    assert over.is_over()
+    with pytest.raises(wts.GameOverError):
+        agent.select(over, "black")
+    for color in ("red", 0, None):
+        with pytest.raises(ValueError, match="colour"):
+            agent.select(wts.Game(), color)  # type: ignore[arg-type]
+
+
+def test_constructor_arguments_are_checked() -> None:
+    for level in (0, 6, "3", True, 2.0):
+        with pytest.raises(ValueError, match="level"):
+            MCTSAgent(level=level)  # type: ignore[arg-type]
+    for limit in (0, -1, float("inf"), "1"):
+        with pytest.raises(ValueError, match="time_limit"):
+            MCTSAgent(time_limit=limit)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="policy"):
+        MCTSAgent(policy="minimax")
+    with pytest.raises(ValueError, match="playout"):
+        MCTSAgent(playout="heavy")
+    with pytest.raises(ValueError, match="final"):
+        MCTSAgent(final="best")
+    with pytest.raises(ValueError, match="playouts"):
+        MCTSAgent(playouts=0)
+    for agent_class in (RandomAgent, GreedyAgent, MCTSAgent):
+        with pytest.raises(TypeError, match="seed"):
+            agent_class(seed="1")  # type: ignore[arg-type]
+
+
+def test_levels_and_agent_specs() -> None:
+    assert sorted(LEVELS) == [1, 2, 3, 4, 5]
+    assert all(LEVELS[k] < LEVELS[k + 1] for k in range(1, 5))
+    assert MCTSAgent().playouts == LEVELS[3]
+    assert AGENT_NAMES == ("random", "greedy", "mcts")
+    assert parse_agent_spec("mcts:2") == ("mcts", 2)
+    assert parse_agent_spec(" Greedy ") == ("greedy", None)
+    assert isinstance(make_agent("random", seed=1), RandomAgent)
+    assert isinstance(make_agent("greedy", seed=1), GreedyAgent)
+    assert make_agent("mcts", seed=1).level == 3
+    assert make_agent("mcts", level=4).level == 4
+    assert make_agent("mcts:2", level=4).level == 2  # the spec's own level wins
+    assert make_agent("mcts", time_limit=0.5).time_limit == 0.5
+    for bad in ("minimax", "mcts:0", "mcts:6", "mcts:x", "greedy:2", ""):
+        with pytest.raises(ValueError):
+            parse_agent_spec(bad)
+
+
+# -- what the agents see -------------------------------------------------------------
+
+def test_greedy_takes_a_capture() -> None:
+    game = wts.Game.from_setup(**CAPTURE)
+    assert {GreedyAgent(seed=s).select(game, "black") for s in range(5)} == squares("E5")
+
+
+def test_greedy_blocks_an_immediate_five() -> None:
+    game = wts.Game.from_setup(**WHITE_FOUR)
+    assert {GreedyAgent(seed=s).select(game, "black") for s in range(5)} == squares("E1")
+
+
+def test_greedy_completes_its_own_five() -> None:
+    game = wts.Game.from_setup(**OPEN_FOUR)
+    assert {GreedyAgent(seed=s).select(game, "black") for s in range(5)} <= squares("A2", "F2")
+
+
+def test_mcts_finds_the_winning_squares() -> None:
+    game = wts.Game.from_setup(**OPEN_FOUR)
+    for seed in range(3):
+        agent = MCTSAgent(level=2, seed=seed)
+        assert agent.select(game, "black") in squares("A2", "F2")
+        info = agent.last_search
+        assert info is not None and info.playouts == LEVELS[2] and info.value > 0.9
+
+
+def test_mcts_blocks_the_opponents_five() -> None:
+    game = wts.Game.from_setup(**WHITE_FOUR)
+    for seed in range(3):
+        assert MCTSAgent(level=2, seed=seed).select(game, "black") == wts.E1
+
+
+def test_mcts_defends_an_open_four_as_well_as_it_can() -> None:
+    # Two winning squares: white can only guess one of them (a collision lays an egg).
+    game = wts.Game.from_setup(**OPEN_FOUR)
+    assert MCTSAgent(level=2, seed=1).select(game, "white") in squares("A2", "F2")
+
+
+@pytest.mark.parametrize("policy", ["rm", "exp3", "ucb"])
+def test_every_selection_policy_finds_a_win(policy: str) -> None:
+    game = wts.Game.from_setup(**OPEN_FOUR)
+    agent = MCTSAgent(seed=2, playouts=4000, policy=policy)
+    assert agent.select(game, "black") in squares("A2", "F2")
+
+
+def test_the_time_limit_is_respected_roughly() -> None:
+    agent = MCTSAgent(seed=1, time_limit=0.25)
+    started = time.perf_counter()
+    agent.select(wts.Game(), "black")
+    took = time.perf_counter() - started
+    assert 0.2 <= took < 0.6
+    assert agent.last_search is not None and agent.last_search.playouts > 100
+    assert agent.playouts_per_second > 0
+
+
+def test_kernel_helpers() -> None:
+    game = wts.Game.from_setup(**OPEN_FOUR)
+    assert winning_squares(game, 0) == sorted(squares("A2", "F2"))
+    assert winning_squares(game, 1) == []
+    assert evaluate_position(game, 0) > evaluate_position(game, 1)
+    won = wts.Game.from_setup(black=["A1", "B1", "C1", "D1", "E1"])
+    assert evaluate_position(won, 0) == 1e6 and evaluate_position(won, 1) == -1e6
+    assert greedy_move(won, 0, 1) == -1
+    with pytest.raises(ValueError):
+        greedy_move(game, 2, 1)
+
+
+# -- the search --------------------------------------------------------------------
+
+def test_search_statistics_add_up() -> None:
+    search = Search(wts.Game.from_setup(black=["E5"], white=["D4"]), seed=3)
+    assert search.run(2000) == 2000 and search.iterations == 2000
+    for color in (0, 1):
+        visits = search.visits(color)
+        assert sum(visits) == 2000
+        assert visits[wts.E5] == visits[wts.D4] == 0
+        strategy = search.strategy(color)
+        assert math.isclose(sum(strategy), 1.0) and strategy[wts.E5] == 0.0
+        values = search.values(color)
+        assert values[wts.E5] is None
+        assert all(v is None or 0.0 <= v <= 1.0 for v in values)
+    assert search.nodes > search.expanded >= 1 and search.memory > 0
+    with pytest.raises(ValueError):
+        search.strategy(2)
+    with pytest.raises(ValueError):
+        search.run(-1)
+
+
+def test_search_is_deterministic_and_runs_in_threads() -> None:
+    game = wts.Game()
+    alone = Search(game, seed=9)
+    alone.run(3000)
+    searches = [Search(game, seed=9) for _ in range(2)]
+    threads = [threading.Thread(target=s.run, args=(3000,)) for s in searches]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for search in searches:
+        assert search.visits(0) == alone.visits(0) and search.values(1) == alone.values(1)
+
+
+def test_search_from_a_finished_game_does_nothing() -> None:
+    search = Search(wts.Game.from_setup(black=["A1", "B1", "C1", "D1", "E1"]))
+    assert search.run(100) == 0
+    assert search.strategy(0) == [0.0] * 81 and search.visits(1) == [0] * 81
+
+
+def test_search_memory_limit_stops_the_tree_not_the_search() -> None:
+    search = Search(wts.Game(), seed=1, max_memory=1 << 20)
+    search.run(20_000)
+    assert search.iterations == 20_000 and search.memory <= 1 << 20
+    assert sum(search.visits(0)) == 20_000
+
+
+def test_search_arguments_are_checked() -> None:
+    game = wts.Game()
+    with pytest.raises(ValueError, match="policy"):
+        Search(game, policy="x")
+    with pytest.raises(ValueError, match="playout"):
+        Search(game, playout="x")
+    with pytest.raises(ValueError, match="exploration"):
+        Search(game, exploration=0.0)
+    with pytest.raises(ValueError, match="expand_threshold"):
+        Search(game, expand_threshold=0)
+    with pytest.raises(TypeError):
+        Search(None)  # type: ignore[arg-type]
+
+
+# -- tournament --------------------------------------------------------------------
+
+def test_elo_difference() -> None:
+    assert elo_difference(50, 0, 50)[0] == 0.0
+    diff, low, high = elo_difference(75, 0, 25)
+    assert math.isclose(diff, 190.85, abs_tol=0.01) and low < diff < high
+    assert elo_difference(10, 10, 0)[0] == pytest.approx(190.85, abs=0.01)
+    diff, low, high = elo_difference(20, 0, 0)
+    assert diff == math.inf and high == math.inf and 0 < low < math.inf
+    diff, low, high = elo_difference(0, 0, 20)
+    assert diff == -math.inf and low == -math.inf and -math.inf < high < 0
+
+
+def test_match_colours_seeds_and_counts() -> None:
+    result = play_match("greedy", "random", 6, seed=3)
+    assert result.games == 6
+    assert [r.a_color for r in result.records] == [wts.Color.BLACK, wts.Color.WHITE] * 3
+    assert result.a_wins + result.b_wins + result.draws == 6
+    assert result.wins_as(0, wts.Color.BLACK) + result.wins_as(0, wts.Color.WHITE) == result.a_wins
+    again = play_match("greedy", "random", 6, seed=3, jobs=2)
+    assert [r.moves for r in again.records] == [r.moves for r in result.records]
+    assert game_seed(3, 0, 0) != game_seed(3, 0, 1) != game_seed(3, 1, 0)
+
+
+def test_tournament_cli_prints_the_report(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["tournament", "mcts:1", "random", "--games", "2", "--seed", "5"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "wts tournament: mcts:1 vs random, 2 games, seed 5"
+    assert lines[1].split() == ["wins", "as", "black", "as", "white"]
+    assert lines[2].split()[0] == "mcts:1" and lines[3].split()[0] == "random"
+    wins = int(lines[2].split()[1]) + int(lines[3].split()[1])
+    assert lines[4].split()[0] == "draws" and wins + int(lines[4].split()[1]) == 2
+    assert lines[5].startswith("  score") and lines[5].endswith("for mcts:1")
+    assert lines[6].startswith("  Elo") and "(95% interval" in lines[6]
+    assert lines[7].startswith("  playouts/s") and "for mcts:1 (1,000 playouts" in lines[7]
+    assert lines[8].startswith("  time")
+
+
+def test_tournament_cli_level_option(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["tournament", "mcts", "mcts:1", "--games", "1", "--level", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "mcts:1 (A) vs mcts:1 (B), 1 games" in out
+
+
+@pytest.mark.parametrize("argv", [
+    ["tournament"],
+    ["tournament", "greedy"],
+    ["tournament", "minimax", "random"],
+    ["tournament", "mcts:9", "random"],
+    ["tournament", "greedy:2", "random"],
+    ["tournament", "greedy", "random", "--games", "0"],
+    ["tournament", "greedy", "random", "--games", "many"],
+    ["tournament", "greedy", "random", "--seed", "-1"],
+    ["tournament", "greedy", "random", "--level", "6"],
+    ["tournament", "greedy", "random", "--time-limit", "0"],
+    ["tournament", "greedy", "random", "--jobs", "0"],
+])
+def test_tournament_cli_bad_arguments_exit_2(argv: list[str],
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert "error:" in err and "Traceback" not in err
+
+
+def test_module_examples() -> None:
+    import doctest
+
+    import wts.agents
+
+    assert doctest.testmod(wts.agents).failed == 0

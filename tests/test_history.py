@@ -1,0 +1,158 @@
+"""A game keeps its history: ``game.history`` (the TurnResults) and ``game.root()``
+(the position before them), on both engines."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+
+import numpy as np
+import pytest
+
+import wts
+from wts import IllegalMoveError
+from wts.squares import parse_square
+
+
+def names(text: str) -> list[int]:
+    return [parse_square(n) for n in text.split()]
+
+
+def test_play_appends_the_turn_result(Game) -> None:
+    game = Game()
+    assert game.history == ()
+    first = game.play("E5", "E5")
+    second = game.play("A1", "B1")
+    assert game.history == (first, second)
+    assert isinstance(game.history, tuple)
+
+
+def test_an_illegal_move_adds_nothing(Game) -> None:
+    game = Game()
+    game.play("E5", "E5")
+    with pytest.raises(IllegalMoveError):
+        game.play("E5", "A1")
+    with pytest.raises(IllegalMoveError):
+        game.play("J1", "A1")
+    assert len(game.history) == 1 and game.turn == 1
+
+
+def test_history_is_read_only(Game) -> None:
+    game = Game()
+    game.play("E5", "A1")
+    with pytest.raises(AttributeError):
+        game.history = ()  # type: ignore[misc]
+    game.history  # noqa: B018
+    assert len(game.history) == 1
+
+
+def test_copy_copies_the_history_and_they_grow_apart(Game) -> None:
+    game = Game()
+    game.play("E5", "A1")
+    twin = game.copy()
+    assert twin.history == game.history
+    twin.play("B2", "C3")
+    game.play("I9", "H9")
+    assert len(twin.history) == len(game.history) == 2
+    assert twin.history[0] == game.history[0]
+    assert twin.history[1] != game.history[1]
+    assert copy.copy(game).history == game.history
+    assert copy.deepcopy(game).history == game.history
+
+
+def test_equality_ignores_the_history(Game) -> None:
+    played = Game()
+    played.play("E5", "A1")
+    set_up = Game.from_setup(black=names("E5"), white=names("A1"), turn=1)
+    assert played == set_up
+    assert played.history != set_up.history
+
+
+def test_set_up_games_start_with_an_empty_history(Game) -> None:
+    assert Game.from_setup(black=names("A1")).history == ()
+    assert Game.from_fen("9/9/9/9/9/9/9/9/x8 - 4").history == ()
+
+
+def test_root_of_a_new_game_is_a_new_game(Game) -> None:
+    game = Game()
+    for move in ("E5", "D4", "C3"):
+        game.play(move, "I9" if move == "E5" else move)
+    root = game.root()
+    assert root == Game() and root.history == ()
+
+
+def test_root_of_a_set_up_game_is_the_set_up(Game) -> None:
+    start = Game.from_setup(black=names("H5"), white=names("F5 G5"), eggs=names("C3"), turn=5)
+    game = start.copy()
+    game.play("E5", "A1")
+    game.play("B2", "B2")
+    assert game.root() == start and game.root().history == ()
+    assert start.root() == start  # no history: the game itself
+    twin = game.copy()
+    twin.play("I9", "I8")
+    assert twin.root() == start
+
+
+def test_root_replayed_gives_the_game(Game) -> None:
+    rng = random.Random(3)
+    game = Game.from_setup(black=names("A1 B2"), eggs=names("E5"), turn=2)
+    while not game.is_over():
+        legal = game.legal_moves()
+        game.play(rng.choice(legal), rng.choice(legal))
+    again = game.root()
+    for result in game.history:
+        assert again.play(result.black_move, result.white_move) == result
+    assert again == game and again.history == game.history
+
+
+def test_pickle_keeps_the_history_and_its_start(Game) -> None:
+    game = Game.from_setup(black=names("H5"), white=names("F5 G5"), eggs=names("C3"))
+    game.play("E5", "A1")
+    game.play("D4", "D4")
+    again = pickle.loads(pickle.dumps(game))
+    assert again == game and again.history == game.history and again.root() == game.root()
+    fresh = Game()
+    fresh.play("A1", "A2")
+    again = pickle.loads(pickle.dumps(fresh))
+    assert again.history == fresh.history and again.root() == Game()
+
+
+def test_both_engines_record_the_same_history() -> None:
+    rng = random.Random(11)
+    fast, reference = wts.Game(), wts.reference.Game()
+    while not fast.is_over():
+        legal = fast.legal_moves()
+        move = rng.choice(legal), rng.choice(legal)
+        fast.play(*move)
+        reference.play(*move)
+    assert fast.history == reference.history
+
+
+def test_a_game_taken_from_a_batch_starts_its_history_there() -> None:
+    batch = wts.BatchGame(1)
+    batch.step(np.array([40]), np.array([40]))
+    game = batch[0]
+    assert game.history == ()
+    game.play("A1", "B1")
+    assert game.root() == batch[0] and len(game.history) == 1
+
+
+def test_trial_copies_of_a_set_up_game_start_their_history_there(Game) -> None:
+    start = Game.from_setup(black=names("A1 B2"), eggs=names("E5"), turn=2)
+    for move in ("C3", "D4", "F6"):
+        trial = start.copy()
+        trial.play(move, "I9")
+        assert trial.root() == start and trial.root().history == ()
+    start.play("H8", "H9")
+    assert start.root() == Game.from_setup(black=names("A1 B2"), eggs=names("E5"), turn=2)
+
+
+def test_a_position_written_into_a_game_starts_its_history_there() -> None:
+    game = wts.Game.from_setup(black=names("A1"))
+    game.copy()  # the fast engine keeps a snapshot of the start for its copies
+    batch = wts.BatchGame(1)
+    batch.step(np.array([40]), np.array([41]))
+    batch._get_state(0, game)
+    game.play("C3", "C4")
+    assert game.root() == batch[0]

