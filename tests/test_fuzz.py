@@ -246,7 +246,7 @@ def test_small_run_reaches_branches_and_formats_table() -> None:
 
 
 def test_unreached_lists_the_missing_branches() -> None:
-    counts = {key: 1 for key in BRANCHES}
+    counts = dict.fromkeys(BRANCHES, 1)
     assert unreached(counts) == []
     counts["draw"] = 0
     del counts["sd_held"]
@@ -395,7 +395,7 @@ def test_broken_engine_is_caught_and_shrunk(
     assert replay(REFERENCE, broken, shrunk)[0] is not None
     code = reproducer(shrunk, failure.shrunk_difference, broken)
     assert "game = Game" in code
-    if field.startswith("position.") or field.startswith("TurnResult"):
+    if field.startswith(("position.", "TurnResult")):
         assert run_reproducer(code, REFERENCE) != run_reproducer(code, broken)
 
 

@@ -69,6 +69,19 @@ int main(void) {
         k = x ? (int)(next() % (uint64_t)naive_popcount(x)) : 0;
         if (x && wts_select64(x, k) != naive_select(x, k)) errors++;
     }
+    for (bit = 0; bit < 128; bit++) {  /* the word is picked without a branch */
+        wts_board one = wts_bit_board(bit), x = wts_board_make(next(), next());
+        uint64_t word = bit < 64 ? x.lo : x.hi;
+        if ((bit < 64 ? one.lo : one.hi) != 1ULL << (bit % 64)) errors++;
+        if ((bit < 64 ? one.hi : one.lo) != 0) errors++;
+        if (wts_test_bit(x, bit) != (int)((word >> (bit % 64)) & 1)) errors++;
+    }
+    if (wts_uniform_bit(0) != -1 || wts_uniform_bit(0xFFFFFFFFu) != 89) errors++;
+    for (i = 0; i < 200000; i++) {  /* Lemire: keep (r * 90) >> 32 unless the low word < 76 */
+        uint32_t r = (uint32_t)next();
+        uint64_t m = (uint64_t)r * 90u;
+        if (wts_uniform_bit(r) != ((uint32_t)m < 76u ? -1 : (int)(m >> 32))) errors++;
+    }
     wts_rng_seed(&rng, 42);
     for (i = 0; i < 100000; i++) {
         uint32_t n = 1 + (uint32_t)(next() % 100);

@@ -87,7 +87,8 @@ def test_ruling_7_a_bad_turn_number_is_a_setup_error(Game, turn):
 def test_games_pickle_copy_and_deepcopy_to_equal_independent_games(Game):
     game = Game.from_setup(black=["E5"], white=["E6"], eggs=["A1", "I9"], turn=4)
     game.play("C3", "C4")
-    for twin in (pickle.loads(pickle.dumps(game)), copy.copy(game), copy.deepcopy(game), game.copy()):
+    twins = (pickle.loads(pickle.dumps(game)), copy.copy(game), copy.deepcopy(game), game.copy())
+    for twin in twins:
         assert type(twin) is type(game) and twin == game
         assert twin.status is game.status and twin.winning_counts == game.winning_counts
         twin.play("D4", "D5")

@@ -1,4 +1,5 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
+# cython: cdivision=True
 """Many games in one C array, stepped together for vectorised agents."""
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
@@ -7,12 +8,11 @@ cdef extern from "Python.h":
     const Py_ssize_t PY_SSIZE_T_MAX
 from libc.stdint cimport int32_t, int64_t, uint8_t
 from wts._core cimport (
-    WTS_BLACK, WTS_BLACK_TURTLE, WTS_EGG, WTS_EMPTY, WTS_WHITE_TURTLE, wts_copy, wts_init, wts_is_over, wts_piece_at, wts_resolve_turn,
-    wts_state, wts_turn_record,
+    WTS_BLACK, WTS_BLACK_TURTLE, WTS_EGG, WTS_EMPTY, WTS_WHITE_TURTLE, wts_copy, wts_init,
+    wts_is_over, wts_piece_at, wts_resolve_turn, wts_state, wts_turn_record,
 )
 from wts._game cimport GameCore
 
-import numpy as np
 
 # What a bad move in game i is, found in C before any game changes.
 cdef enum:

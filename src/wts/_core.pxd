@@ -39,6 +39,7 @@ cdef extern from "wts_bits.h" nogil:
     void wts_rng_seed(wts_rng *rng, uint64_t seed)
     uint64_t wts_rng_next(wts_rng *rng)
     uint32_t wts_rng_below(wts_rng *rng, uint32_t n)
+    int wts_uniform_bit(uint32_t r)
 
 # Status codes, in the order of wts.Status.
 cdef enum:

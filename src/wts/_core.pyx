@@ -1,4 +1,5 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
+# cython: cdivision=True
 """The fast core: What the Shell's rules on packed bitboards.
 
 Every kernel is ``noexcept nogil`` on a plain :c:type:`wts_state`; the
@@ -6,6 +7,7 @@ declarations other Cython code cimports are in ``_core.pxd``. The rules are
 the ones :mod:`wts.reference` spells out; the comments cite CLARIFICATIONS.
 """
 
+from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memcpy, memmove
 
 # Shift of each direction on the padded board, in the order of CLARIFICATIONS 14:
@@ -106,14 +108,15 @@ cdef void wts_settle(wts_state *state) noexcept nogil:
         state.status = WTS_ONGOING
 
 
-cdef inline wts_board _closers_up(wts_board arrivals, wts_board foe, wts_board own,
-                                 int k) noexcept nogil:
+cdef inline wts_board _closers_up(
+        wts_board arrivals, wts_board foe, wts_board own, int k) noexcept nogil:
     """Arrivals that close a bracket toward higher bits: p+k, p+2k foe, p+3k own."""
-    return wts_and(wts_and(arrivals, wts_shr(foe, k)), wts_and(wts_shr(foe, 2 * k), wts_shr(own, 3 * k)))
+    return wts_and(wts_and(arrivals, wts_shr(foe, k)),
+                   wts_and(wts_shr(foe, 2 * k), wts_shr(own, 3 * k)))
 
 
-cdef inline wts_board _closers_down(wts_board arrivals, wts_board foe, wts_board own,
-                                   int k) noexcept nogil:
+cdef inline wts_board _closers_down(
+        wts_board arrivals, wts_board foe, wts_board own, int k) noexcept nogil:
     """The mirror image toward lower bits. Point 6: a bracket with an arrival at
     both ends counts once, from its lower end, which finds it going up."""
     cdef wts_board c = wts_and(wts_and(arrivals, wts_shl(foe, k)),
@@ -121,8 +124,8 @@ cdef inline wts_board _closers_down(wts_board arrivals, wts_board foe, wts_board
     return wts_andnot(c, wts_shl(arrivals, 3 * k))
 
 
-cdef void _record_capture(wts_turn_record *record, int bit, int direction, int color,
-                         int round_) noexcept nogil:
+cdef void _record_capture(
+        wts_turn_record *record, int bit, int direction, int color, int round_) noexcept nogil:
     cdef wts_capture *entry = &record.captures[record.n_captures]
     entry.closer = <uint8_t>wts_bit_square(bit)
     entry.direction = <uint8_t>direction
@@ -131,8 +134,9 @@ cdef void _record_capture(wts_turn_record *record, int bit, int direction, int c
     record.n_captures += 1
 
 
-cdef inline int _find_brackets_of_one(int arrival, wts_board own, wts_board foe, int color, int round_,
-                               wts_board *captured, wts_turn_record *record) noexcept nogil:
+cdef inline int _find_brackets_of_one(
+        int arrival, wts_board own, wts_board foe, int color, int round_,
+        wts_board *captured, wts_turn_record *record) noexcept nogil:
     """Brackets closed by a single arrival (every placement, many waves): only the
     directions where a trappable piece is adjacent are followed."""
     cdef wts_board near = wts_and(foe, NEIGHBOURS[arrival])
@@ -154,8 +158,9 @@ cdef inline int _find_brackets_of_one(int arrival, wts_board own, wts_board foe,
     return count
 
 
-cdef inline int _find_brackets(const wts_state *state, wts_board arrivals, int color, int round_,
-                        wts_board *captured, wts_turn_record *record) noexcept nogil:
+cdef inline int _find_brackets(
+        const wts_state *state, wts_board arrivals, int color, int round_,
+        wts_board *captured, wts_turn_record *record) noexcept nogil:
     """Brackets closed by ``arrivals`` of ``color``, on the board as it stands
     (CLARIFICATIONS 4-6). Adds the trapped squares to ``captured`` and
     returns the number of captures; records them in the order of point 14."""
@@ -248,10 +253,13 @@ cdef void wts_resolve_turn(wts_state *state, int black_move, int white_move,
         state.black = wts_or(state.black, wts_square_board(black_move))
         state.white = wts_or(state.white, wts_square_board(white_move))
         captured.lo = captured.hi = 0
-        black_captures = _find_brackets(state, wts_square_board(black_move), WTS_BLACK, 0,
-                                        &captured, record)
-        white_captures = _find_brackets(state, wts_square_board(white_move), WTS_WHITE, 0,
-                                        &captured, record)
+        # Points 5-6: both placed turtles are on the board before either looks for brackets.
+        black_captures = _find_brackets_of_one(wts_square_bit(black_move), state.black,
+                                               wts_or(state.white, state.eggs), WTS_BLACK, 0,
+                                               &captured, record)
+        white_captures = _find_brackets_of_one(wts_square_bit(white_move), state.white,
+                                               wts_or(state.black, state.eggs), WTS_WHITE, 0,
+                                               &captured, record)
         _remove_captured(state, captured)
         # Point 8: each black-white pair of captures dissolves the oldest egg.
         count = min(black_captures, white_captures, <int>state.egg_count)
@@ -263,7 +271,7 @@ cdef void wts_resolve_turn(wts_state *state, int black_move, int white_move,
             _take_oldest_eggs(state, count)
         # The rest hatch for the player with more captures, wave by wave.
         color = WTS_BLACK if black_captures > white_captures else WTS_WHITE
-        pending = black_captures - white_captures if color == WTS_BLACK else white_captures - black_captures
+        pending = abs(black_captures - white_captures)
         wave = 0
         while pending:
             count = min(pending, <int>state.egg_count)
@@ -299,13 +307,18 @@ cdef wts_board wts_legal_moves(const wts_state *state) noexcept nogil:
 
 cdef inline int _random_square(wts_board legal, wts_rng *rng) noexcept nogil:
     """A uniformly random square of a non-empty ``legal`` board."""
-    cdef int tries, bit
+    cdef uint64_t draw
+    cdef int bit
     # Draw padded bits until a legal one comes up (padding is never legal):
     # uniform over the legal squares, and cheaper than a select while the
-    # board is not crowded.
-    for tries in range(4):
-        bit = <int>wts_rng_below(rng, 90)
-        if wts_test_bit(legal, bit):
+    # board is not crowded. Each generator output gives two draws.
+    for _ in range(2):
+        draw = wts_rng_next(rng)
+        bit = wts_uniform_bit(<uint32_t>(draw >> 32))
+        if bit >= 0 and wts_test_bit(legal, bit):
+            return wts_bit_square(bit)
+        bit = wts_uniform_bit(<uint32_t>draw)
+        if bit >= 0 and wts_test_bit(legal, bit):
             return wts_bit_square(bit)
     # After four misses, select directly: still uniform over the legal squares.
     return wts_bit_square(wts_select(legal, <int>wts_rng_below(rng, <uint32_t>wts_popcount(legal))))

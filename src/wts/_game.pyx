@@ -1,4 +1,5 @@
-# cython: language_level=3, auto_pickle=False, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+# cython: language_level=3, auto_pickle=False, boundscheck=False, wraparound=False
+# cython: initializedcheck=False, cdivision=True
 """The Python face of the core: a game held in one ``wts_state`` struct.
 
 Only argument conversion and building :class:`wts.TurnResult` happen here;
@@ -7,10 +8,9 @@ input is handed to the checks both engines share (:mod:`wts.base`), so the
 two raise the same errors.
 """
 
-cimport cython
 from cpython.long cimport PyLong_AsLongAndOverflow
 from wts._core cimport (
-    WTS_BLACK, WTS_BLACK_TURTLE, WTS_EGG, WTS_EMPTY, WTS_WHITE_TURTLE, wts_any, wts_bit_square,
+    WTS_EMPTY, wts_any, wts_bit_square,
     wts_board, wts_capture, wts_clear_lowest, wts_copy, wts_init, wts_is_over, wts_legal_moves,
     wts_lowest_bit, wts_piece_at, wts_resolve_turn, wts_settle, wts_square_board, wts_or,
     wts_equal, wts_state, wts_turn_record,

@@ -1,4 +1,5 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
+# cython: cdivision=True
 """Perft on the core: every joint move to a fixed depth, counted in C."""
 
 from libc.stdint cimport uint64_t

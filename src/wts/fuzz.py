@@ -504,7 +504,7 @@ def _bracket_count(board: list[int], sq: int, code: int) -> int:
     count = 0
     for a, b, c in _RAYS[sq]:
         x, y = board[a], board[b]
-        if (x == EGG or x == foe) and (y == EGG or y == foe) and board[c] == code:
+        if x in (EGG, foe) and y in (EGG, foe) and board[c] == code:
             count += 1
     return count
 

@@ -4,7 +4,11 @@ Both players choose uniformly among the empty squares every turn. Game
 ``i`` of a run draws from its own xoshiro256** generator, filled by
 splitmix64 from ``seed XOR (i * 0xD1B54A32D192ED03)``, so a run's result
 depends only on ``games``, ``seed`` and the start position, never on the
-number of threads.
+number of threads. Black draws first, then white. A draw takes 32 bits of a
+generator output (the high half, then the low half) to a padded bit 0..89 by
+Lemire's multiply-shift, rejecting the 76 values that would bias it, and keeps
+it if that square is empty; after four misses it picks among the empty
+squares directly.
 """
 
 from __future__ import annotations

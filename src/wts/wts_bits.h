@@ -113,12 +113,17 @@ WTS_INLINE wts_board wts_shr(wts_board a, int k) {
 WTS_INLINE int wts_square_bit(int square) { return square + square / 9; }
 WTS_INLINE int wts_bit_square(int bit) { return bit - bit / 10; }
 
+/* Written so compilers pick the word with a conditional move, not a branch:
+ * the bits of random moves are unpredictable. */
 WTS_INLINE wts_board wts_bit_board(int bit) {
-    return bit < 64 ? wts_board_make(1ULL << bit, 0) : wts_board_make(0, 1ULL << (bit - 64));
+    uint64_t one = 1ULL << (bit & 63);
+    uint64_t high = (uint64_t)(bit >> 6);
+    return wts_board_make(one & (high - 1u), one & (0u - high));
 }
 WTS_INLINE wts_board wts_square_board(int square) { return wts_bit_board(wts_square_bit(square)); }
 WTS_INLINE int wts_test_bit(wts_board a, int bit) {
-    return bit < 64 ? (int)((a.lo >> bit) & 1) : (int)((a.hi >> (bit - 64)) & 1);
+    uint64_t word = bit < 64 ? a.lo : a.hi;
+    return (int)((word >> (bit & 63)) & 1);
 }
 
 /* Lowest set bit of a non-empty board, and the board without it. */
@@ -187,6 +192,13 @@ WTS_INLINE uint32_t wts_rng_below(wts_rng *rng, uint32_t n) {
         }
     }
     return (uint32_t)(m >> 32);
+}
+
+/* A padded bit 0..89 from 32 random bits, uniform, or -1 for the 76 values
+ * of 2^32 mod 90 that would bias it (Lemire's test without a retry loop). */
+WTS_INLINE int wts_uniform_bit(uint32_t r) {
+    uint64_t m = (uint64_t)r * 90u;
+    return (uint32_t)m < 76u ? -1 : (int)(m >> 32);
 }
 
 #endif /* WTS_BITS_H */
