@@ -3,7 +3,8 @@
 * ``wts_bits.h`` picks compiler builtins where it can and portable C elsewhere
   (MSVC intrinsics, SWAR popcount, a De Bruijn bit scan). Here the header is
   compiled three ways, the portable fallbacks forced by hiding the compiler's
-  identity, and each way is checked against plain loops.
+  identity, and each way is checked against plain loops; where a cross
+  compiler and QEMU are installed, also for 64-bit ARM.
 * A C ``long`` is 32 bits on Windows: a move too wide for it must still be an
   IllegalMoveError, as everywhere else.
 """
@@ -148,6 +149,27 @@ def test_bit_primitives_agree_with_plain_loops_however_compiled(compiled: dict[s
     outputs = set(compiled.values())
     assert len(outputs) == 1, compiled  # the same errors (0) and the same random stream
     assert next(iter(outputs)).split()[0] == "0"
+
+
+def test_bit_primitives_on_64_bit_arm_match_x86(compiled: dict[str, str],
+                                                tmp_path: pathlib.Path) -> None:
+    """The header cross-compiled for aarch64 (CNT for popcount, the portable C
+    too) and run under QEMU: no errors and the same random stream. Runs where
+    Debian's gcc-aarch64-linux-gnu and qemu-user are installed."""
+    cc, qemu = shutil.which("aarch64-linux-gnu-gcc"), shutil.which("qemu-aarch64")
+    if cc is None or qemu is None:
+        pytest.skip("no aarch64 cross compiler and QEMU user emulation on PATH")
+    source = tmp_path / "check_bits.c"
+    source.write_text(CHECK_C)
+    for name, flags in {"builtins": [], "portable-fallbacks": ["-DHIDE_COMPILER"]}.items():
+        exe = tmp_path / f"arm64-{name}"
+        cmd = [cc, "-std=c99", "-O2", "-static", "-Wall", "-Wextra", "-Wvla", "-Werror", *flags,
+               "-I", wts.get_include(), str(source), "-o", str(exe)]
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        assert done.returncode == 0, " ".join(cmd) + "\n" + done.stdout + done.stderr
+        run = subprocess.run([qemu, str(exe)], capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, f"{name}: {run.stdout}{run.stderr}"
+        assert run.stdout == compiled["builtins"], (name, run.stdout, compiled["builtins"])
 
 
 @pytest.mark.parametrize("Engine", [wts.Game, wts.reference.Game], ids=["fast", "reference"])

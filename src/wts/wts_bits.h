@@ -34,9 +34,10 @@ WTS_INLINE int wts_popcount64_swar(uint64_t x) {
 }
 
 /* The POPCNT instruction only when the build targets a CPU that has it;
- * a baseline build would otherwise call into libgcc, slower than SWAR. */
+ * a baseline x86-64 build would otherwise call into libgcc, slower than SWAR.
+ * On 64-bit ARM the builtin is the baseline CNT instruction. */
 WTS_INLINE int wts_popcount64(uint64_t x) {
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__POPCNT__)
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__POPCNT__) || defined(__aarch64__))
     return __builtin_popcountll(x);
 #elif defined(_MSC_VER) && defined(_M_X64) && defined(__AVX__)
     return (int)__popcnt64(x);
