@@ -4,29 +4,15 @@ output it shows: every such block runs as a doctest, in order, sharing names."""
 from __future__ import annotations
 
 import doctest
-import pathlib
-import re
 
 import pytest
+from readme_blocks import README, python_blocks
 
-README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
-def _sessions() -> list[tuple[int, str]]:
-    """(line number, text) of every python block with a ``>>>`` prompt."""
-    if not README.is_file():  # an installed wheel tested without its source tree
-        return []
-    text = README.read_text(encoding="utf-8")
-    found = []
-    for match in re.finditer(r"```python\n(.*?)```", text, flags=re.S):
-        if ">>>" in match.group(1):
-            found.append((text.count("\n", 0, match.start(1)), match.group(1)))
-    return found
-
-
 def test_readme_sessions_show_real_output() -> None:
-    sessions = _sessions()
+    sessions = [(lineno, text) for lineno, text in python_blocks() if ">>>" in text]
     if not sessions:
         pytest.skip("no README.md beside the tests")
     assert len(sessions) >= 5

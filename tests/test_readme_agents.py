@@ -7,28 +7,12 @@ executed; a block needing PettingZoo or OpenSpiel is skipped without it.
 from __future__ import annotations
 
 import importlib.util
-import pathlib
-import re
 
 import pytest
+from readme_blocks import README, python_blocks
 
-README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
 SECTION = "## Players, PettingZoo and OpenSpiel"
-
-
-def _blocks() -> list[str]:
-    if not README.is_file():  # an installed wheel tested without its source tree
-        return []
-    text = README.read_text(encoding="utf-8")
-    start = text.find(SECTION)
-    if start < 0:
-        return []
-    end = text.find("\n## ", start + len(SECTION))
-    section = text[start:end if end >= 0 else len(text)]
-    return re.findall(r"```python\n(.*?)```", section, flags=re.S)
-
-
-BLOCKS = _blocks()
+BLOCKS = [text for _, text in python_blocks(SECTION)]
 
 
 def test_the_section_has_examples() -> None:

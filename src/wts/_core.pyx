@@ -305,21 +305,29 @@ cdef wts_board wts_legal_moves(const wts_state *state) noexcept nogil:
     return wts_andnot(wts_valid(), wts_or(wts_or(state.black, state.white), state.eggs))
 
 
+cdef inline int _square_if_legal(wts_board legal, uint32_t r) noexcept nogil:
+    """The square of the padded bit that 32 random bits name, or -1 if it is
+    not in ``legal`` (padding never is) or the bits were rejected."""
+    cdef int bit = wts_uniform_bit(r)
+    if bit >= 0 and wts_test_bit(legal, bit):
+        return wts_bit_square(bit)
+    return -1
+
+
 cdef inline int _random_square(wts_board legal, wts_rng *rng) noexcept nogil:
     """A uniformly random square of a non-empty ``legal`` board."""
     cdef uint64_t draw
-    cdef int bit
-    # Draw padded bits until a legal one comes up (padding is never legal):
-    # uniform over the legal squares, and cheaper than a select while the
-    # board is not crowded. Each generator output gives two draws.
+    cdef int square
+    # Draw padded bits until a legal one comes up: uniform over the legal
+    # squares, and cheaper than a select while the board is not crowded.
+    # Each generator output gives two draws, its high half first.
     for _ in range(2):
         draw = wts_rng_next(rng)
-        bit = wts_uniform_bit(<uint32_t>(draw >> 32))
-        if bit >= 0 and wts_test_bit(legal, bit):
-            return wts_bit_square(bit)
-        bit = wts_uniform_bit(<uint32_t>draw)
-        if bit >= 0 and wts_test_bit(legal, bit):
-            return wts_bit_square(bit)
+        square = _square_if_legal(legal, <uint32_t>(draw >> 32))
+        if square < 0:
+            square = _square_if_legal(legal, <uint32_t>draw)
+        if square >= 0:
+            return square
     # After four misses, select directly: still uniform over the legal squares.
     return wts_bit_square(wts_select(legal, <int>wts_rng_below(rng, <uint32_t>wts_popcount(legal))))
 
