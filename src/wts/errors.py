@@ -49,3 +49,19 @@ class NotationError(WtsError):
 def _notation_error(message: str, line: int | None, position: int | None) -> NotationError:
     """Rebuild a pickled :class:`NotationError`, keeping where it happened."""
     return NotationError(message, line=line, position=position)
+
+
+class ParameterError(WtsError):
+    """A count, depth, seed, size or option that the call does not accept.
+
+    The message names the parameter and the value: ``"depth must be from 0
+    to 1000, not 5000"``.
+    """
+
+
+class ParameterTypeError(ParameterError, TypeError):
+    """A parameter of the wrong type (a float where an int is needed, say).
+
+    Both a :class:`ParameterError` and a :class:`TypeError`, so code written
+    for either catches it.
+    """

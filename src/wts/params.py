@@ -1,0 +1,80 @@
+"""Checks of the plain parameters public calls take: counts, seeds, sizes, rates.
+
+Every check takes the value and the parameter's name, and returns the value
+in its plain Python form or raises :class:`wts.ParameterError` (out of range,
+not finite) or :class:`wts.ParameterTypeError` (wrong type) naming both. Any
+integer type is an int here (``numpy.int64`` too), but ``bool`` is not.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+
+from wts.errors import ParameterError, ParameterTypeError
+
+__all__ = ["SEED_MAX", "check_int", "check_float", "check_seed", "check_choice"]
+
+#: Seeds are 64-bit: 0 to 2**64 - 1.
+SEED_MAX = 2**64 - 1
+
+
+def _bounds(minimum: float | None, maximum: float | None) -> str:
+    if minimum is not None and maximum is not None:
+        return f"from {minimum} to {maximum}"
+    if minimum is not None:
+        return f"at least {minimum}"
+    return f"at most {maximum}"
+
+
+def check_int(value: object, name: str, minimum: int | None = None,
+              maximum: int | None = None) -> int:
+    """``value`` as an int within ``[minimum, maximum]`` (None: unbounded)."""
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        raise ParameterTypeError(f"{name} must be an int, not {type(value).__name__}")
+    try:
+        number = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:  # a numpy array of size one defines __index__ and refuses
+        raise ParameterTypeError(f"{name} must be an int, not {type(value).__name__}") from None
+    if (minimum is not None and number < minimum) or (maximum is not None and number > maximum):
+        raise ParameterError(f"{name} must be {_bounds(minimum, maximum)}, not {_short(number)}")
+    return number
+
+
+def check_float(value: object, name: str, minimum: float, maximum: float, *,
+                exclude_minimum: bool = False) -> float:
+    """``value`` as a finite float within ``[minimum, maximum]`` (or
+    ``(minimum, maximum]`` with ``exclude_minimum``); NaN and infinities are refused."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) and not hasattr(
+            type(value), "__float__"):
+        raise ParameterTypeError(f"{name} must be a number, not {type(value).__name__}")
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        raise ParameterTypeError(f"{name} must be a number, not {type(value).__name__}") from None
+    low_ok = number > minimum if exclude_minimum else number >= minimum
+    if not (math.isfinite(number) and low_ok and number <= maximum):
+        low = "(" if exclude_minimum else "["
+        raise ParameterError(f"{name} must be a finite number in {low}{minimum}, {maximum}], "
+                             f"not {value!r}")
+    return number
+
+
+def check_seed(value: object, name: str = "seed") -> int:
+    """A 64-bit seed: an int from 0 to 2**64 - 1."""
+    return check_int(value, name, 0, SEED_MAX)
+
+
+def check_choice(value: object, name: str, choices: tuple[str, ...]) -> str:
+    """One of the strings ``choices``."""
+    if not isinstance(value, str) or value not in choices:
+        raise ParameterError(f"{name} must be one of {', '.join(map(repr, choices))}, "
+                             f"not {value!r}")
+    return value
+
+
+def _short(number: int) -> str:
+    """An int for a message: huge ones by their size, not their 5,000 digits."""
+    if abs(number) < 10**30:
+        return str(number)
+    return f"an int of {number.bit_length()} bits"
