@@ -14,6 +14,7 @@ from wts._version import __version__
 from wts.batch import NO_MOVE, STATUSES, BatchGame, StepResult
 from wts.errors import (
     BatchError,
+    BusyError,
     GameOverError,
     IllegalMoveError,
     NotationError,
@@ -70,6 +71,7 @@ __all__ = [
     "ParameterError",
     "ParameterTypeError",
     "BatchError",
+    "BusyError",
     "BatchGame",
     "StepResult",
     "STATUSES",

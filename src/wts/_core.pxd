@@ -54,6 +54,14 @@ cdef enum:
     WTS_BLACK = 0
     WTS_WHITE = 1
 
+# The last turn number: a game that reaches it is drawn (docs/rules.md,
+# "wts rulings"), so ``turn`` never wraps.
+cdef extern from *:
+    """
+    #define WTS_MAX_TURN 0xFFFFFFFFu
+    """
+    const uint32_t WTS_MAX_TURN
+
 cdef enum:
     WTS_NUM_SQUARES = 81
     WTS_NUM_DIRECTIONS = 8

@@ -90,7 +90,8 @@ cdef inline int _count_winning(wts_board turtles) noexcept nogil:
 
 
 cdef void wts_settle(wts_state *state) noexcept nogil:
-    """Winning counts and the status read off the board (CLARIFICATIONS 10-12)."""
+    """Winning counts and the status read off the board (CLARIFICATIONS 10-12);
+    a game at the last turn number is drawn (a wts ruling)."""
     cdef int black = _count_winning(state.black)
     cdef int white = _count_winning(state.white)
     cdef wts_board occupied = wts_or(wts_or(state.black, state.white), state.eggs)
@@ -100,7 +101,7 @@ cdef void wts_settle(wts_state *state) noexcept nogil:
         state.status = WTS_BLACK_WINS
     elif white > black:
         state.status = WTS_WHITE_WINS
-    elif wts_equal(occupied, wts_valid()):
+    elif wts_equal(occupied, wts_valid()) or state.turn == WTS_MAX_TURN:
         state.status = WTS_DRAW
     elif black > 0:
         state.status = WTS_SUDDEN_DEATH

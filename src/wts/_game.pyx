@@ -4,11 +4,16 @@
 
 Only argument conversion and building :class:`wts.TurnResult` happen here;
 the rules run in the ``noexcept nogil`` kernels of :mod:`wts._core`. Bad
-input is handed to the checks both engines share (:mod:`wts.base`), so the
-two raise the same errors.
+input gets the errors both engines share (:mod:`wts.base`).
+
+Threads: every read and every turn holds the game's mutex, so a game shared
+between threads plays its turns one at a time and is never seen half-played.
+Moves are converted to squares before the mutex is taken (the conversion may
+run Python code); whether they can be played is decided under it.
 """
 
 from cpython.long cimport PyLong_AsLongAndOverflow
+from libc.stdint cimport uint32_t
 from wts._core cimport (
     WTS_EMPTY, wts_any, wts_bit_square,
     wts_board, wts_capture, wts_clear_lowest, wts_copy, wts_init, wts_is_over, wts_legal_moves,
@@ -16,7 +21,7 @@ from wts._core cimport (
     wts_equal, wts_state, wts_turn_record,
 )
 
-from wts.base import check_moves, check_setup, check_turn
+from wts.base import check_setup, check_turn, game_over_error, move_square, occupied_error
 from wts.events import Capture, Hatch, TurnResult
 from wts.pieces import Color, Piece, Status
 from wts.squares import to_square
@@ -39,18 +44,17 @@ cdef inline frozenset _squares(wts_board board):
     return frozenset(squares)
 
 
-cdef inline bint _is_open_square(object move, const wts_state *state):
-    """A plain int naming an empty square: the common case, checked without Python calls.
-
-    An int too wide for a C long (2**31 on Windows, 2**63 elsewhere) is no
-    square: it goes to the shared checks, which raise IllegalMoveError.
-    """
+cdef inline object _move_square(object move, int color):
+    """``move`` as a Python int 0..80, or the IllegalMoveError that says why not
+    (``color`` 0 black, 1 white). A plain int in range, the common case, costs
+    no Python call."""
     cdef long square
     cdef int overflow = 0
-    if type(move) is not int:
-        return False
-    square = PyLong_AsLongAndOverflow(move, &overflow)
-    return not overflow and 0 <= square < 81 and wts_piece_at(state, <int>square) == WTS_EMPTY
+    if type(move) is int:
+        square = PyLong_AsLongAndOverflow(move, &overflow)
+        if not overflow and 0 <= square < 81:
+            return move
+    return move_square(COLORS[color], move)
 
 
 cdef inline bint _is_new(const wts_state *state):
@@ -72,7 +76,7 @@ cdef bint _same_position(const wts_state *a, const wts_state *b):
 cdef GameCore _start_of_history(GameCore game):
     """The root a game's history will start from, for a game with no history yet:
     None for a new game, else a snapshot of its position, made once and shared
-    by its copies."""
+    by its copies. The caller holds the game's mutex."""
     cdef GameCore snapshot
     if _is_new(&game.state):
         return None
@@ -121,6 +125,16 @@ cdef class GameCore:
     def __cinit__(self):
         wts_init(&self.state)
 
+    cdef void snapshot(self, wts_state *out) noexcept:
+        with self._lock:
+            wts_copy(out, &self.state)
+
+    cdef void load(self, const wts_state *state) noexcept:
+        with self._lock:
+            wts_copy(&self.state, state)
+            self._history = None
+            self._root = None
+
     @classmethod
     def from_setup(cls, black=(), white=(), eggs=(), turn=0):
         """Any arrangement of turtles and eggs (eggs oldest first), ``turn`` turns
@@ -147,19 +161,22 @@ cdef class GameCore:
         """An independent copy of this game (a struct copy; the history is shared
         and immutable)."""
         cdef GameCore game = type(self)()
-        wts_copy(&game.state, &self.state)
-        if self._history is None:
-            # Copies tried and thrown away share one snapshot of the start.
-            self._root = _start_of_history(self)
-        game._history = self._history
-        game._root = self._root
+        with self._lock:
+            wts_copy(&game.state, &self.state)
+            if self._history is None:
+                # Copies tried and thrown away share one snapshot of the start.
+                self._root = _start_of_history(self)
+            game._history = self._history
+            game._root = self._root
         return game
 
     @property
     def history(self):
         """The turns played on this game, oldest first; empty for a game just set up."""
         cdef list results = []
-        cdef object node = self._history
+        cdef object node
+        with self._lock:
+            node = self._history
         while node is not None:
             results.append((<tuple>node)[1])
             node = (<tuple>node)[0]
@@ -169,68 +186,87 @@ cdef class GameCore:
     def root(self):
         """A copy of the game before the first turn of its history, with an empty
         history (a copy of this game when the history is empty)."""
-        cdef GameCore game
-        if self._history is None:
-            game = self.copy()
-        elif self._root is None:
-            game = type(self)()
-        else:
-            game = self._root.copy()
-        return game
-
-    def _set_history(self, history, root):
-        """Attach a history that led from ``root`` (None: a new game) to this position."""
-        cdef object node = None
-        for result in history:
-            node = (node, result)
-        self._history = node
-        self._root = None if root is None or node is None else type(self).from_setup(
-            root.black, root.white, root.eggs, root.turn)
+        cdef object history
+        cdef GameCore root
+        with self._lock:
+            history = self._history
+            root = self._root
+        if history is None:
+            return self.copy()
+        if root is None:
+            return type(self)()
+        return root.copy()
 
     @property
     def black(self):
         """The squares of black's turtles."""
-        return _squares(self.state.black)
+        cdef wts_state s
+        self.snapshot(&s)
+        return _squares(s.black)
 
     @property
     def white(self):
         """The squares of white's turtles."""
-        return _squares(self.state.white)
+        cdef wts_state s
+        self.snapshot(&s)
+        return _squares(s.white)
 
     @property
     def eggs(self):
         """The squares of the eggs, oldest first."""
-        return tuple([self.state.egg_queue[i] for i in range(self.state.egg_count)])
+        cdef wts_state s
+        self.snapshot(&s)
+        return tuple([s.egg_queue[i] for i in range(s.egg_count)])
 
     @property
     def turn(self):
         """The number of turns played."""
-        return self.state.turn
+        cdef uint32_t turn
+        with self._lock:
+            turn = self.state.turn
+        return turn
 
     @property
     def status(self):
         """The game's status after the last turn."""
-        return STATUSES[self.state.status]
+        cdef int status
+        with self._lock:
+            status = self.state.status
+        return STATUSES[status]
 
     @property
     def winning_counts(self):
         """(black, white): the turtles of each colour in a line of five or more."""
-        return (self.state.black_count, self.state.white_count)
+        cdef int black, white
+        with self._lock:
+            black = self.state.black_count
+            white = self.state.white_count
+        return (black, white)
 
     def is_over(self):
         """True once the game is won or drawn."""
-        return wts_is_over(&self.state)
+        cdef bint over
+        with self._lock:
+            over = wts_is_over(&self.state)
+        return over
 
     def piece_at(self, square):
         """What stands on ``square`` (an index or a name)."""
+        cdef int sq, piece
         if type(square) is int and 0 <= square < 81:
-            return PIECES[wts_piece_at(&self.state, square)]
-        return PIECES[wts_piece_at(&self.state, to_square(square))]
+            sq = square
+        else:
+            sq = to_square(square)
+        with self._lock:
+            piece = wts_piece_at(&self.state, sq)
+        return PIECES[piece]
 
     def legal_moves(self):
         """The squares either player may name this turn, ascending; empty once the game is over."""
-        cdef wts_board legal = wts_legal_moves(&self.state)
+        cdef wts_board legal
         cdef list squares = []
+        with self._lock:
+            legal = wts_legal_moves(&self.state)
         while wts_any(legal):
             squares.append(wts_bit_square(wts_lowest_bit(legal)))
             legal = wts_clear_lowest(legal)
@@ -243,16 +279,32 @@ cdef class GameCore:
         and changes nothing if either move is not allowed (CLARIFICATIONS 3).
         """
         cdef wts_turn_record record
-        cdef int b, w
-        if (not wts_is_over(&self.state) and _is_open_square(black_move, &self.state)
-                and _is_open_square(white_move, &self.state)):
-            b = black_move
-            w = white_move
-        else:
-            b, w = check_moves(self, black_move, white_move)
-        if self._history is None:
-            self._root = _start_of_history(self)  # the position the history starts from
-        wts_resolve_turn(&self.state, b, w, &record)
-        result = _turn_result(b, w, &record, &self.state)
-        self._history = (self._history, result)
-        return result
+        cdef int b, w, black_piece, white_piece
+        black_square = _move_square(black_move, 0)
+        white_square = _move_square(white_move, 1)
+        with self._lock:
+            # The checks of base.check_moves, in its order, on the position as it
+            # is now: no other thread can change it before the turn is resolved.
+            if wts_is_over(&self.state):
+                error = game_over_error(STATUSES[self.state.status])
+            elif type(black_square) is not int:
+                error = black_square
+            elif type(white_square) is not int:
+                error = white_square
+            else:
+                b = black_square
+                w = white_square
+                black_piece = wts_piece_at(&self.state, b)
+                white_piece = wts_piece_at(&self.state, w)
+                if black_piece != WTS_EMPTY:
+                    error = occupied_error(COLORS[0], b, PIECES[black_piece])
+                elif white_piece != WTS_EMPTY:
+                    error = occupied_error(COLORS[1], w, PIECES[white_piece])
+                else:
+                    if self._history is None:
+                        self._root = _start_of_history(self)  # where the history starts
+                    wts_resolve_turn(&self.state, b, w, &record)
+                    result = _turn_result(b, w, &record, &self.state)
+                    self._history = (self._history, result)
+                    return result
+        raise error

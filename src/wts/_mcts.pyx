@@ -22,6 +22,11 @@ Python object.
 Values are kept from black's side: black's reward is ``v``, white's ``1 - v``.
 """
 
+from cpython.exc cimport PyErr_CheckSignals
+from cpython.pythread cimport (
+    NOWAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock, PyThread_free_lock,
+    PyThread_release_lock, PyThread_type_lock,
+)
 from libc.math cimport exp, log, sqrt
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
@@ -34,6 +39,9 @@ from wts._core cimport (
     wts_select, wts_shl, wts_shr, wts_square_board, wts_state, wts_valid,
 )
 from wts._game cimport GameCore
+
+from wts.errors import BusyError
+from wts.params import check_choice, check_float, check_int, check_seed
 
 cdef enum:
     POLICY_RM = 0
@@ -48,9 +56,17 @@ cdef enum:
     MAX_DEPTH = 512      # a path longer than this stops descending and plays out
     MAX_PLAYOUT_TURNS = 1000
     NOT_EXPANDED = -1
+    # Iterations run without the GIL between two looks at Ctrl-C and the stop
+    # event: a few milliseconds.
+    CHUNK = 256
+
+# Visit counts are int32: a search does at most this many iterations in all.
+cdef int64_t MAX_ITERATIONS = 2**31 - 2
 
 cdef dict POLICIES = {"rm": POLICY_RM, "exp3": POLICY_EXP3, "ucb": POLICY_UCB}
 cdef dict PLAYOUTS = {"random": PLAYOUT_RANDOM, "tactical": PLAYOUT_TACTICAL}
+# The largest UCB1 constant taken: far beyond any useful value, and finite.
+cdef double MAX_UCB_CONSTANT = 1e6
 
 # The four line directions as shifts on the padded board: E, N, NE, NW.
 cdef int LINE_SHIFT[4]
@@ -188,6 +204,9 @@ cdef class Search:
     ``exploration`` is gamma for ``"rm"`` and ``"exp3"`` (default 0.2) and the
     UCB1 constant for ``"ucb"`` (default 0.7). Once the tree holds about
     ``max_memory`` bytes it stops growing; the search goes on below its leaves.
+
+    A search runs one call at a time: a call made while another thread's call
+    is running raises :class:`wts.BusyError`.
     """
 
     cdef Node *tree
@@ -203,38 +222,66 @@ cdef class Search:
     cdef int policy, playout, expand_threshold
     cdef double exploration
     cdef int64_t n_iterations
-    cdef bint running, full
+    cdef bint full
+    cdef PyThread_type_lock busy  # held for the length of every call
 
     def __cinit__(self):
         self.tree = NULL
         self.stats = NULL
         self.keys = NULL
         self.children = NULL
+        self.busy = PyThread_allocate_lock()
+        if self.busy == NULL:
+            raise MemoryError("cannot allocate a lock")
 
-    def __init__(self, GameCore game not None, uint64_t seed=0, str policy="rm",
-                 exploration=None, str playout="tactical", int expand_threshold=1,
-                 Py_ssize_t max_memory=268435456):
-        if policy not in POLICIES:
-            raise ValueError(f"unknown policy {policy!r}: expected one of {sorted(POLICIES)}")
-        if playout not in PLAYOUTS:
-            raise ValueError(f"unknown playout {playout!r}: expected one of {sorted(PLAYOUTS)}")
-        if expand_threshold < 1:
-            raise ValueError(f"expand_threshold must be at least 1, got {expand_threshold}")
-        if max_memory < 0:
-            raise ValueError(f"max_memory must be >= 0, got {max_memory}")
-        self.policy = POLICIES[policy]
-        self.playout = PLAYOUTS[playout]
+    cdef int _enter(self) except -1:
+        """Take the search for one call, or raise BusyError or, before __init__
+        has built the tree, RuntimeError."""
+        if not PyThread_acquire_lock(self.busy, NOWAIT_LOCK):
+            raise BusyError("this search is in use by another thread")
+        if self.tree == NULL:
+            PyThread_release_lock(self.busy)
+            raise RuntimeError("this search has no tree: Search.__init__ has not run")
+        return 0
+
+    cdef void _leave(self) noexcept:
+        PyThread_release_lock(self.busy)
+
+    def __init__(self, GameCore game not None, seed=0, policy="rm", exploration=None,
+                 playout="tactical", expand_threshold=1, max_memory=268435456):
+        cdef wts_state root
+        seed = check_seed(seed)
+        policy = check_choice(policy, "policy", tuple(POLICIES))
+        playout = check_choice(playout, "playout", tuple(PLAYOUTS))
+        expand_threshold = check_int(expand_threshold, "expand_threshold", 1, 2**31 - 1)
+        max_memory = check_int(max_memory, "max_memory", 0, 2**62)
         if exploration is None:
-            exploration = 0.7 if self.policy == POLICY_UCB else 0.2
-        self.exploration = exploration
-        if self.policy != POLICY_UCB and not 0.0 < self.exploration <= 1.0:
-            raise ValueError(f"exploration (gamma) must be in (0, 1], got {exploration}")
-        if self.policy == POLICY_UCB and self.exploration < 0.0:
-            raise ValueError(f"exploration must be >= 0, got {exploration}")
-        self.expand_threshold = expand_threshold
-        self.max_memory = <size_t>max_memory
-        wts_rng_seed(&self.rng, seed)
+            exploration = 0.7 if policy == "ucb" else 0.2
+        if policy == "ucb":
+            exploration = check_float(exploration, "exploration (the UCB1 constant)",
+                                      0.0, MAX_UCB_CONSTANT)
+        else:
+            exploration = check_float(exploration, "exploration (gamma)", 0.0, 1.0,
+                                      exclude_minimum=True)
+        game.snapshot(&root)
+        if not PyThread_acquire_lock(self.busy, NOWAIT_LOCK):
+            raise BusyError("this search is in use by another thread")
+        try:
+            self._build(&root, seed, POLICIES[policy], exploration, PLAYOUTS[playout],
+                        expand_threshold, max_memory)
+        finally:
+            PyThread_release_lock(self.busy)
+
+    cdef int _build(self, const wts_state *root, uint64_t seed, int policy, double exploration,
+                    int playout, int expand_threshold, size_t max_memory) except -1:
+        """A tree holding only ``root`` (expanded unless the game is over)."""
         self._free()
+        self.policy = policy
+        self.playout = playout
+        self.exploration = exploration
+        self.expand_threshold = expand_threshold
+        self.max_memory = max_memory
+        wts_rng_seed(&self.rng, seed)
         # The root and its statistics always fit; growth is what max_memory bounds.
         self.cap_nodes = 64
         self.tree = <Node *>malloc(self.cap_nodes * sizeof(Node))
@@ -252,11 +299,11 @@ cdef class Search:
         self.n_stats = 0
         self.n_edges = 0
         self.n_iterations = 0
-        self.running = False
         self.full = False
-        self._new_node(&game.state)
-        if not wts_is_over(&game.state):
+        self._new_node(root)
+        if not wts_is_over(root):
             self._expand(0)
+        return 0
 
     cdef void _free(self):
         free(self.tree)
@@ -270,6 +317,8 @@ cdef class Search:
 
     def __dealloc__(self):
         self._free()
+        if self.busy != NULL:
+            PyThread_free_lock(self.busy)
 
     # -- memory ---------------------------------------------------------------
 
@@ -410,6 +459,8 @@ cdef class Search:
                     if value > best:
                         best = value
                         chosen = i
+            if chosen < 0:  # unreachable with finite statistics; never index -1
+                chosen = 0
             s[chosen] += 1.0
             prob[0] = 1.0
             return chosen
@@ -544,72 +595,100 @@ cdef class Search:
             self._update(st + 4 * node.n, node.n, path[i].white, path[i].white_prob,
                          1.0 - value, 1.0 - baseline)
 
-    def run(self, Py_ssize_t iterations):
-        """Do ``iterations`` more iterations without the GIL; returns how many were done."""
+    def run(self, iterations, stop=None):
+        """Do up to ``iterations`` more iterations without the GIL; returns how many
+        were done. Between chunks of a few milliseconds it looks at Ctrl-C (raising
+        KeyboardInterrupt, the iterations done so far kept) and at ``stop``, an
+        object with ``is_set()`` such as a :class:`threading.Event`: once it is
+        set, the search returns early."""
         cdef Step *path
-        cdef Py_ssize_t done = 0
-        if iterations < 0:
-            raise ValueError(f"iterations must be >= 0, got {iterations}")
-        if self.running:
-            raise RuntimeError("this search is already running in another thread")
-        if self.tree[0].stats == NOT_EXPANDED:  # the root position is over
-            return 0
-        path = <Step *>malloc(MAX_DEPTH * sizeof(Step))
-        if path == NULL:
-            raise MemoryError()
-        self.running = True
+        cdef int64_t done = 0, goal, chunk, i
+        self._enter()
         try:
-            with nogil:
-                while done < iterations:
-                    self._iterate(path)
-                    done += 1
-                self.n_iterations += iterations
+            goal = check_int(iterations, "iterations", 0, MAX_ITERATIONS - self.n_iterations)
+            if self.tree[0].stats == NOT_EXPANDED:  # the root position is over
+                return 0
+            path = <Step *>malloc(MAX_DEPTH * sizeof(Step))
+            if path == NULL:
+                raise MemoryError()
+            try:
+                while done < goal and not (stop is not None and stop.is_set()):
+                    chunk = min(goal - done, <int64_t>CHUNK)
+                    with nogil:
+                        for i in range(chunk):
+                            self._iterate(path)
+                    done += chunk
+                    self.n_iterations += chunk
+                    PyErr_CheckSignals()
+            finally:
+                free(path)
+            return done
         finally:
-            self.running = False
-            free(path)
-        return iterations
+            self._leave()
 
     # -- reading the root -----------------------------------------------------------
 
     @property
     def iterations(self):
         """Iterations done so far (each one playout or a finished position reached)."""
-        return self.n_iterations
+        self._enter()
+        try:
+            return self.n_iterations
+        finally:
+            self._leave()
 
     @property
     def nodes(self):
         """Nodes in the tree."""
-        return self.n_nodes
+        self._enter()
+        try:
+            return self.n_nodes
+        finally:
+            self._leave()
 
     @property
     def expanded(self):
         """Nodes with statistics (expanded)."""
         cdef Py_ssize_t i, count = 0
-        for i in range(self.n_nodes):
-            count += self.tree[i].stats != NOT_EXPANDED
-        return count
+        self._enter()
+        try:
+            for i in range(self.n_nodes):
+                count += self.tree[i].stats != NOT_EXPANDED
+            return count
+        finally:
+            self._leave()
 
     @property
     def memory(self):
         """Bytes the tree holds."""
-        return self._bytes()
+        self._enter()
+        try:
+            return self._bytes()
+        finally:
+            self._leave()
 
-    cdef list _root_array(self, int color, int which):
+    cdef list _root_array(self, color, int which):
         """81 entries of one of the root's arrays for ``color``; None off the legal squares."""
-        if color != WTS_BLACK and color != WTS_WHITE:
-            raise ValueError(f"color must be 0 (black) or 1 (white), got {color}")
+        cdef int side = check_int(color, "color (0 black, 1 white)", 0, 1)
         cdef list result = [None] * 81
-        cdef Node *root = &self.tree[0]
-        if root.stats == NOT_EXPANDED:
-            return result
-        cdef stat_t *array = &self.stats[root.stats + (4 * color + which) * root.n]
-        cdef wts_board legal = wts_legal_moves(&root.state)
+        cdef Node *root
+        cdef stat_t *array
+        cdef wts_board legal
         cdef int i
-        for i in range(root.n):
-            result[wts_bit_square(wts_select(legal, i))] = array[i]
-        return result
+        self._enter()
+        try:
+            root = &self.tree[0]
+            if root.stats == NOT_EXPANDED:
+                return result
+            array = &self.stats[root.stats + (4 * side + which) * root.n]
+            legal = wts_legal_moves(&root.state)
+            for i in range(root.n):
+                result[wts_bit_square(wts_select(legal, i))] = array[i]
+            return result
+        finally:
+            self._leave()
 
-    def strategy(self, int color):
+    def strategy(self, color):
         """The root's final strategy for ``color`` (0 black, 1 white): 81 floats
         summing to 1, zero on occupied squares (all zero once the game is over).
         For ``"rm"`` and ``"exp3"`` the average strategy; for
@@ -619,12 +698,12 @@ cdef class Search:
         cdef int n = sum([x is not None for x in sums])
         return [0.0 if x is None else (x / total if total > 0.0 else 1.0 / n) for x in sums]
 
-    def visits(self, int color):
+    def visits(self, color):
         """How often the search chose each square at the root for ``color``
         (81 ints, zero on occupied squares)."""
         return [0 if x is None else int(x) for x in self._root_array(color, 3)]
 
-    def values(self, int color):
+    def values(self, color):
         """``color``'s mean reward (1 a win, 0.5 a draw, 0 a loss) after each square
         at the root, None where it was never chosen or is occupied."""
         cdef list sums = self._root_array(color, 2)
@@ -704,7 +783,7 @@ cdef double evaluate(const wts_state *s, int color) noexcept nogil:
     return value
 
 
-def greedy_move(GameCore game not None, int color, uint64_t seed):
+def greedy_move(GameCore game not None, color, seed):
     """The greedy player's square for ``color`` (0 black, 1 white).
 
     Every legal square is scored by the position after the turn (``evaluate``)
@@ -714,9 +793,8 @@ def greedy_move(GameCore game not None, int color, uint64_t seed):
     squares (1 each) and one random square (1). Ties break at random from
     ``seed``. Returns -1 when the game is over.
     """
-    if color != WTS_BLACK and color != WTS_WHITE:
-        raise ValueError(f"color must be 0 (black) or 1 (white), got {color}")
-    cdef const wts_state *s = &game.state
+    cdef wts_state position
+    cdef const wts_state *s = &position
     cdef wts_rng rng
     cdef wts_board empty, own, foe, foe_wins, own_wins, foe_captures, own_captures, foe_with
     cdef wts_state after
@@ -726,13 +804,15 @@ def greedy_move(GameCore game not None, int color, uint64_t seed):
     cdef double best_value, value, total_weight, gain, first_gain, second_gain, base
     cdef int n_replies = 0, square, reply, best = -1, i, first, second
     cdef int black_move, white_move
+    cdef int side = check_int(color, "color (0 black, 1 white)", 0, 1)
+    wts_rng_seed(&rng, check_seed(seed))
+    game.snapshot(&position)
     if wts_is_over(s):
         return -1
-    wts_rng_seed(&rng, seed)
     with nogil:
         empty = _empty_squares(s)
-        own = s.black if color == WTS_BLACK else s.white
-        foe = s.white if color == WTS_BLACK else s.black
+        own = s.black if side == WTS_BLACK else s.white
+        foe = s.white if side == WTS_BLACK else s.black
         foe_wins = win_squares(foe, empty)
         own_wins = win_squares(own, empty)
         foe_captures = capture_squares(foe, wts_or(own, s.eggs), empty)
@@ -787,12 +867,12 @@ def greedy_move(GameCore game not None, int color, uint64_t seed):
             for i in range(n_replies):
                 reply = replies[i]
                 wts_copy(&after, s)
-                if color == WTS_BLACK:
+                if side == WTS_BLACK:
                     black_move, white_move = square, reply
                 else:
                     black_move, white_move = reply, square
                 wts_resolve_turn(&after, black_move, white_move, NULL)
-                value += weights[i] * evaluate(&after, color)
+                value += weights[i] * evaluate(&after, side)
             value = value / total_weight + 1e-3 * _uniform(&rng)
             if value > best_value:
                 best_value = value
@@ -800,19 +880,20 @@ def greedy_move(GameCore game not None, int color, uint64_t seed):
     return best
 
 
-def evaluate_position(GameCore game not None, int color):
+def evaluate_position(GameCore game not None, color):
     """``evaluate`` of the greedy player: the worth of ``game`` for ``color``."""
-    if color != WTS_BLACK and color != WTS_WHITE:
-        raise ValueError(f"color must be 0 (black) or 1 (white), got {color}")
-    return evaluate(&game.state, color)
+    cdef wts_state position
+    cdef int side = check_int(color, "color (0 black, 1 white)", 0, 1)
+    game.snapshot(&position)
+    return evaluate(&position, side)
 
 
-def winning_squares(GameCore game not None, int color):
+def winning_squares(GameCore game not None, color):
     """Empty squares where one more turtle of ``color`` makes five in a row
     (captures ignored), ascending."""
-    if color != WTS_BLACK and color != WTS_WHITE:
-        raise ValueError(f"color must be 0 (black) or 1 (white), got {color}")
-    cdef const wts_state *s = &game.state
-    cdef wts_board wins = win_squares(s.black if color == WTS_BLACK else s.white,
-                                      _empty_squares(s))
+    cdef wts_state position
+    cdef int side = check_int(color, "color (0 black, 1 white)", 0, 1)
+    game.snapshot(&position)
+    cdef wts_board wins = win_squares(position.black if side == WTS_BLACK else position.white,
+                                      _empty_squares(&position))
     return [sq for sq in range(81) if wts_any(wts_and(wins, wts_square_board(sq)))]

@@ -26,14 +26,16 @@ the exception: how far it searches depends on the machine's speed). With
 from __future__ import annotations
 
 import random
+import threading
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from wts._game import GameCore
 from wts._mcts import Search, greedy_move
-from wts.errors import GameOverError
+from wts.errors import BusyError, GameOverError, ParameterError, ParameterTypeError
 from wts.game import Game
+from wts.params import check_choice, check_float, check_int, check_seed
 from wts.pieces import Color
 from wts.squares import Square
 
@@ -55,6 +57,11 @@ __all__ = [
 #: Playouts per move of each ``MCTSAgent`` level. The measured time per move
 #: on one core of a 2-core x86-64 machine is in the README.
 LEVELS: dict[int, int] = {1: 1_000, 2: 8_000, 3: 32_000, 4: 100_000, 5: 250_000}
+
+#: The most playouts one search may do (its visit counts are 32-bit).
+MAX_PLAYOUTS = 2**31 - 2
+#: The longest time_limit taken, in seconds: a day.
+MAX_TIME_LIMIT = 86_400.0
 
 
 @runtime_checkable
@@ -78,7 +85,7 @@ def _color_index(color: Color | str) -> int:
         name = color.strip().lower()
         if name in ("black", "white"):
             return 0 if name == "black" else 1
-    raise ValueError(f"expected a colour (wts.Color, 'black' or 'white'), got {color!r}")
+    raise ParameterError(f"expected a colour (wts.Color, 'black' or 'white'), got {color!r}")
 
 
 def _check_not_over(game: GameBase) -> None:
@@ -100,9 +107,7 @@ def _fresh_seed() -> int:
 
 
 def _check_seed(seed: int | None) -> int | None:
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise TypeError(f"seed must be an int or None, got {type(seed).__name__}")
-    return seed
+    return None if seed is None else check_seed(seed)
 
 
 class RandomAgent:
@@ -193,7 +198,9 @@ class MCTSAgent:
     ``"sample"`` a draw from the average strategy without the squares under
     ``purify`` (default 0.5) times the most likely one; ``max_memory`` the
     bytes the tree may hold (256 MiB; beyond, the search goes on without
-    growing the tree).
+    growing the tree); ``stop``, a :class:`threading.Event` that, once set
+    from any thread, makes a running search stop within milliseconds and
+    ``select`` answer from what it has searched (a "move now" button).
     """
 
     def __init__(
@@ -209,34 +216,29 @@ class MCTSAgent:
         final: str = "value",
         purify: float = 0.5,
         max_memory: int = 256 << 20,
+        stop: threading.Event | None = None,
     ) -> None:
-        if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
-            raise ValueError(f"level must be one of {sorted(LEVELS)}, got {level!r}")
-        if time_limit is not None and (
-            isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-            or not 0 < time_limit < float("inf")
-        ):
-            raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
-        if playouts is not None and (
-            isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1
-        ):
-            raise ValueError(f"playouts must be a positive int, got {playouts!r}")
-        if final not in FINALS:
-            raise ValueError(f"final must be one of {FINALS}, got {final!r}")
-        if not 0.0 <= purify <= 1.0:
-            raise ValueError(f"purify must be in [0, 1], got {purify!r}")
-        self.level = level
+        if isinstance(level, bool) or not hasattr(type(level), "__index__") or level not in LEVELS:
+            raise ParameterError(f"level must be one of {sorted(LEVELS)}, got {level!r}")
+        self.level = int(level)
         self.seed = _check_seed(seed)
-        self.time_limit = None if time_limit is None else float(time_limit)
-        self.playouts = LEVELS[level] if playouts is None else playouts
+        self.time_limit = None if time_limit is None else check_float(
+            time_limit, "time_limit (seconds)", 0.0, MAX_TIME_LIMIT, exclude_minimum=True)
+        self.playouts = LEVELS[self.level] if playouts is None else check_int(
+            playouts, "playouts", 1, MAX_PLAYOUTS)
+        self.final = check_choice(final, "final", FINALS)
+        self.purify = check_float(purify, "purify", 0.0, 1.0)
         self.policy = policy
         self.exploration = exploration
         self.playout = playout
-        self.final = final
-        self.purify = purify
         self.max_memory = max_memory
+        if stop is not None and not callable(getattr(stop, "is_set", None)):
+            raise ParameterTypeError(f"stop must be a threading.Event, not {type(stop).__name__}")
+        self.stop = stop
         # Check the search options now rather than at the first move.
-        Search(Game(), policy=policy, exploration=exploration, playout=playout, max_memory=0)
+        Search(Game(), policy=policy, exploration=exploration, playout=playout,
+               max_memory=max_memory)
+        self._busy = threading.Lock()
         self.reset()
 
     def reset(self) -> None:
@@ -246,7 +248,9 @@ class MCTSAgent:
         self.total_seconds = 0.0
 
     def search(self, game: GameBase) -> Search:
-        """A finished search from ``game``'s position, with this agent's settings."""
+        """A finished search from ``game``'s position, with this agent's settings.
+
+        Stops early, with the playouts done so far, once ``stop`` is set."""
         _check_not_over(game)
         started = time.perf_counter()
         search = Search(
@@ -254,29 +258,47 @@ class MCTSAgent:
             exploration=self.exploration, playout=self.playout, max_memory=self.max_memory,
         )
         if self.time_limit is None:
-            search.run(self.playouts)
+            search.run(self.playouts, self.stop)
             return search
         # Search in chunks of about a twentieth of the limit, never past the deadline.
         deadline = started + self.time_limit
         chunk = 64
-        while True:
+        while not (self.stop is not None and self.stop.is_set()):
             now = time.perf_counter()
             if now >= deadline:
-                return search
-            search.run(chunk)
+                break
+            search.run(min(chunk, MAX_PLAYOUTS - search.iterations), self.stop)
             took = time.perf_counter() - now
             rate = chunk / took if took > 0 else chunk * 1e3
             remaining = deadline - time.perf_counter()
             chunk = max(16, min(int(rate * min(self.time_limit / 20, remaining)), 1 << 20))
+        return search
 
     def select(self, game: GameBase, color: Color | str) -> Square:
+        """The square ``color`` plays; ``game`` is left unchanged. One call at a
+        time: a call from a second thread while one runs raises
+        :class:`wts.BusyError`. Interrupted (Ctrl-C), the agent is left as it was."""
         index = _color_index(color)
+        if not self._busy.acquire(blocking=False):
+            raise BusyError("this MCTSAgent is selecting a move in another thread")
+        saved = self._rng.getstate()
+        try:
+            return self._select(game, index)
+        except BaseException:
+            self._rng.setstate(saved)
+            raise
+        finally:
+            self._busy.release()
+
+    def _select(self, game: GameBase, index: int) -> Square:
         started = time.perf_counter()
         search = self.search(game)
         strategy = search.strategy(index)
         visits = search.visits(index)
         values = search.values(index)
-        if self.final == "value":
+        if search.iterations == 0:  # stopped before the first playout
+            square = self._rng.choice(game.legal_moves())
+        elif self.final == "value":
             floor = 0.2 * max(visits)
 
             def smoothed(sq: int) -> float:
@@ -326,18 +348,18 @@ def parse_agent_spec(spec: str) -> tuple[str, int | None]:
     """``"random"``, ``"greedy"``, ``"mcts"`` or ``"mcts:LEVEL"`` as (name, level)."""
     name, sep, level_text = spec.strip().lower().partition(":")
     if name not in AGENT_NAMES:
-        raise ValueError(f"unknown agent {spec!r}: expected one of {', '.join(AGENT_NAMES)}"
+        raise ParameterError(f"unknown agent {spec!r}: expected one of {', '.join(AGENT_NAMES)}"
                          " (mcts takes a level, as mcts:2)")
     if not sep:
         return name, None
     if name != "mcts":
-        raise ValueError(f"agent {name!r} takes no level: {spec!r}")
+        raise ParameterError(f"agent {name!r} takes no level: {spec!r}")
     try:
         level = int(level_text)
     except ValueError:
-        raise ValueError(f"bad level in {spec!r}: expected mcts:1 to mcts:{max(LEVELS)}") from None
+        raise ParameterError(f"bad level in {spec!r}: expected mcts:1 to mcts:{max(LEVELS)}") from None
     if level not in LEVELS:
-        raise ValueError(f"bad level in {spec!r}: expected mcts:1 to mcts:{max(LEVELS)}")
+        raise ParameterError(f"bad level in {spec!r}: expected mcts:1 to mcts:{max(LEVELS)}")
     return name, level
 
 
@@ -347,11 +369,12 @@ def make_agent(
     seed: int | None = None,
     level: int | None = None,
     time_limit: float | None = None,
+    stop: threading.Event | None = None,
 ) -> RandomAgent | GreedyAgent | MCTSAgent:
     """An agent from a name: ``"random"``, ``"greedy"``, ``"mcts"``, ``"mcts:2"``.
 
     ``level`` is the MCTS level when the spec names none (default 3);
-    ``time_limit`` applies to MCTS only.
+    ``time_limit`` and ``stop`` apply to MCTS only.
     """
     name, spec_level = parse_agent_spec(spec)
     if name == "random":
@@ -359,4 +382,4 @@ def make_agent(
     if name == "greedy":
         return GreedyAgent(seed=seed)
     chosen = spec_level if spec_level is not None else (level if level is not None else 3)
-    return MCTSAgent(level=chosen, seed=seed, time_limit=time_limit)
+    return MCTSAgent(level=chosen, seed=seed, time_limit=time_limit, stop=stop)

@@ -7,24 +7,43 @@ accept the same input, raise the same errors and print the same board.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from wts.errors import GameOverError, IllegalMoveError, SetupError, SquareError
+from wts.errors import GameOverError, IllegalMoveError, SetupError, SquareError, WtsError
+from wts.events import TurnResult
 from wts.notation import STARTING_FEN, format_fen, parse_fen
-from wts.pieces import Color, Piece, Status
+from wts.pieces import MAX_TURN, Color, Piece, Status
 from wts.squares import BOARD_SIZE, FILE_NAMES, NUM_SQUARES, SQUARE_NAMES, Square, to_square
 
 if TYPE_CHECKING:
     from typing_extensions import Self
-
-    from wts.events import TurnResult
 
 _PIECE_WORDS = {
     Piece.BLACK: "a black turtle",
     Piece.WHITE: "a white turtle",
     Piece.EGG: "an egg",
 }
+
+
+def move_square(color: Color, move: object) -> Square | IllegalMoveError:
+    """``move`` as a square, or the error that says why it is none (not raised)."""
+    try:
+        return to_square(move)
+    except SquareError as exc:
+        return IllegalMoveError(f"{color.value}'s move is illegal: {exc}")
+
+
+def game_over_error(status: Status) -> GameOverError:
+    return GameOverError(f"the game is over ({status.value}): no move can be played")
+
+
+def occupied_error(color: Color, square: Square, piece: Piece) -> IllegalMoveError:
+    return IllegalMoveError(
+        f"{color.value}'s move {SQUARE_NAMES[square]} is illegal: "
+        f"the square holds {_PIECE_WORDS[piece]}"
+    )
 
 
 def check_moves(game: GameBase, black_move: object, white_move: object) -> tuple[Square, Square]:
@@ -35,21 +54,16 @@ def check_moves(game: GameBase, black_move: object, white_move: object) -> tuple
     """
     status = game.status
     if status.is_over:
-        raise GameOverError(f"the game is over ({status.value}): no move can be played")
-    squares = []
-    for color, move in ((Color.BLACK, black_move), (Color.WHITE, white_move)):
-        try:
-            squares.append(to_square(move))
-        except SquareError as exc:
-            raise IllegalMoveError(f"{color.value}'s move is illegal: {exc}") from None
+        raise game_over_error(status)
+    squares = [move_square(Color.BLACK, black_move), move_square(Color.WHITE, white_move)]
+    for sq in squares:
+        if isinstance(sq, IllegalMoveError):
+            raise sq
     for color, sq in zip((Color.BLACK, Color.WHITE), squares):
         piece = game.piece_at(sq)
         if piece is not Piece.EMPTY:
-            raise IllegalMoveError(
-                f"{color.value}'s move {SQUARE_NAMES[sq]} is illegal: "
-                f"the square holds {_PIECE_WORDS[piece]}"
-            )
-    return squares[0], squares[1]
+            raise occupied_error(color, sq, piece)
+    return squares[0], squares[1]  # type: ignore[return-value]
 
 
 def check_setup(
@@ -88,24 +102,48 @@ def check_setup(
 
 def check_turn(turn: object) -> int:
     """The turn number of a set-up position: an int from 0 up."""
-    if isinstance(turn, bool) or not hasattr(type(turn), "__index__"):
-        raise SetupError(f"turn must be an int, not {type(turn).__name__}")
-    number: int = int(turn)  # type: ignore[call-overload]
-    if not 0 <= number < 2**32:
-        raise SetupError(f"turn must be from 0 to 2**32 - 1, not {number}")
+    try:
+        if isinstance(turn, bool):
+            raise TypeError
+        number = operator.index(turn)  # type: ignore[arg-type]
+    except TypeError:
+        raise SetupError(f"turn must be an int, not {type(turn).__name__}") from None
+    if not 0 <= number <= MAX_TURN:
+        shown = number if abs(number) < 10**30 else f"an int of {number.bit_length()} bits"
+        raise SetupError(f"turn must be from 0 to {MAX_TURN} (2**32 - 1), not {shown}")
     return number
 
 
 def restore_game(cls: type[GameBase], black: tuple[Square, ...], white: tuple[Square, ...],
                  eggs: tuple[Square, ...], turn: int, history: tuple[TurnResult, ...] = (),
                  root: str | None = None) -> GameBase:
-    """Rebuild a pickled game, with its history and the position (a position
-    string, or None for a new game) that history starts from."""
+    """Rebuild a pickled game. A history is replayed from its root (a position
+    string, or None for a new game) and must reproduce every turn and the
+    position; anything else raises :class:`wts.SetupError`."""
     game: GameBase = cls.from_setup(black=black, white=white, eggs=eggs, turn=turn)
-    if history:
-        start = None if root is None else cls.from_fen(root)
-        game._set_history(tuple(history), start)
-    return game
+    if not history:
+        return game
+    try:
+        replayed = cls() if root is None else cls.from_fen(root)
+    except WtsError as exc:
+        raise SetupError(f"the pickled history's start is not a position: {exc}") from None
+    if not isinstance(history, tuple):
+        raise SetupError(f"a pickled history is a tuple of turns, not {type(history).__name__}")
+    for index, turn_result in enumerate(history):
+        if not isinstance(turn_result, TurnResult):
+            raise SetupError(f"pickled history turn {index + 1} is a "
+                             f"{type(turn_result).__name__}, not a TurnResult")
+        try:
+            played = replayed.play(turn_result.black_move, turn_result.white_move)
+        except WtsError as exc:
+            raise SetupError(f"pickled history turn {index + 1} cannot be played: {exc}") from None
+        if played != turn_result:
+            raise SetupError(f"pickled history turn {index + 1} does not match the rules: "
+                             f"it says {turn_result!r}, the moves give {played!r}")
+    if replayed != game:
+        raise SetupError("the pickled history does not lead to the pickled position: "
+                         f"it leads to {replayed.fen()!r}, not {game.fen()!r}")
+    return replayed
 
 
 def render_board(game: GameBase) -> str:
@@ -167,7 +205,6 @@ class GameBase:
         @classmethod
         def from_setup(cls, black: Iterable[Square | str] = (), white: Iterable[Square | str] = (),
                        eggs: Iterable[Square | str] = (), turn: int = 0) -> Self: ...
-        def _set_history(self, history: tuple[TurnResult, ...], root: GameBase | None) -> None: ...
 
     def fen(self) -> str:
         """The position as one line of text (``docs/notation.md``): the board,

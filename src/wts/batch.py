@@ -83,23 +83,22 @@ class BatchGame(BatchCore):
 
     def __getitem__(self, index: int) -> Game:
         """A copy of game ``index`` as a :class:`wts.Game`."""
-        n = len(self)
-        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
-            raise TypeError(f"batch indices are ints, not {type(index).__name__}")
-        position = int(index) + n if index < 0 else int(index)
-        if not 0 <= position < n:
-            raise IndexError(f"game {index} is out of range for a batch of {n}")
         game = Game()
-        self._get_state(position, game)
+        self._get_state(self._position(index), game)
         return game
 
     def __setitem__(self, index: int, game: Game) -> None:
         """Replace game ``index`` with a copy of ``game``."""
+        position = self._position(index)
         if not isinstance(game, Game):
             raise BatchError(f"a batch holds wts.Game positions, not {type(game).__name__}")
-        self._set_state(self._position(index), game)
+        self._set_state(position, game)
 
     def _position(self, index: int) -> int:
+        """``index`` (negative counts from the end) as a position, or the
+        TypeError or IndexError a Python sequence raises."""
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+            raise TypeError(f"batch indices are ints, not {type(index).__name__}")
         n = len(self)
         position = int(index) + n if index < 0 else int(index)
         if not 0 <= position < n:
@@ -153,27 +152,14 @@ class BatchGame(BatchCore):
         n = len(self)
         black = _moves_array(black_moves, n, "black_moves")
         white = _moves_array(white_moves, n, "white_moves")
-        index, _kind = self._first_bad_move(black, white)
-        if index >= 0:
-            self._raise_bad_move(index, int(black[index]), int(white[index]))
         status = np.empty(n, dtype=np.uint8)
         captures = np.empty((n, 2), dtype=np.int32)
         hatches = np.empty(n, dtype=np.int32)
-        self._step(black, white, status, captures, hatches)
+        bad = Game()
+        index = self._step(black, white, status, captures, hatches, bad)
+        if index >= 0:
+            _raise_bad_move(index, bad, int(black[index]), int(white[index]))
         return StepResult(status, captures, hatches)
-
-    def _raise_bad_move(self, index: int, black: int, white: int) -> None:
-        game = self[index]
-        if game.is_over():
-            raise GameOverError(
-                f"game {index}: the game is over ({game.status.value}); "
-                f"give it NO_MOVE (-1), not {black} and {white}"
-            )
-        try:
-            check_moves(game, black, white)
-        except IllegalMoveError as exc:
-            raise type(exc)(f"game {index}: {exc}") from None
-        raise AssertionError("unreachable: the core rejected moves the shared checks accept")
 
     def legal_mask(self) -> npt.NDArray[np.bool_]:
         """(n, 81) True on every square either player may name; all False once over."""
@@ -195,3 +181,18 @@ class BatchGame(BatchCore):
         n = len(self)
         chosen = np.ones(n, dtype=np.uint8) if mask is None else _mask_array(mask, n)
         self._reset(chosen)
+
+
+def _raise_bad_move(index: int, game: Game, black: int, white: int) -> None:
+    """The error for the moves of game ``index``, which the core refused; ``game``
+    is that game as it was."""
+    if game.is_over():
+        raise GameOverError(
+            f"game {index}: the game is over ({game.status.value}); "
+            f"give it NO_MOVE (-1), not {black} and {white}"
+        )
+    try:
+        check_moves(game, black, white)
+    except IllegalMoveError as exc:
+        raise type(exc)(f"game {index}: {exc}") from None
+    raise AssertionError("unreachable: the core rejected moves the shared checks accept")

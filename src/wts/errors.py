@@ -65,3 +65,11 @@ class ParameterTypeError(ParameterError, TypeError):
     Both a :class:`ParameterError` and a :class:`TypeError`, so code written
     for either catches it.
     """
+
+
+class BusyError(RuntimeError):
+    """An object that runs one call at a time (a search, an MCTS agent) was
+    called from a second thread while the first call was still running.
+
+    Not a :class:`WtsError`: nothing was wrong with the input, only the timing.
+    """

@@ -45,8 +45,8 @@ def check_float(value: object, name: str, minimum: float, maximum: float, *,
                 exclude_minimum: bool = False) -> float:
     """``value`` as a finite float within ``[minimum, maximum]`` (or
     ``(minimum, maximum]`` with ``exclude_minimum``); NaN and infinities are refused."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) and not hasattr(
-            type(value), "__float__"):
+    if isinstance(value, bool) or (not isinstance(value, (int, float)) and not hasattr(
+            type(value), "__float__")):
         raise ParameterTypeError(f"{name} must be a number, not {type(value).__name__}")
     try:
         number = float(value)  # type: ignore[arg-type]

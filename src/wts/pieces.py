@@ -1,8 +1,12 @@
-"""Colours, pieces and game statuses."""
+"""Colours, pieces, game statuses and the turn counter's limit."""
 
 from __future__ import annotations
 
 from enum import Enum
+
+#: The last turn number. A game that reaches it is drawn unless a side has won
+#: (docs/rules.md, "wts rulings"): the counter never wraps on either engine.
+MAX_TURN = 2**32 - 1
 
 
 class Color(Enum):

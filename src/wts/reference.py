@@ -8,11 +8,12 @@ held to by the differential tests.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 
 from wts.base import GameBase, check_moves, check_setup, check_turn
 from wts.events import Capture, Hatch, TurnResult
-from wts.pieces import Color, Piece, Status
+from wts.pieces import MAX_TURN, Color, Piece, Status
 from wts.squares import BOARD_SIZE, NUM_SQUARES, Square, SquareLike, to_square
 
 __all__ = ["Game", "DIRECTIONS"]
@@ -153,14 +154,15 @@ def winning_turtles(board: Board, color: Color) -> set[Square]:
     return winners
 
 
-def decide_status(board: Board, black_count: int, white_count: int) -> Status:
+def decide_status(board: Board, black_count: int, white_count: int, turn: int) -> Status:
     """Points 11 and 12: more winning turtles wins; equal and non-zero is sudden
-    death; a full board without a winner is a draw."""
+    death; a full board without a winner is a draw, and so is a game at the
+    last turn number (a wts ruling)."""
     if black_count > white_count:
         return Status.BLACK_WINS
     if white_count > black_count:
         return Status.WHITE_WINS
-    if all(piece is not Piece.EMPTY for piece in board):
+    if all(piece is not Piece.EMPTY for piece in board) or turn == MAX_TURN:
         return Status.DRAW
     if black_count > 0:
         return Status.SUDDEN_DEATH
@@ -179,7 +181,7 @@ class Game(GameBase):
     (True, (40,))
     """
 
-    __slots__ = ("_board", "_eggs", "_turn", "_status", "_counts", "_history", "_root")
+    __slots__ = ("_board", "_eggs", "_turn", "_status", "_counts", "_history", "_root", "_lock")
 
     def __init__(self) -> None:
         self._board: Board = [Piece.EMPTY] * NUM_SQUARES
@@ -191,6 +193,8 @@ class Game(GameBase):
         # and the position before the first of them: None for a new game.
         self._history: list[TurnResult] = []
         self._root: Game | None = None
+        # Serialises play, copy and the readers of the whole board across threads.
+        self._lock = threading.RLock()
 
     @classmethod
     def from_setup(
@@ -219,13 +223,14 @@ class Game(GameBase):
     def copy(self) -> Game:
         """An independent copy of this game."""
         game = type(self)()
-        game._board = list(self._board)
-        game._eggs = list(self._eggs)
-        game._turn = self._turn
-        game._status = self._status
-        game._counts = self._counts
-        game._history = list(self._history)
-        game._root = self._root
+        with self._lock:
+            game._board = list(self._board)
+            game._eggs = list(self._eggs)
+            game._turn = self._turn
+            game._status = self._status
+            game._counts = self._counts
+            game._history = list(self._history)
+            game._root = self._root
         return game
 
     @property
@@ -242,27 +247,23 @@ class Game(GameBase):
             return type(self)()
         return self._root.copy()
 
-    def _set_history(self, history: tuple[TurnResult, ...], root: GameBase | None) -> None:
-        """Attach a history that led from ``root`` (None: a new game) to this position."""
-        self._history = list(history)
-        self._root = None if root is None or not history else type(self).from_setup(
-            root.black, root.white, root.eggs, root.turn
-        )
-
     @property
     def black(self) -> frozenset[Square]:
         """The squares of black's turtles."""
-        return frozenset(sq for sq, p in enumerate(self._board) if p is Piece.BLACK)
+        with self._lock:
+            return frozenset(sq for sq, p in enumerate(self._board) if p is Piece.BLACK)
 
     @property
     def white(self) -> frozenset[Square]:
         """The squares of white's turtles."""
-        return frozenset(sq for sq, p in enumerate(self._board) if p is Piece.WHITE)
+        with self._lock:
+            return frozenset(sq for sq, p in enumerate(self._board) if p is Piece.WHITE)
 
     @property
     def eggs(self) -> tuple[Square, ...]:
         """The squares of the eggs, oldest first."""
-        return tuple(self._eggs)
+        with self._lock:
+            return tuple(self._eggs)
 
     @property
     def turn(self) -> int:
@@ -289,6 +290,10 @@ class Game(GameBase):
         Raises :class:`wts.IllegalMoveError` (or :class:`wts.GameOverError`)
         and changes nothing if either move is not allowed (point 3).
         """
+        with self._lock:
+            return self._play(black_move, white_move)
+
+    def _play(self, black_move: SquareLike, white_move: SquareLike) -> TurnResult:
         b, w = check_moves(self, black_move, white_move)
         if not self._history and self._root is None and not self._is_new():
             self._root = Game.copy(self)  # the position this game's history starts from
@@ -343,4 +348,4 @@ class Game(GameBase):
         black = len(winning_turtles(self._board, Color.BLACK))
         white = len(winning_turtles(self._board, Color.WHITE))
         self._counts = (black, white)
-        self._status = decide_status(self._board, black, white)
+        self._status = decide_status(self._board, black, white, self._turn)

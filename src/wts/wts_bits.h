@@ -102,12 +102,14 @@ WTS_INLINE int wts_any(wts_board a) { return (a.lo | a.hi) != 0; }
 WTS_INLINE int wts_equal(wts_board a, wts_board b) { return a.lo == b.lo && a.hi == b.hi; }
 WTS_INLINE int wts_popcount(wts_board a) { return wts_popcount64(a.lo) + wts_popcount64(a.hi); }
 
-/* Shifts toward higher bits (<<) and lower bits (>>); 0 < k < 64. */
+/* Shifts toward higher bits (<<) and lower bits (>>); 0 <= k < 64. The bits
+ * crossing words move in two steps, so that k = 0 never shifts by 64 (undefined
+ * in C); with a constant k the compiler folds the two into one. */
 WTS_INLINE wts_board wts_shl(wts_board a, int k) {
-    return wts_board_make(a.lo << k, (a.hi << k) | (a.lo >> (64 - k)));
+    return wts_board_make(a.lo << k, (a.hi << k) | ((a.lo >> 1) >> (63 - k)));
 }
 WTS_INLINE wts_board wts_shr(wts_board a, int k) {
-    return wts_board_make((a.lo >> k) | (a.hi << (64 - k)), a.hi >> k);
+    return wts_board_make((a.lo >> k) | ((a.hi << 1) << (63 - k)), a.hi >> k);
 }
 
 /* Public square index (rank * 9 + file) <-> padded bit (rank * 10 + file). */
