@@ -354,7 +354,7 @@ def parse_agent_spec(spec: str) -> tuple[str, int | None]:
         return name, None
     if name != "mcts":
         raise ParameterError(f"agent {name!r} takes no level: {spec!r}")
-    level = int(level_text) if level_text.isdigit() and len(level_text) < 4 else 0
+    level = {str(k): k for k in LEVELS}.get(level_text.strip(), 0)
     if level not in LEVELS:
         raise ParameterError(f"bad level in {spec!r}: expected mcts:1 to mcts:{max(LEVELS)}")
     return name, level
