@@ -7,9 +7,11 @@ Fast checks only: the strength of the agents is measured by
 from __future__ import annotations
 
 import math
+import random
 import threading
 import time
 
+import numpy as np
 import pytest
 
 import wts
@@ -277,6 +279,79 @@ def test_search_arguments_are_checked() -> None:
         Search(game, expand_threshold=0)
     with pytest.raises(TypeError):
         Search(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("exploration", [float("nan"), float("inf"), -float("inf"), -0.1, 2e6])
+def test_search_refuses_a_non_finite_or_out_of_range_exploration(exploration: float) -> None:
+    """NaN once passed a ``< 0`` check and the search played square -1 until it crashed."""
+    with pytest.raises(wts.ParameterError, match="exploration"):
+        Search(wts.Game(), policy="ucb", exploration=exploration)
+    with pytest.raises(wts.ParameterError, match="exploration"):
+        MCTSAgent(playouts=10, policy="rm", exploration=exploration)
+
+
+@pytest.mark.parametrize("call", [
+    lambda s: s.run(1), lambda s: s.strategy(0), lambda s: s.visits(0), lambda s: s.values(1),
+    lambda s: s.iterations, lambda s: s.nodes, lambda s: s.expanded, lambda s: s.memory,
+])
+def test_a_search_never_initialised_raises_instead_of_crashing(call) -> None:
+    with pytest.raises(RuntimeError, match="__init__"):
+        call(Search.__new__(Search))
+
+
+def test_search_takes_numpy_integers_and_refuses_bad_counts() -> None:
+    search = Search(wts.Game(), seed=np.uint64(3), expand_threshold=np.int8(2))
+    assert search.run(np.int64(50)) == 50 and len(search.strategy(np.int32(1))) == 81
+    with pytest.raises(wts.ParameterError, match="iterations"):
+        search.run(2**31)
+    with pytest.raises(wts.ParameterTypeError, match="iterations"):
+        search.run(1.5)
+    with pytest.raises(wts.ParameterError, match="color"):
+        search.visits(-1)
+
+
+def test_a_set_stop_event_ends_a_search_at_once() -> None:
+    stop = threading.Event()
+    search = Search(wts.Game(), seed=1)
+    stop.set()
+    assert search.run(10**9, stop) == 0
+    agent = MCTSAgent(playouts=10**9, seed=2, stop=stop)
+    assert agent.select(wts.Game(), "white") in range(81)
+    assert agent.last_search is not None and agent.last_search.playouts == 0
+
+
+def test_stop_event_set_from_another_thread_makes_select_answer() -> None:
+    stop = threading.Event()
+    agent = MCTSAgent(playouts=10**9, seed=2, stop=stop)
+    timer = threading.Timer(0.2, stop.set)
+    timer.start()
+    try:
+        square = agent.select(wts.Game(), "black")
+    finally:
+        timer.cancel()
+    assert square in range(81)
+    assert agent.last_search is not None and 0 < agent.last_search.playouts < 10**9
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_winning_squares_match_the_reference_lines(seed: int) -> None:
+    """Every empty square that would complete five of ``color``, by the reference's
+    line finder (the C version once shifted by 64 and erred at -O0)."""
+    rng = random.Random(seed)
+    squares_left = list(range(81))
+    rng.shuffle(squares_left)
+    black, white = squares_left[:20], squares_left[20:40]
+    game = wts.Game.from_setup(black=black, white=white)
+    for color, own in ((0, black), (1, white)):
+        expected = []
+        for square in squares_left[40:]:
+            board = [wts.Piece.EMPTY] * 81
+            for sq in own + [square]:
+                board[sq] = wts.Piece.BLACK if color == 0 else wts.Piece.WHITE
+            turtle = wts.Color.BLACK if color == 0 else wts.Color.WHITE
+            if square in wts.reference.winning_turtles(board, turtle):
+                expected.append(square)
+        assert winning_squares(game, color) == sorted(expected)
 
 
 # -- tournament --------------------------------------------------------------------

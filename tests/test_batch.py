@@ -173,3 +173,40 @@ def test_batch_of_many_games_runs_to_the_end():
 def test_batch_too_large_to_allocate_raises_memory_error():
     with pytest.raises(MemoryError):
         wts.BatchGame(2**62)
+
+
+@pytest.mark.parametrize("n", [True, 1.5, "3", None, np.array([2])])
+def test_batch_size_of_the_wrong_type_is_a_parameter_type_error(n):
+    with pytest.raises(wts.ParameterTypeError, match="n must be an int"):
+        wts.BatchGame(n)
+
+
+def test_batch_size_out_of_range_is_a_parameter_error():
+    with pytest.raises(wts.ParameterError, match="n must be"):
+        wts.BatchGame(-1)
+
+
+def test_batch_takes_numpy_integers_for_its_size_and_indices():
+    batch = wts.BatchGame(np.int64(3))
+    batch[np.int32(1)] = wts.Game.from_setup(black=["E5"])
+    assert len(batch) == 3 and batch[np.uint8(1)].black == {wts.E5}
+
+
+@pytest.mark.parametrize("index", [1.5, "0", None, True])
+def test_batch_index_of_the_wrong_type_is_a_type_error_both_ways(index):
+    """As for any Python sequence: reading or writing with a float is a TypeError."""
+    batch = wts.BatchGame(2)
+    with pytest.raises(TypeError, match="batch indices are ints"):
+        batch[index]
+    with pytest.raises(TypeError, match="batch indices are ints"):
+        batch[index] = wts.Game()
+    assert batch[0] == batch[1] == wts.Game()
+
+
+def test_batch_core_bounds_checks_its_raw_accessors():
+    """The state accessors under BatchGame check their index too: no C read past the end."""
+    batch = wts.BatchGame(1)
+    with pytest.raises(IndexError):
+        batch._get_state(1, wts.Game())
+    with pytest.raises(IndexError):
+        batch._set_state(-1, wts.Game())

@@ -292,3 +292,10 @@ def test_raised_errors_can_be_caught_as_value_error(Game) -> None:
         Game().piece_at("Z9")
     with pytest.raises(ValueError):
         Game.from_setup(black=["A1", "A1"])
+
+
+@pytest.mark.parametrize("integer", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint64])
+def test_numpy_integer_scalars_are_taken_wherever_an_int_is(Game, integer) -> None:
+    game = Game.from_setup(black=[integer(0)], turn=integer(3))
+    game.play(integer(40), integer(41))
+    assert game.piece_at(integer(40)) is wts.Piece.BLACK and game.turn == 4

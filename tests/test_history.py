@@ -118,6 +118,59 @@ def test_pickle_keeps_the_history_and_its_start(Game) -> None:
     assert again.history == fresh.history and again.root() == Game()
 
 
+def _pickled_with(game, **changes):
+    """``game``'s pickle with some of the arguments of its restore call changed."""
+    restore, args = game.__reduce__()
+    names = ("cls", "black", "white", "eggs", "turn", "history", "root")
+    fields = dict(zip(names, args))
+    fields.update(changes)
+    return pickle.dumps(_Pickled(restore, tuple(fields[name] for name in names)))
+
+
+class _Pickled:
+    def __init__(self, restore, args) -> None:
+        self.restore, self.args = restore, args
+
+    def __reduce__(self):
+        return self.restore, self.args
+
+
+def test_a_pickled_history_that_does_not_lead_to_the_position_is_refused(Game) -> None:
+    game = Game()
+    game.play("A1", "B1")
+    game.play("C1", "D1")
+    other = Game()
+    other.play("E5", "E5")
+    with pytest.raises(wts.SetupError, match="does not lead to the pickled position"):
+        pickle.loads(_pickled_with(game, history=other.history))
+
+
+def test_a_pickled_history_that_breaks_the_rules_is_refused(Game) -> None:
+    game = Game()
+    first = game.play("A1", "B1")
+    game.play("C1", "D1")
+    forged = first._replace(collision=wts.A1)
+    with pytest.raises(wts.SetupError, match="turn 1 does not match"):
+        pickle.loads(_pickled_with(game, history=(forged, game.history[1])))
+    with pytest.raises(wts.SetupError, match="turn 2 cannot be played"):
+        pickle.loads(_pickled_with(game, history=(first, first)))
+
+
+@pytest.mark.parametrize("history", [("garbage",), (None, None), [1, 2]])
+def test_a_pickled_history_of_garbage_is_refused(Game, history) -> None:
+    game = Game()
+    game.play("A1", "B1")
+    with pytest.raises(wts.SetupError, match="history"):
+        pickle.loads(_pickled_with(game, history=history))
+
+
+def test_a_pickled_history_with_a_bad_start_is_refused(Game) -> None:
+    game = Game.from_setup(black=names("E5"))
+    game.play("A1", "B1")
+    with pytest.raises(wts.SetupError, match="start"):
+        pickle.loads(_pickled_with(game, root="not a position"))
+
+
 def test_both_engines_record_the_same_history() -> None:
     rng = random.Random(11)
     fast, reference = wts.Game(), wts.reference.Game()

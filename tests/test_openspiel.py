@@ -119,3 +119,19 @@ def test_module_example() -> None:
     import doctest
 
     assert doctest.testmod(wts.openspiel).failed == 0
+
+
+def test_no_action_is_taken_after_the_max_turns_terminal() -> None:
+    state = pyspiel.load_game(NAME, {"max_turns": 2}).new_initial_state()
+    state.apply_actions([0, 1])
+    state.apply_actions([2, 3])
+    assert state.is_terminal() and not state.game.is_over()
+    with pytest.raises(wts.GameOverError, match="max_turns=2"):
+        state.apply_actions([4, 5])
+    assert state.game.turn == 2 and state.moves == [(0, 1), (2, 3)]
+
+
+@pytest.mark.parametrize("max_turns", [0, -3, 2**31])
+def test_max_turns_out_of_range_is_a_parameter_error(max_turns: int) -> None:
+    with pytest.raises(wts.ParameterError, match="max_turns"):
+        wts.openspiel.load_game(max_turns=max_turns)

@@ -78,10 +78,29 @@ def test_ruling_7_a_set_up_position_starts_at_turn_0_unless_told(Game):
     assert game.turn == 13
 
 
-@pytest.mark.parametrize("turn", [-1, 1.5, "3", True, 2**32])
+@pytest.mark.parametrize("turn", [-1, 1.5, "3", True, 2**32, pytest.param(10**5000, id="5000-digits")])
 def test_ruling_7_a_bad_turn_number_is_a_setup_error(Game, turn):
     with pytest.raises(wts.SetupError, match="turn"):
         Game.from_setup(black=["E5"], turn=turn)
+
+
+def test_ruling_8_a_game_at_the_last_turn_number_is_drawn(Game):
+    game = Game.from_setup(black=["E5"], turn=wts.MAX_TURN)
+    assert game.status is Status.DRAW and game.is_over() and game.legal_moves() == []
+    with pytest.raises(wts.GameOverError):
+        game.play("A1", "B1")
+
+
+def test_ruling_8_the_turn_that_reaches_the_limit_ends_the_game(Game):
+    game = Game.from_setup(black=["E5"], turn=wts.MAX_TURN - 1)
+    result = game.play("A1", "B1")
+    assert result.status is Status.DRAW and game.turn == wts.MAX_TURN
+    assert pickle.loads(pickle.dumps(game)) == game  # the counter never passes 2**32 - 1
+
+
+def test_ruling_8_a_five_made_on_the_last_turn_still_wins(Game):
+    game = Game.from_setup(black=["A1", "B1", "C1", "D1"], turn=wts.MAX_TURN - 1)
+    assert game.play("E1", "I9").status is Status.BLACK_WINS
 
 
 def test_games_pickle_copy_and_deepcopy_to_equal_independent_games(Game):

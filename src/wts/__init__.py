@@ -27,7 +27,7 @@ from wts.errors import (
 from wts.events import Capture, Hatch, TurnResult
 from wts.game import Game
 from wts.perft import PerftCounts, perft
-from wts.pieces import Color, Piece, Status
+from wts.pieces import MAX_TURN, Color, Piece, Status
 from wts.simulate import SimulationResult, simulate
 from wts.squares import *  # noqa: F403
 from wts.squares import (
@@ -59,6 +59,7 @@ __all__ = [
     "Color",
     "Piece",
     "Status",
+    "MAX_TURN",
     "Capture",
     "Hatch",
     "TurnResult",

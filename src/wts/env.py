@@ -37,6 +37,7 @@ game ended on an illegal action) and the turn number (``"turn"``).
 from __future__ import annotations
 
 import operator
+import threading
 from typing import Any, ClassVar
 
 import numpy as np
@@ -51,6 +52,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 from wts.game import Game
 from wts.observation import observation_planes
+from wts.params import check_choice, check_int
 from wts.pieces import Color, Piece
 
 __all__ = ["WhatTheShellEnv", "parallel_env", "observation_planes", "ILLEGAL_ACTIONS"]
@@ -76,18 +78,13 @@ class WhatTheShellEnv(ParallelEnv):  # type: ignore[misc]
         illegal_action: str = "random",
         max_cycles: int = DEFAULT_MAX_CYCLES,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be None or one of {self.metadata['render_modes']}, "
-                f"got {render_mode!r}"
-            )
-        if illegal_action not in ILLEGAL_ACTIONS:
-            raise ValueError(
-                f"illegal_action must be one of {ILLEGAL_ACTIONS}, got {illegal_action!r}"
-            )
+        if render_mode is not None:
+            check_choice(render_mode, "render_mode", tuple(self.metadata["render_modes"]))
         self.render_mode = render_mode
-        self.illegal_action = illegal_action
-        self.max_cycles = max_cycles
+        self.illegal_action = check_choice(illegal_action, "illegal_action", ILLEGAL_ACTIONS)
+        self.max_cycles = check_int(max_cycles, "max_cycles", 1)
+        # reset, step and the readers of the game run one at a time across threads.
+        self._lock = threading.RLock()
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
         high = np.ones((4, 9, 9), dtype=np.uint8)
@@ -128,12 +125,19 @@ class WhatTheShellEnv(ParallelEnv):  # type: ignore[misc]
 
     def state(self) -> np.ndarray:
         """The whole position, (4, 9, 9) uint8: black, white, eggs, egg age."""
-        return observation_planes(self.game, Color.BLACK)
+        with self._lock:
+            return observation_planes(self.game, Color.BLACK)
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
         """Start a new game; ``seed`` seeds the generator that replaces illegal actions."""
+        with self._lock:
+            return self._reset(seed)
+
+    def _reset(
+        self, seed: int | None
+    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.game = Game()
@@ -170,6 +174,18 @@ class WhatTheShellEnv(ParallelEnv):  # type: ignore[misc]
         dict[str, dict[str, Any]],
     ]:
         """Both agents' actions at once; see the module docstring for illegal ones."""
+        with self._lock:
+            return self._step(actions)
+
+    def _step(
+        self, actions: dict[str, Any]
+    ) -> tuple[
+        dict[str, dict[str, np.ndarray]],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
         if not self.agents:
             return {}, {}, {}, {}, {}
         agents = list(self.agents)
@@ -218,7 +234,8 @@ class WhatTheShellEnv(ParallelEnv):  # type: ignore[misc]
 
     def render(self) -> str | None:
         """The board as text: returned for ``"ansi"``, printed for ``"human"``."""
-        text = str(self.game)
+        with self._lock:
+            text = str(self.game)
         if self.render_mode == "ansi":
             return text
         if self.render_mode == "human":

@@ -33,6 +33,7 @@ OpenSpiel's sequential algorithms (MCTS, CFR, MCCFR) run on
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import numpy as np
@@ -42,8 +43,10 @@ try:
 except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError("wts.openspiel needs OpenSpiel: pip install 'wts[openspiel]'") from exc
 
+from wts.errors import GameOverError
 from wts.game import Game
 from wts.observation import observation_planes
+from wts.params import check_int
 from wts.pieces import Color
 from wts.squares import SQUARE_NAMES
 
@@ -52,6 +55,8 @@ __all__ = ["GAME_NAME", "WhatTheShellGame", "WhatTheShellState", "load_game"]
 GAME_NAME = "python_what_the_shell"
 _NUM_PLAYERS = 2
 _DEFAULT_PARAMS = {"max_turns": 200}
+#: The largest max_turns: OpenSpiel keeps game lengths in a C int.
+MAX_TURNS_LIMIT = 2**31 - 1
 _COLORS = (Color.BLACK, Color.WHITE)
 _SHAPE = (4, 9, 9)
 
@@ -79,9 +84,7 @@ class WhatTheShellGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**_DEFAULT_PARAMS, **(params or {})}
-        max_turns = int(params["max_turns"])
-        if max_turns < 1:
-            raise ValueError(f"max_turns must be at least 1, got {max_turns}")
+        max_turns = check_int(params["max_turns"], "max_turns", 1, MAX_TURNS_LIMIT)
         super().__init__(
             _GAME_TYPE,
             pyspiel.GameInfo(
@@ -110,6 +113,26 @@ class WhatTheShellGame(pyspiel.Game):  # type: ignore[misc]
         )
 
 
+class _StateLock:
+    """A lock that copies and pickles as a new lock: OpenSpiel clones a Python
+    state by deep-copying its attributes one by one."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> None:
+        self._lock.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.release()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _StateLock:
+        return _StateLock()
+
+    def __reduce__(self) -> tuple[type[_StateLock], tuple[()]]:
+        return (_StateLock, ())
+
+
 class WhatTheShellState(pyspiel.State):  # type: ignore[misc]
     """A position: a :class:`wts.Game` (``state.game``) and the joint moves so far."""
 
@@ -118,6 +141,8 @@ class WhatTheShellState(pyspiel.State):  # type: ignore[misc]
         self.game = Game()
         self._max_turns = game.max_turns
         self.moves: list[tuple[int, int]] = []
+        # Keeps a turn of the game and its entry in ``moves`` together across threads.
+        self._lock = _StateLock()
 
     def current_player(self) -> int:
         """``PlayerId.SIMULTANEOUS`` until the game ends, then ``PlayerId.TERMINAL``."""
@@ -132,9 +157,15 @@ class WhatTheShellState(pyspiel.State):  # type: ignore[misc]
         return [int(sq) for sq in self.game.legal_moves()]
 
     def _apply_actions(self, actions: list[int]) -> None:
-        black, white = int(actions[0]), int(actions[1])
-        self.game.play(black, white)
-        self.moves.append((black, white))
+        """Play the joint action; a terminal state takes none (GameOverError),
+        even one ended by ``max_turns`` rather than by the rules."""
+        black, white = actions[0], actions[1]
+        with self._lock:
+            if self.game.turn >= self._max_turns and not self.game.is_over():
+                raise GameOverError(f"the game ended after max_turns={self._max_turns} turns: "
+                                    "no move can be played")
+            self.game.play(black, white)
+            self.moves.append((int(black), int(white)))
 
     def _action_to_string(self, player: int, action: int) -> str:
         return f"{_COLORS[player].value} {SQUARE_NAMES[action]}"
@@ -184,7 +215,10 @@ class WhatTheShellObserver:
 
 
 def load_game(**params: Any) -> pyspiel.Game:
-    """``pyspiel.load_game("python_what_the_shell", params)``."""
+    """``pyspiel.load_game("python_what_the_shell", params)``; ``max_turns`` is
+    checked here, since OpenSpiel's own conversion of a huge int fails unclearly."""
+    if "max_turns" in params:
+        params["max_turns"] = check_int(params["max_turns"], "max_turns", 1, MAX_TURNS_LIMIT)
     return pyspiel.load_game(GAME_NAME, params)
 
 

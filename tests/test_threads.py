@@ -1,0 +1,256 @@
+"""Every public object shared by four threads, switching as often as CPython can.
+
+Each test hammers one object from 4 threads with ``sys.setswitchinterval(1e-6)``
+and then checks the invariants of every position it holds: no square holds two
+pieces, the eggs are distinct, the status is the one the position gives, and
+the history replays to the position (a pickle round trip replays and checks
+it). Objects that serialise their calls (games, batches, environments) must
+have played every accepted turn whole; objects that run one call at a time
+(searches, MCTS agents) must have refused the others with ``wts.BusyError``.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+import sys
+import threading
+from collections.abc import Callable, Iterator
+
+import numpy as np
+import pytest
+
+import wts
+from wts._mcts import Search
+from wts.agents import MCTSAgent
+from wts.base import GameBase
+
+THREADS = 4
+
+
+@pytest.fixture(autouse=True)
+def fast_switching() -> Iterator[None]:
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(before)
+
+
+def hammer(work: Callable[[int], None]) -> None:
+    """Run ``work(thread_index)`` on THREADS threads at once; re-raise the first failure."""
+    failures: list[BaseException] = []
+    start = threading.Barrier(THREADS)
+
+    def run(index: int) -> None:
+        try:
+            start.wait()
+            work(index)
+        except BaseException as exc:  # reported in the main thread
+            failures.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        raise failures[0]
+
+
+def check_position(game: GameBase) -> None:
+    """The invariants of any reachable position."""
+    black, white, eggs = game.black, game.white, game.eggs
+    assert not black & white
+    assert not (black | white) & set(eggs)
+    assert len(set(eggs)) == len(eggs) <= 81
+    assert all(0 <= sq < 81 for sq in black | white | set(eggs))
+    again = type(game).from_setup(black=black, white=white, eggs=eggs, turn=game.turn)
+    assert (again.status, again.winning_counts) == (game.status, game.winning_counts)
+
+
+def check_history(game: GameBase) -> None:
+    """The history replays, turn by turn, to the position (unpickling checks it)."""
+    assert len(game.history) == game.turn
+    assert pickle.loads(pickle.dumps(game)) == game
+
+
+def moves_as(kind: int, square: int) -> object:
+    """The same square as an int, a numpy integer or a name: the checked paths too."""
+    return (square, np.int64(square), wts.square_name(square))[kind % 3]
+
+
+@pytest.mark.parametrize("Game", [wts.Game, wts.reference.Game], ids=["fast", "reference"])
+def test_shared_game_plays_whole_turns(Game) -> None:
+    games = [Game() for _ in range(40 if Game is wts.Game else 4)]
+    played = [0] * THREADS
+
+    def work(index: int) -> None:
+        rng = random.Random(index)
+        attempt = 0
+        for game in games:  # every thread plays each game until it ends
+            while legal := game.legal_moves():
+                attempt += 1
+                black, white = rng.choice(legal), rng.choice(legal)
+                try:
+                    game.play(moves_as(attempt, black), moves_as(attempt + index, white))
+                except wts.IllegalMoveError:  # another thread took the square, or won
+                    continue
+                played[index] += 1
+                if attempt % 8 == 0:
+                    check_position(game.copy())  # one read of the whole position
+
+    hammer(work)
+    assert sum(played) == sum(game.turn for game in games)
+    for game in games:
+        assert game.is_over()
+        check_position(game)
+        check_history(game)
+
+
+def test_shared_game_copies_are_whole() -> None:
+    """Copies and reads made while other threads play are positions of some turn."""
+    game = wts.Game()
+    seen: list[wts.Game] = []
+
+    def work(index: int) -> None:
+        rng = random.Random(index)
+        for _ in range(300):
+            if index % 2:
+                seen.append(game.copy())
+                continue
+            legal = game.legal_moves()
+            if not legal:
+                return
+            try:
+                game.play(rng.choice(legal), rng.choice(legal))
+            except wts.IllegalMoveError:
+                continue
+
+    hammer(work)
+    assert seen
+    for copy in seen:
+        check_position(copy)
+        check_history(copy)
+
+
+def test_shared_batch_steps_whole() -> None:
+    batch = wts.BatchGame(256)
+    steps = [0] * THREADS
+
+    def work(index: int) -> None:
+        rng = np.random.default_rng(index)
+        for _ in range(100):
+            mask = batch.legal_mask()
+            over = ~mask.any(axis=1)
+            moves = []
+            for _side in range(2):
+                weights = rng.random(mask.shape) * mask
+                moves.append(np.where(over, wts.NO_MOVE, weights.argmax(axis=1)))
+            try:
+                batch.step(moves[0], moves[1])
+            except wts.IllegalMoveError:  # another thread stepped in between
+                continue
+            steps[index] += 1
+            batch.observation()
+            batch[index]
+
+    hammer(work)
+    total = sum(steps)
+    assert total > 0
+    turns, over = batch.turns, batch.is_over()
+    # Every accepted step played one turn in every game still going.
+    assert (turns[~over] == total).all() and (turns <= total).all()
+    for game in batch:
+        check_position(game)
+
+
+def test_shared_search_refuses_concurrent_calls() -> None:
+    search = Search(wts.Game(), seed=1, max_memory=8 << 20)
+    done = [0] * THREADS
+    refused = [0] * THREADS
+
+    def work(index: int) -> None:
+        for _ in range(60):
+            try:
+                if index % 2:
+                    done[index] += search.run(200)
+                else:
+                    strategy = search.strategy(index // 2)
+                    assert abs(sum(strategy) - 1.0) < 1e-6
+                    search.visits(0)
+            except wts.BusyError:
+                refused[index] += 1
+
+    hammer(work)
+    assert search.iterations == sum(done) > 0
+    assert sum(search.visits(0)) == search.iterations
+
+
+def test_shared_mcts_agent_refuses_concurrent_selects() -> None:
+    agent = MCTSAgent(playouts=300, seed=3)
+    game = wts.Game()
+    squares: list[int] = []
+
+    def work(index: int) -> None:
+        for _ in range(8):
+            try:
+                squares.append(agent.select(game, ("black", "white")[index % 2]))
+            except wts.BusyError:
+                pass
+
+    hammer(work)
+    assert squares and all(sq in range(81) for sq in squares)
+    assert agent.total_playouts == 300 * len(squares)
+    assert game == wts.Game()
+
+
+def test_shared_parallel_env_steps_whole() -> None:
+    pytest.importorskip("pettingzoo")
+    from wts.env import parallel_env
+
+    env = parallel_env(max_cycles=10_000)
+    env.reset(seed=5)
+    steps = [0] * THREADS
+
+    def work(index: int) -> None:
+        rng = random.Random(index)
+        for _ in range(100):
+            if not env.agents:
+                return
+            env.step({"black": rng.randrange(81), "white": rng.randrange(81)})
+            steps[index] += 1
+            env.state()
+
+    hammer(work)
+    assert env.game.turn <= sum(steps)
+    check_position(env.game)
+    check_history(env.game)
+
+
+def test_shared_openspiel_state_keeps_moves_with_turns() -> None:
+    pytest.importorskip("pyspiel")
+    from wts.openspiel import load_game
+
+    state = load_game(max_turns=1000).new_initial_state()
+
+    def work(index: int) -> None:
+        rng = random.Random(index)
+        for _ in range(80):
+            if state.is_terminal():
+                return
+            legal = state.legal_actions(0)
+            if not legal:  # ended by another thread since is_terminal()
+                return
+            try:
+                state.apply_actions([rng.choice(legal), rng.choice(legal)])
+            except (wts.IllegalMoveError, RuntimeError):  # a square taken in between
+                continue
+
+    hammer(work)
+    replayed = wts.Game()
+    for black, white in state.moves:
+        replayed.play(black, white)
+    assert replayed == state.game
+    check_position(state.game)
