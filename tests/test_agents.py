@@ -346,7 +346,7 @@ def test_winning_squares_match_the_reference_lines(seed: int) -> None:
         expected = []
         for square in squares_left[40:]:
             board = [wts.Piece.EMPTY] * 81
-            for sq in own + [square]:
+            for sq in [*own, square]:
                 board[sq] = wts.Piece.BLACK if color == 0 else wts.Piece.WHITE
             turtle = wts.Color.BLACK if color == 0 else wts.Color.WHITE
             if square in wts.reference.winning_turtles(board, turtle):

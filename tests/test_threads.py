@@ -11,6 +11,7 @@ have played every accepted turn whole; objects that run one call at a time
 
 from __future__ import annotations
 
+import contextlib
 import pickle
 import random
 import sys
@@ -195,10 +196,8 @@ def test_shared_mcts_agent_refuses_concurrent_selects() -> None:
 
     def work(index: int) -> None:
         for _ in range(8):
-            try:
+            with contextlib.suppress(wts.BusyError):
                 squares.append(agent.select(game, ("black", "white")[index % 2]))
-            except wts.BusyError:
-                pass
 
     hammer(work)
     assert squares and all(sq in range(81) for sq in squares)

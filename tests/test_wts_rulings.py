@@ -78,7 +78,9 @@ def test_ruling_7_a_set_up_position_starts_at_turn_0_unless_told(Game):
     assert game.turn == 13
 
 
-@pytest.mark.parametrize("turn", [-1, 1.5, "3", True, 2**32, pytest.param(10**5000, id="5000-digits")])
+@pytest.mark.parametrize(
+    "turn", [-1, 1.5, "3", True, 2**32, pytest.param(10**5000, id="5000-digits")]
+)
 def test_ruling_7_a_bad_turn_number_is_a_setup_error(Game, turn):
     with pytest.raises(wts.SetupError, match="turn"):
         Game.from_setup(black=["E5"], turn=turn)
