@@ -75,7 +75,8 @@ cdef class BatchCore:
             if wts_is_over(&self.states[i]):
                 if black[i] != -1 or white[i] != -1:
                     return i
-            elif not (_can_play(&self.states[i], black[i]) and _can_play(&self.states[i], white[i])):
+            elif not (_can_play(&self.states[i], black[i])
+                      and _can_play(&self.states[i], white[i])):
                 return i
         return -1
 

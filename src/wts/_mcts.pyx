@@ -33,7 +33,7 @@ from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memset
 
 from wts._core cimport (
-    WTS_BLACK, WTS_BLACK_WINS, WTS_DRAW, WTS_WHITE, WTS_WHITE_WINS, wts_and, wts_andnot, wts_any,
+    WTS_BLACK, WTS_BLACK_WINS, WTS_DRAW, WTS_WHITE_WINS, wts_and, wts_andnot, wts_any,
     wts_bit_square, wts_board, wts_copy, wts_is_over, wts_legal_moves, wts_or, wts_playout,
     wts_popcount, wts_resolve_turn, wts_rng, wts_rng_below, wts_rng_next, wts_rng_seed,
     wts_select, wts_shl, wts_shr, wts_square_board, wts_state, wts_valid,
@@ -602,7 +602,7 @@ cdef class Search:
         object with ``is_set()`` such as a :class:`threading.Event`: once it is
         set, the search returns early."""
         cdef Step *path
-        cdef int64_t done = 0, goal, chunk, i
+        cdef int64_t done = 0, goal, chunk
         self._enter()
         try:
             goal = check_int(iterations, "iterations", 0, MAX_ITERATIONS - self.n_iterations)
@@ -615,7 +615,7 @@ cdef class Search:
                 while done < goal and not (stop is not None and stop.is_set()):
                     chunk = min(goal - done, <int64_t>CHUNK)
                     with nogil:
-                        for i in range(chunk):
+                        for _ in range(chunk):
                             self._iterate(path)
                     done += chunk
                     self.n_iterations += chunk
