@@ -12,9 +12,11 @@ have played every accepted turn whole; objects that run one call at a time
 from __future__ import annotations
 
 import contextlib
+import importlib
 import pickle
 import random
 import sys
+import sysconfig
 import threading
 from collections.abc import Callable, Iterator
 
@@ -253,3 +255,13 @@ def test_shared_openspiel_state_keeps_moves_with_turns() -> None:
         replayed.play(black, white)
     assert replayed == state.game
     check_position(state.game)
+
+
+@pytest.mark.skipif(not sysconfig.get_config_var("Py_GIL_DISABLED"),
+                    reason="needs a free-threaded CPython (3.14t)")
+def test_importing_wts_keeps_the_gil_off() -> None:
+    """Every extension declares itself free-threading compatible; one that did not
+    would turn the GIL back on when imported."""
+    for name in ("_batch", "_core", "_game", "_mcts", "_perft", "_simulate"):
+        importlib.import_module(f"wts.{name}")
+    assert not sys._is_gil_enabled()

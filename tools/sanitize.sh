@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Build the Cython extensions with AddressSanitizer and UndefinedBehaviorSanitizer
-# in a temporary copy of the package, then run the rule tests, the kernel tests
-# (batch, simulate, perft) and the differential corpus (tests/test_fuzz.py)
-# against that build. Fails on any sanitizer report, from the test process or
-# from any subprocess it starts.
+# Build every Cython extension with AddressSanitizer and UndefinedBehaviorSanitizer
+# (-fno-sanitize-recover=all) in a temporary copy of the package, at -O0 and at
+# -O2, and run against each build the rule, kernel (batch, simulate, perft),
+# agent and search, and thread tests; then the differential corpus
+# (tests/test_fuzz.py) against the -O2 build. Fails on any sanitizer report,
+# from the test process or from any subprocess it starts.
 #
 #     tools/sanitize.sh              # from the repository root (or anywhere)
 #     tools/sanitize.sh -k corpus    # extra arguments go to pytest
@@ -41,86 +42,109 @@ cp -r tests "$work/tests"
 cp pyproject.toml "$work/"  # pytest's settings (markers) for the copied tests
 find "$work/tests" -name __pycache__ -prune -exec rm -rf {} +
 
-step "building with -fsanitize=address,undefined ($cc)"
-flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -O1 -g"
-# setup.py appends WTS_EXTRA_* after its own -O3, so -O1 wins.
-if ! (cd "$work/tree" && CC=$cc WTS_EXTRA_CFLAGS=$flags \
-        WTS_EXTRA_LDFLAGS="-fsanitize=address,undefined" \
-        "$python" setup.py build_ext --inplace --build-temp "$work/build") >"$work/build.log" 2>&1; then
-    cat "$work/build.log"
-    echo "sanitize.sh: the sanitizer build failed" >&2
-    exit 1
-fi
-grep -E -e ': (warning|error|runtime error):' "$work/build.log" || true
-expected=$(find src/wts -maxdepth 1 -name '*.pyx' | wc -l)
-built=0
-for so in "$work"/tree/src/wts/_*.so; do
-    symbols=$(nm -D --undefined-only "$so")
-    if [[ $symbols != *__asan_init* || $symbols != *__ubsan_handle_* ]]; then
-        echo "sanitize.sh: $so is not instrumented" >&2
-        exit 1
-    fi
-    built=$((built + 1))
-done
-if [[ $built -ne $expected ]]; then
-    echo "sanitize.sh: expected $expected extension modules (one per .pyx), built $built" >&2
-    exit 1
-fi
-
 export ASAN_OPTIONS="detect_leaks=0:log_path=$work/canary/asan"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$work/canary/ubsan"
 mkdir -p "$work/canary" "$work/report"
-
-step "the tests will import the sanitized build"
-# Even beside an editable install of the source tree, PYTHONPATH comes first.
-(cd "$work" && env -u PYTHONPATH LD_PRELOAD="$libasan" PYTHONPATH="$work/tree/src" "$python" -c '
-import sys, wts, wts._core, wts._game
-for module in (wts, wts._core, wts._game):
-    if not module.__file__.startswith(sys.argv[1]):
-        sys.exit(f"{module.__name__} comes from {module.__file__}, not from {sys.argv[1]}")
-print("wts from", wts.__file__)' "$work/tree/src/") || exit 1
-
-step "canary: a deliberate overrun must be reported"
-# BatchCore._get_state does no bounds check (BatchGame does): reading game 1 of
-# a batch of 1 is a heap-buffer-overflow that this harness has to see.
-if (cd "$work" && env -u PYTHONPATH LD_PRELOAD="$libasan" PYTHONPATH="$work/tree/src" \
-        PYTHONMALLOC=malloc "$python" -c 'import wts; wts.BatchGame(1)._get_state(1, wts.Game())') 2>/dev/null; then
-    echo "sanitize.sh: the canary overrun was not caught: the harness is broken" >&2
-    exit 1
-fi
-if ! grep -q -s 'heap-buffer-overflow' "$work"/canary/asan.*; then
-    echo "sanitize.sh: the canary overrun left no ASan report: the harness is broken" >&2
-    exit 1
-fi
-echo "caught: $(grep -h -m1 'ERROR: AddressSanitizer' "$work"/canary/asan.*)"
-
-step "running the tests under ASan + UBSan"
-# log_path: every report, from any process, lands in a file checked below.
-export ASAN_OPTIONS="detect_leaks=0:log_path=$work/report/asan"
-export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$work/report/ubsan"
-run_tests() {  # run_tests PYTHONMALLOC TEST_FILE... [-- PYTEST_ARGS...]
+sanitized() {  # sanitized PYTHONMALLOC COMMAND...: run with the sanitizer runtimes preloaded
     local malloc=$1
     shift
     (cd "$work" && env -u PYTHONPATH LD_PRELOAD="$libasan" PYTHONPATH="$work/tree/src" \
-        PYTHONMALLOC="$malloc" "$python" -m pytest -q -p no:cacheprovider "$@")
+        PYTHONMALLOC="$malloc" "$@")
 }
-# The rule and kernel tests with PYTHONMALLOC=malloc: every Python allocation
-# (PyMem_Malloc too) goes through ASan's malloc, so an overrun of a small block
-# is caught rather than hidden inside a pymalloc arena. The differential
-# corpus is mostly Python (the reference engine), so it keeps pymalloc: it is
-# there for the many positions it drives through the C kernels.
-rule_tests=(
+
+step "canaries: a deliberate overrun and a deliberate shift by 64 must be reported"
+# Both come from a tiny library built with the same flags as the extensions.
+# ASan writes its report to log_path; GCC's UBSan, linked beside ASan, writes to
+# stderr whatever UBSAN_OPTIONS says, so the test runs below keep their output too.
+cat >"$work/canary.c" <<'C'
+#include <stdint.h>
+#include <stdlib.h>
+int overrun(int n) { int *a = malloc(4 * sizeof(int)); int x = a[n]; free(a); return x; }
+uint64_t shift(uint64_t x, int k) { return x >> k; }
+C
+"$cc" -shared -fPIC -fsanitize=address,undefined -fno-sanitize-recover=all -g \
+    -o "$work/canary.so" "$work/canary.c"
+for call in "overrun(4)" "shift(1, 64)"; do
+    sanitized malloc "$python" -c "import ctypes; lib = ctypes.CDLL('$work/canary.so'); \
+lib.shift.argtypes = [ctypes.c_uint64, ctypes.c_int]; lib.$call" 2>>"$work/canary/stderr" && {
+        echo "sanitize.sh: the canary $call was not stopped: the harness is broken" >&2
+        exit 1
+    }
+done
+grep -q -s 'heap-buffer-overflow' "$work"/canary/asan.* || {
+    echo "sanitize.sh: the overrun canary left no ASan report: the harness is broken" >&2
+    exit 1
+}
+grep -q -s 'runtime error: shift exponent 64' "$work/canary/stderr" || {
+    echo "sanitize.sh: the shift canary left no UBSan report: the harness is broken" >&2
+    exit 1
+}
+echo "caught: $(grep -h -m1 'ERROR: AddressSanitizer' "$work"/canary/asan.*)"
+echo "caught: $(grep -h -m1 'runtime error' "$work/canary/stderr")"
+
+# log_path: every report, from any process, lands in a file checked at the end.
+export ASAN_OPTIONS="detect_leaks=0:log_path=$work/report/asan"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$work/report/ubsan"
+expected=$(find src/wts -maxdepth 1 -name '*.pyx' | wc -l)
+# The rule, kernel, agent and thread tests, with PYTHONMALLOC=malloc: every Python
+# allocation goes through ASan's malloc, so an overrun of a small block is caught
+# rather than hidden inside a pymalloc arena.
+native_tests=(
     test_clarifications.py test_rulebook_figures.py test_wts_rulings.py test_errors.py
-    test_api.py test_squares.py test_batch.py test_simulate.py test_perft.py
+    test_api.py test_squares.py test_history.py test_batch.py test_simulate.py test_perft.py
+    test_agents.py test_threads.py test_openspiel.py test_env.py
 )
 present=()
-for name in "${rule_tests[@]}"; do
+for name in "${native_tests[@]}"; do
     [[ -e $work/tests/$name ]] && present+=("tests/$name")
 done
 status=0
-run_tests malloc "${present[@]}" "$@" || status=$?
-step "the differential corpus and fuzzer tests under ASan + UBSan"
-run_tests pymalloc tests/test_fuzz.py "$@" || status=$?
+for level in -O0 -O2; do
+    step "building every extension with -fsanitize=address,undefined at $level ($cc)"
+    flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $level -g"
+    rm -rf "$work/build" "$work"/tree/src/wts/_*.so
+    # setup.py appends WTS_EXTRA_* after its own -O3, so $level wins.
+    if ! (cd "$work/tree" && CC=$cc WTS_EXTRA_CFLAGS=$flags \
+            WTS_EXTRA_LDFLAGS="-fsanitize=address,undefined" \
+            "$python" setup.py build_ext --inplace --build-temp "$work/build") >"$work/build.log" 2>&1; then
+        cat "$work/build.log"
+        echo "sanitize.sh: the sanitizer build failed" >&2
+        exit 1
+    fi
+    grep -E -e ': (warning|error|runtime error):' "$work/build.log" || true
+    built=0
+    for so in "$work"/tree/src/wts/_*.so; do
+        symbols=$(nm -D --undefined-only "$so")
+        if [[ $symbols != *__asan_init* || $symbols != *__ubsan_handle_* ]]; then
+            echo "sanitize.sh: $so is not instrumented" >&2
+            exit 1
+        fi
+        built=$((built + 1))
+    done
+    if [[ $built -ne $expected ]]; then
+        echo "sanitize.sh: expected $expected extension modules (one per .pyx), built $built" >&2
+        exit 1
+    fi
+    sanitized malloc "$python" -c '
+import sys, wts, wts._core, wts._game, wts._mcts
+for module in (wts, wts._core, wts._game, wts._mcts):
+    if not module.__file__.startswith(sys.argv[1]):
+        sys.exit(f"{module.__name__} comes from {module.__file__}, not from {sys.argv[1]}")' \
+        "$work/tree/src/" || exit 1
+    step "the rule, kernel, agent and thread tests under ASan + UBSan ($level)"
+    sanitized malloc "$python" -m pytest -q -p no:cacheprovider "${present[@]}" "$@" \
+        2>&1 | tee -a "$work/output" || status=$?
+done
+# The differential corpus is mostly Python (the reference engine), so it keeps
+# pymalloc: it is there for the many positions it drives through the C kernels.
+step "the differential corpus and fuzzer tests under ASan + UBSan (-O2)"
+sanitized pymalloc "$python" -m pytest -q -p no:cacheprovider tests/test_fuzz.py "$@" \
+    2>&1 | tee -a "$work/output" || status=$?
+if grep -q 'runtime error:' "$work/output"; then
+    grep -B2 -A20 'runtime error:' "$work/output" >&2
+    echo "sanitize.sh: UBSan reports above" >&2
+    exit 1
+fi
 
 reports=$(find "$work/report" -type f | sort)
 if [[ -n $reports ]]; then
