@@ -166,14 +166,17 @@ def test_turn_picks_a_position_of_the_history(Game) -> None:
     after_capture = start.copy()
     after_capture.play("E5", "A1")
     assert svg.board(game, turn=4) == svg.board(after_capture)
-    for bad in (2, 6, "4", None.__class__):
-        with pytest.raises(ValueError, match="turn must be an int from 3 to 5"):
+    for bad in (2, 6):
+        with pytest.raises(wts.ParameterError, match="turn must be from 3 to 5"):
+            svg.board(game, turn=bad)
+    for bad in ("4", None.__class__, 4.0):
+        with pytest.raises(wts.ParameterTypeError, match="turn must be an int"):
             svg.board(game, turn=bad)
 
 
-@pytest.mark.parametrize("size", [0, -5, "big", True])
-def test_size_must_be_positive(Game, size) -> None:
-    with pytest.raises(ValueError, match="size must be"):
+@pytest.mark.parametrize("size", [0, -5, "big", True, float("nan"), float("inf"), 1e9])
+def test_size_must_be_a_positive_finite_number(Game, size) -> None:
+    with pytest.raises(wts.ParameterError, match="size"):
         svg.board(Game(), size=size)
 
 

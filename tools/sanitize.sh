@@ -3,7 +3,8 @@
 # (-fno-sanitize-recover=all) in a temporary copy of the package, at -O0 and at
 # -O2, and run against each build the rule, kernel (batch, simulate, perft),
 # agent and search, and thread tests; then the differential corpus
-# (tests/test_fuzz.py) against the -O2 build. Fails on any sanitizer report,
+# (tests/test_fuzz.py) against the -O2 build; the two builds are tested side by
+# side, a core each. Fails on any sanitizer report,
 # from the test process or from any subprocess it starts.
 #
 #     tools/sanitize.sh              # from the repository root (or anywhere)
@@ -30,6 +31,9 @@ if [[ ! -e $libasan ]]; then
     exit 2
 fi
 libasan=$(readlink -f "$libasan")
+# libstdc++ right after libasan: without it ASan's __cxa_throw interceptor cannot
+# find the real one, and the first C++ exception (OpenSpiel's) aborts the process.
+preload="$libasan $(readlink -f "$("$cc" -print-file-name=libstdc++.so)")"
 
 step "copying the package to $work/tree"
 mkdir -p "$work/tree/src/wts"
@@ -45,10 +49,10 @@ find "$work/tests" -name __pycache__ -prune -exec rm -rf {} +
 export ASAN_OPTIONS="detect_leaks=0:log_path=$work/canary/asan"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$work/canary/ubsan"
 mkdir -p "$work/canary" "$work/report"
-sanitized() {  # sanitized PYTHONMALLOC COMMAND...: run with the sanitizer runtimes preloaded
-    local malloc=$1
-    shift
-    (cd "$work" && env -u PYTHONPATH LD_PRELOAD="$libasan" PYTHONPATH="$work/tree/src" \
+sanitized() {  # sanitized TREE PYTHONMALLOC COMMAND...: run on TREE's build, runtimes preloaded
+    local tree=$1 malloc=$2
+    shift 2
+    (cd "$work" && env -u PYTHONPATH LD_PRELOAD="$preload" PYTHONPATH="$tree/src" \
         PYTHONMALLOC="$malloc" "$@")
 }
 
@@ -65,7 +69,7 @@ C
 "$cc" -shared -fPIC -fsanitize=address,undefined -fno-sanitize-recover=all -g \
     -o "$work/canary.so" "$work/canary.c"
 for call in "overrun(4)" "shift(1, 64)"; do
-    sanitized malloc "$python" -c "import ctypes; lib = ctypes.CDLL('$work/canary.so'); \
+    sanitized "$work/tree" malloc "$python" -c "import ctypes; lib = ctypes.CDLL('$work/canary.so'); \
 lib.shift.argtypes = [ctypes.c_uint64, ctypes.c_int]; lib.$call" 2>>"$work/canary/stderr" && {
         echo "sanitize.sh: the canary $call was not stopped: the harness is broken" >&2
         exit 1
@@ -98,22 +102,23 @@ present=()
 for name in "${native_tests[@]}"; do
     [[ -e $work/tests/$name ]] && present+=("tests/$name")
 done
-status=0
 for level in -O0 -O2; do
     step "building every extension with -fsanitize=address,undefined at $level ($cc)"
+    tree="$work/tree$level"
+    cp -r "$work/tree" "$tree"
     flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $level -g"
-    rm -rf "$work/build" "$work"/tree/src/wts/_*.so
     # setup.py appends WTS_EXTRA_* after its own -O3, so $level wins.
-    if ! (cd "$work/tree" && CC=$cc WTS_EXTRA_CFLAGS=$flags \
+    if ! (cd "$tree" && CC=$cc WTS_EXTRA_CFLAGS=$flags \
             WTS_EXTRA_LDFLAGS="-fsanitize=address,undefined" \
-            "$python" setup.py build_ext --inplace --build-temp "$work/build") >"$work/build.log" 2>&1; then
+            "$python" setup.py build_ext --inplace --build-temp "$work/build$level") \
+            >"$work/build.log" 2>&1; then
         cat "$work/build.log"
         echo "sanitize.sh: the sanitizer build failed" >&2
         exit 1
     fi
     grep -E -e ': (warning|error|runtime error):' "$work/build.log" || true
     built=0
-    for so in "$work"/tree/src/wts/_*.so; do
+    for so in "$tree"/src/wts/_*.so; do
         symbols=$(nm -D --undefined-only "$so")
         if [[ $symbols != *__asan_init* || $symbols != *__ubsan_handle_* ]]; then
             echo "sanitize.sh: $so is not instrumented" >&2
@@ -125,23 +130,40 @@ for level in -O0 -O2; do
         echo "sanitize.sh: expected $expected extension modules (one per .pyx), built $built" >&2
         exit 1
     fi
-    sanitized malloc "$python" -c '
+    sanitized "$tree" malloc "$python" -c '
 import sys, wts, wts._core, wts._game, wts._mcts
 for module in (wts, wts._core, wts._game, wts._mcts):
     if not module.__file__.startswith(sys.argv[1]):
         sys.exit(f"{module.__name__} comes from {module.__file__}, not from {sys.argv[1]}")' \
-        "$work/tree/src/" || exit 1
-    step "the rule, kernel, agent and thread tests under ASan + UBSan ($level)"
-    sanitized malloc "$python" -m pytest -q -p no:cacheprovider "${present[@]}" "$@" \
-        2>&1 | tee -a "$work/output" || status=$?
+        "$tree/src/" || exit 1
 done
-# The differential corpus is mostly Python (the reference engine), so it keeps
-# pymalloc: it is there for the many positions it drives through the C kernels.
-step "the differential corpus and fuzzer tests under ASan + UBSan (-O2)"
-sanitized pymalloc "$python" -m pytest -q -p no:cacheprovider tests/test_fuzz.py "$@" \
-    2>&1 | tee -a "$work/output" || status=$?
-if grep -q 'runtime error:' "$work/output"; then
-    grep -B2 -A20 'runtime error:' "$work/output" >&2
+
+# The two builds are tested side by side, a core each. The differential corpus
+# follows on the -O2 build; it is mostly Python (the reference engine), so it
+# keeps pymalloc: it is there for the many positions it drives through the C kernels.
+step "the rule, kernel, agent and thread tests at -O0 and at -O2, then the corpus at -O2"
+run_level() {  # run_level LEVEL [PYTEST_ARGS...]: the tests on one build; its status in a file
+    local level=$1 status=0
+    shift
+    sanitized "$work/tree$level" malloc "$python" -m pytest -q -p no:cacheprovider \
+        "${present[@]}" "$@" >"$work/output$level" 2>&1 || status=$?
+    if [[ $level == -O2 && $status -eq 0 ]]; then
+        sanitized "$work/tree$level" pymalloc "$python" -m pytest -q -p no:cacheprovider \
+            tests/test_fuzz.py "$@" >>"$work/output$level" 2>&1 || status=$?
+    fi
+    echo "$status" >"$work/status$level"
+}
+run_level -O0 "$@" &
+run_level -O2 "$@" &
+wait
+status=0
+for level in -O0 -O2; do
+    printf '\n-- %s\n' "$level"
+    cat "$work/output$level"
+    [[ $(cat "$work/status$level") -eq 0 ]] || status=$(cat "$work/status$level")
+done
+if grep -q 'runtime error:' "$work"/output-O*; then
+    grep -h -B2 -A20 'runtime error:' "$work"/output-O* >&2
     echo "sanitize.sh: UBSan reports above" >&2
     exit 1
 fi

@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from wts.base import GameBase
+from wts.errors import ParameterError
 from wts.pieces import Color
 
 __all__ = ["observation_planes", "PLANES"]
@@ -19,14 +20,18 @@ __all__ = ["observation_planes", "PLANES"]
 PLANES = ("own turtles", "opponent turtles", "eggs", "egg age")
 
 
+_COLORS = {color.value: color for color in Color}
+
+
 def observation_planes(game: GameBase, color: Color | str) -> npt.NDArray[np.uint8]:
     """The (4, 9, 9) uint8 planes of ``game`` from ``color``'s point of view:
     its turtles, the opponent's turtles, the eggs (each 0/1) and the eggs' age
     (1 the oldest, the next to hatch; 0 where there is no egg), indexed
     ``[plane, rank - 1, file]``."""
-    own_color = Color(color) if isinstance(color, str) else color
-    if not isinstance(own_color, Color):
-        raise ValueError(f"expected a colour, got {color!r}")
+    own_color = color if isinstance(color, Color) else (
+        _COLORS.get(color) if isinstance(color, str) else None)
+    if own_color is None:
+        raise ParameterError(f"color must be a wts.Color, 'black' or 'white', not {color!r}")
     planes = np.zeros((4, 81), dtype=np.uint8)
     if own_color is Color.BLACK:
         own, foe = game.black, game.white

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
+from wts.params import check_float, check_int
 from wts.pieces import Piece
 from wts.squares import BOARD_SIZE, FILE_NAMES, NUM_SQUARES, RANK_NAMES, SQUARE_NAMES, Square
 
@@ -51,6 +52,8 @@ COLORS = {
 """The colours of the picture, by role: ``COLORS["black"]`` fills a black
 turtle's shell, ``COLORS["board"]`` an empty square."""
 
+#: The largest picture drawn, in pixels.
+MAX_SIZE = 100_000.0
 _MARGIN_WITH_COORDINATES = 0.6  # in squares, on each side
 _MARGIN_WITHOUT = 0.15
 
@@ -161,8 +164,7 @@ def _position_at(game: GameBase, turn: int | None) -> tuple[GameBase, TurnResult
     if turn is None:
         return game, history[-1] if history else None
     first = game.turn - len(history)
-    if isinstance(turn, bool) or not isinstance(turn, int) or not first <= turn <= game.turn:
-        raise ValueError(f"turn must be an int from {first} to {game.turn}, not {turn!r}")
+    turn = check_int(turn, "turn", first, game.turn)
     if turn == game.turn:
         return game, history[-1] if history else None
     position = game.root()
@@ -180,8 +182,7 @@ def board(
     turns; default: the current one); the turn that led there is marked.
     ``coordinates`` adds the file letters and rank numbers around the board.
     """
-    if isinstance(size, bool) or not isinstance(size, (int, float)) or not size > 0:
-        raise ValueError(f"size must be a positive number of pixels, not {size!r}")
+    size = check_float(size, "size (pixels)", 0.0, MAX_SIZE, exclude_minimum=True)
     position, last = _position_at(game, turn)
     cell = _cell(size, coordinates)
     margin = _margin(coordinates) * cell

@@ -18,9 +18,10 @@ from typing import Any, Protocol, TextIO
 
 from wts import record as records
 from wts.base import GameBase
-from wts.errors import SquareError
+from wts.errors import ParameterError, SquareError
 from wts.events import TurnResult
 from wts.game import Game
+from wts.params import check_float, check_seed
 from wts.pieces import Color, Piece, Status
 from wts.squares import SQUARE_NAMES, Square, to_square
 
@@ -36,6 +37,8 @@ __all__ = [
 ]
 
 HUMAN = "human"
+#: The longest pause between two bot moves, in seconds.
+MAX_DELAY = 3600.0
 
 
 def _turns(count: int) -> str:
@@ -146,11 +149,12 @@ def check_player(spec: str) -> str:
         except ValueError as exc:
             if name.partition(":")[0] in player_names():
                 raise  # a bad level: the agents' message says which are good
-            raise ValueError(f"unknown player {spec!r}: expected one of "
+            raise ParameterError(f"unknown player {spec!r}: expected one of "
                              f"{', '.join(player_names())} (mcts:LEVEL picks a level)") from exc
         return name
     if name != "random":
-        raise ValueError(f"unknown player {spec!r}: expected one of {', '.join(player_names())}")
+        raise ParameterError(
+            f"unknown player {spec!r}: expected one of {', '.join(player_names())}")
     return name
 
 
@@ -308,6 +312,8 @@ def play_game(
     decided, when a human types quit or resign, at the end of input, or on
     Ctrl-C; with ``save`` the record is written in every case.
     """
+    seed = check_seed(seed)
+    delay = check_float(delay, "delay (seconds)", 0.0, MAX_DELAY)
     out = out if out is not None else sys.stdout
     stdin = stdin if stdin is not None else sys.stdin
     game = start.copy() if start is not None else Game()
