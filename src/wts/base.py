@@ -55,15 +55,17 @@ def check_moves(game: GameBase, black_move: object, white_move: object) -> tuple
     status = game.status
     if status.is_over:
         raise game_over_error(status)
-    squares = [move_square(Color.BLACK, black_move), move_square(Color.WHITE, white_move)]
-    for sq in squares:
+    squares: list[Square] = []
+    for color, move in ((Color.BLACK, black_move), (Color.WHITE, white_move)):
+        sq = move_square(color, move)
         if isinstance(sq, IllegalMoveError):
             raise sq
+        squares.append(sq)
     for color, sq in zip((Color.BLACK, Color.WHITE), squares):
         piece = game.piece_at(sq)
         if piece is not Piece.EMPTY:
             raise occupied_error(color, sq, piece)
-    return squares[0], squares[1]  # type: ignore[return-value]
+    return squares[0], squares[1]
 
 
 def check_setup(
