@@ -299,3 +299,69 @@ def test_numpy_integer_scalars_are_taken_wherever_an_int_is(Game, integer) -> No
     game = Game.from_setup(black=[integer(0)], turn=integer(3))
     game.play(integer(40), integer(41))
     assert game.piece_at(integer(40)) is wts.Piece.BLACK and game.turn == 4
+
+
+# --- Found by the fuzz targets (tests/fuzz) ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [np.array([40]), np.array([[40]]), np.array([]), np.array(40.0), np.array(True),
+     np.array([40, 41]), np.array([40], dtype=object)],
+    ids=["shape-1", "shape-1-1", "empty", "0d-float", "0d-bool", "shape-2", "object"],
+)
+def test_a_numpy_array_as_a_move_is_an_illegal_move_not_a_type_error(Game, bad: object) -> None:
+    """An ndarray has __index__, which raises TypeError unless the array is 0-d and
+    integer: that was let through as a TypeError instead of IllegalMoveError."""
+    game = game_in_progress(Game)
+    before, history = snapshot(game), game.history
+    for mover in (BLACK, WHITE):
+        with pytest.raises(IllegalMoveError, match="is not a square: expected an int 0-80"):
+            play_for(game, mover, bad, "A1")
+    with pytest.raises(SquareError):
+        game.piece_at(bad)
+    with pytest.raises(SetupError, match=r"black\[0\]: .* is not a square"):
+        Game.from_setup(black=[bad])
+    assert snapshot(game) == before and game.history == history
+
+
+def test_a_huge_int_as_a_move_says_its_size_not_its_digits(Game) -> None:
+    """Formatting an int of more than 4,300 digits raises ValueError (Python's
+    limit on int-to-str conversion): the messages must not try."""
+    huge = 10**5000
+    game = Game()
+    with pytest.raises(IllegalMoveError, match=r"an int of 16610 bits is not a square"):
+        game.play(huge, "A1")
+    with pytest.raises(IllegalMoveError, match=r"^white's move is illegal: a list is not"):
+        game.play("A1", [huge])
+    with pytest.raises(SquareError, match="an int of 16610 bits"):
+        game.piece_at(-huge)
+    assert game.turn == 0 and game.history == ()
+
+
+def test_batch_moves_numpy_cannot_read_are_a_batch_error() -> None:
+    """np.asarray raises ValueError on ragged nesting: step must say BatchError."""
+    batch = wts.BatchGame(2)
+    for black in ([0, [1, 2]], [[0], [1, 2]], [0, []]):
+        with pytest.raises(wts.BatchError, match="numpy cannot read this list as an array"):
+            batch.step(black, [3, 4])
+    assert batch.turns.tolist() == [0, 0] and not batch.observation().any()
+
+
+def test_batch_uint64_moves_past_int64_are_not_no_move() -> None:
+    """A uint64 2**64 - 1 was cast to int64 -1: NO_MOVE for a finished game, and
+    named -1 in the error for a running one."""
+    won = wts.Game.from_setup(black=names("A1 B1 C1 D1 E1"))
+    batch = wts.BatchGame.from_games([wts.Game(), won])
+    biggest = 2**64 - 1
+    with pytest.raises(IllegalMoveError, match=r"^game 0: black's move is illegal: "
+                                               r"18446744073709551615 is not a square"):
+        batch.step(np.array([biggest, biggest], dtype=np.uint64), np.array([0, -1]))
+    with pytest.raises(GameOverError, match=r"^game 1: .*not 18446744073709551615 and "
+                                            r"18446744073709551615$"):
+        batch.step(np.array([1, biggest], dtype=np.uint64),
+                   np.array([0, biggest], dtype=np.uint64))
+    assert batch.turns.tolist() == [0, 0]
+    running = wts.BatchGame(1)
+    running.step(np.array([40], dtype=np.uint64), np.array([41], dtype=np.uint64))
+    assert running[0].black == {40} and running[0].white == {41}

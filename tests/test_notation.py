@@ -264,3 +264,19 @@ def test_arbitrary_text_parses_or_raises_notation_error(text: str) -> None:
         assert exc.position is not None and 0 <= exc.position <= len(text)
         return
     assert format_fen(*position) == text
+
+
+# --- Found by the fuzz targets (tests/fuzz) ----------------------------------------------
+
+
+@pytest.mark.parametrize("digits", [11, 4300, 4301, 5000, 20000])
+def test_a_turn_of_thousands_of_digits_is_a_notation_error(Game, digits: int) -> None:
+    """int() refuses strings of more than 4,300 digits with a bare ValueError; the
+    turn's length is checked first."""
+    text = "9/9/9/9/9/9/9/9/9 - 1" + "0" * (digits - 1)
+    with pytest.raises(NotationError) as info:
+        Game.from_fen(text)
+    assert info.value.position == 20
+    assert str(info.value) == (f"position 20: expected a turn number from 0 to {MAX_TURN}, "
+                               + ("got 10000000000" if digits == 11
+                                  else f"got a number of {digits} digits"))

@@ -312,3 +312,31 @@ def test_mutated_records_read_or_raise_notation_error(data) -> None:
         assert str(exc).startswith(f"line {exc.line}: ")
         return
     assert record.loads(record.dumps(back)).turns == back.turns
+
+
+# --- Found by the fuzz targets (tests/fuzz) ----------------------------------------------
+
+
+def test_a_record_read_with_a_setup_tag_writes_back(Game) -> None:
+    """dumps(record) raised "the SetUp tag is written from the game's start position"
+    for any record read from text with a SetUp tag."""
+    text = '[Black "Ann"]\n[SetUp "9/9/9/9/5oox1/9/2e6/9/9 C3 0"]\n\nE5 A1\n'
+    back = record.loads(text, engine=Game)
+    written = record.dumps(back)
+    assert written.count("[SetUp ") == 1
+    again = record.loads(written, engine=Game)
+    assert again.setup == back.setup and again.turns == back.turns
+    assert again.headers["Black"] == "Ann" and record.dumps(again) == written
+
+
+@pytest.mark.parametrize(
+    "line, comment",
+    [("E5 B4 ; x\x0c", "x\x0c"), ("E5 B4 ; x\x1c", "x\x1c"), ("E5 B4 ; x\u0085", "x\u0085"),
+     ("E5 B4 ; x\u2028", "x\u2028"), ("E5 B4 ; x\r", "x"), ("E5 B4 ; \r x \r", "x")],
+)
+def test_a_comment_read_is_written_back_as_it_was(line: str, comment: str) -> None:
+    """Writing stripped any whitespace (str.rstrip()) from a comment, which reading
+    keeps; and a comment ending in \\r (a line ending \\r\\r\\n) cannot be written."""
+    back = record.loads(line + "\r\n")
+    assert back.comments == {1: comment}
+    assert record.loads(record.dumps(back)).comments == {1: comment}

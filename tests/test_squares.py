@@ -7,11 +7,14 @@ the ``Game`` fixture.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 import wts
 from wts import Piece, SquareError, parse_square, square_name
+from wts.squares import to_square
 
 FILES = "ABCDEFGHI"
 RANKS = "123456789"
@@ -220,3 +223,29 @@ def test_piece_at_rejects_non_squares(Game, value: object) -> None:
     """piece_at raises SquareError for anything that is not a square."""
     with pytest.raises(SquareError):
         Game().piece_at(value)
+
+
+# --- Found by the fuzz targets (tests/fuzz) ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "value, shown",
+    [(np.array([40]), "array([40])"), (np.array(40.0), "array(40.)"),
+     (np.array([], dtype=np.int64), "array([], dtype=int64)"), (np.array(True), "array(True)")],
+)
+def test_to_square_refuses_numpy_arrays_with_square_error(value: object, shown: str) -> None:
+    """ndarray.__index__ raises TypeError for all but 0-d integer arrays; that
+    TypeError escaped to_square."""
+    with pytest.raises(SquareError, match=rf"^{re.escape(shown)} is not a square"):
+        to_square(value)
+    assert to_square(np.array(40)) == 40  # a 0-d integer array is an integer
+
+
+def test_to_square_names_a_huge_int_by_its_size() -> None:
+    """str() of an int past 4,300 digits raises ValueError: the message gives its size."""
+    with pytest.raises(SquareError, match=r"^an int of 16610 bits is not a square"):
+        to_square(10**5000)
+    with pytest.raises(SquareError, match=r"^a tuple is not a square"):
+        to_square((10**5000,))  # its repr fails too
+    with pytest.raises(SquareError, match=r"^-1237940039285380274899124224 is not"):
+        to_square(-(2**90))

@@ -8,7 +8,7 @@ few nanoseconds of C, not a Python call. Status codes are indices into
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -41,13 +41,24 @@ class StepResult(NamedTuple):
     hatches: npt.NDArray[np.int32]
 
 
-def _moves_array(moves: object, n: int, name: str) -> npt.NDArray[np.int64]:
-    array = np.asarray(moves)
+def _moves_array(moves: object, n: int, name: str) -> tuple[npt.NDArray[Any],
+                                                             npt.NDArray[np.int64]]:
+    """The moves as given (for messages) and as int64 (for the core)."""
+    try:
+        array = np.asarray(moves)
+    except (ValueError, TypeError, OverflowError):  # nested lists of uneven lengths, say
+        raise BatchError(f"{name} must be an array of shape ({n},); numpy cannot read "
+                         f"this {type(moves).__name__} as an array") from None
     if array.shape != (n,):
         raise BatchError(f"{name} must have shape ({n},), not {array.shape}")
     if array.dtype.kind not in "iu":
         raise BatchError(f"{name} must hold integers (square indices), not {array.dtype}")
-    return np.ascontiguousarray(array, dtype=np.int64)
+    as_int64 = array
+    if array.dtype == np.uint64:
+        # Cast as they are, values past 2**63 - 1 wrap to negatives, 2**64 - 1 to
+        # NO_MOVE; clamped, they stay what they are: not squares.
+        as_int64 = np.minimum(array, np.uint64(np.iinfo(np.int64).max))
+    return array, np.ascontiguousarray(as_int64, dtype=np.int64)
 
 
 def _mask_array(mask: object, n: int) -> npt.NDArray[np.uint8]:
@@ -150,15 +161,15 @@ class BatchGame(BatchCore):
         game, and wrong shapes or dtypes raise :class:`wts.BatchError`.
         """
         n = len(self)
-        black = _moves_array(black_moves, n, "black_moves")
-        white = _moves_array(white_moves, n, "white_moves")
+        black_given, black = _moves_array(black_moves, n, "black_moves")
+        white_given, white = _moves_array(white_moves, n, "white_moves")
         status = np.empty(n, dtype=np.uint8)
         captures = np.empty((n, 2), dtype=np.int32)
         hatches = np.empty(n, dtype=np.int32)
         bad = Game()
         index = self._step(black, white, status, captures, hatches, bad)
         if index >= 0:
-            _raise_bad_move(index, bad, int(black[index]), int(white[index]))
+            _raise_bad_move(index, bad, int(black_given[index]), int(white_given[index]))
         return StepResult(status, captures, hatches)
 
     def legal_mask(self) -> npt.NDArray[np.bool_]:

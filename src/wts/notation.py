@@ -206,9 +206,11 @@ def parse_fen(text: str) -> Position:
         raise _fail(start, f"expected the turn number (digits 0-9), got {_got(text, start)}")
     if len(digits) > 1 and digits[0] == "0":
         raise _fail(start, f"expected the turn number without a leading zero, got {digits!r}")
+    # Compared by length first: int() refuses more than 4,300 digits (sys.int_info).
+    if len(digits) > len(str(MAX_TURN)) or int(digits) > MAX_TURN:
+        got = digits if len(digits) <= 30 else f"a number of {len(digits)} digits"
+        raise _fail(start, f"expected a turn number from 0 to {MAX_TURN}, got {got}")
     turn = int(digits)
-    if turn > MAX_TURN:
-        raise _fail(start, f"expected a turn number from 0 to {MAX_TURN}, got {digits}")
     if i < n:
         raise _fail(i, f"expected the end of the string after the turn number, got {text[i]!r}")
     return Position(tuple(sorted(black)), tuple(sorted(white)), tuple(queue), turn)

@@ -175,7 +175,8 @@ def _parse_tag(text: str, number: int) -> tuple[str, str, str]:
 
 def _split_comment(text: str) -> tuple[str, str | None]:
     content, sep, comment = text.partition(";")
-    return content.strip(_BLANKS), comment.strip(_BLANKS) if sep else None
+    # A comment ending in "\r" (a line that ended "\r\r\n") could not be written back.
+    return content.strip(_BLANKS), comment.strip(_BLANKS + "\r") if sep else None
 
 
 def loads(text: str, *, engine: type[GameBase] | None = None) -> GameRecord:
@@ -307,8 +308,9 @@ def _source_turns(
     if isinstance(source, GameRecord):
         if start is not None:
             raise ValueError("start= is only for a list of turns: a record knows its start")
-        return source.start, source.turns, dict(source.headers), dict(source.comments), \
-            source.game
+        # Its SetUp tag, if any, is written again from its start position.
+        headers = {k: v for k, v in source.headers.items() if k != "SetUp"}
+        return source.start, source.turns, headers, dict(source.comments), source.game
     if isinstance(source, (str, bytes)):
         raise TypeError("write() takes a game, a GameRecord or a list of turns, not a string")
     if start is None:
@@ -390,7 +392,8 @@ def dumps(
         text = notes.get(key)
         if text is None:
             return []
-        return [f"; {part}".rstrip() for part in str(text).split("\n")]
+        # Only blanks are stripped: reading keeps any other character of a comment.
+        return [f"; {part}".rstrip(_BLANKS) for part in str(text).split("\n")]
 
     lines += comment_lines(0)
     for index, played in enumerate(turns, start=1):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import operator
 
 from wts.errors import SquareError
+from wts.params import _short
 
 Square = int
 """A square index, 0 (A1) to 80 (I9)."""
@@ -87,11 +88,31 @@ def to_square(value: object) -> Square:
     """
     if isinstance(value, str):
         return parse_square(value)
-    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+    index = _as_index(value)
+    if index is None:
         raise SquareError(
-            f"{value!r} is not a square: expected an int 0-80 or a name like 'E5'"
+            f"{_describe(value)} is not a square: expected an int 0-80 or a name like 'E5'"
         )
-    index = operator.index(value)  # type: ignore[arg-type]
     if not 0 <= index < NUM_SQUARES:
-        raise SquareError(f"{index} is not a square: indices run from 0 (A1) to 80 (I9)")
+        raise SquareError(f"{_short(index)} is not a square: indices run from 0 (A1) to 80 (I9)")
     return index
+
+
+def _as_index(value: object) -> int | None:
+    """``value`` as an int, or None: a bool is no int here, and a numpy array's
+    ``__index__`` raises TypeError unless the array is 0-d and integer."""
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def _describe(value: object) -> str:
+    """``value`` for a message: its repr, or its type where the repr fails (an
+    int past Python's 4,300-digit limit for str() inside a list, say)."""
+    try:
+        return repr(value)
+    except Exception:
+        return f"a {type(value).__name__}"
