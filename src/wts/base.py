@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from wts.errors import GameOverError, IllegalMoveError, SetupError, SquareError, WtsError
 from wts.events import TurnResult
 from wts.notation import STARTING_FEN, format_fen, parse_fen
+from wts.params import describe_int
 from wts.pieces import MAX_TURN, Color, Piece, Status
 from wts.squares import BOARD_SIZE, FILE_NAMES, NUM_SQUARES, SQUARE_NAMES, Square, to_square
 
@@ -111,8 +112,8 @@ def check_turn(turn: object) -> int:
     except TypeError:
         raise SetupError(f"turn must be an int, not {type(turn).__name__}") from None
     if not 0 <= number <= MAX_TURN:
-        shown = number if abs(number) < 10**30 else f"an int of {number.bit_length()} bits"
-        raise SetupError(f"turn must be from 0 to {MAX_TURN} (2**32 - 1), not {shown}")
+        raise SetupError(f"turn must be from 0 to {MAX_TURN} (2**32 - 1), "
+                         f"not {describe_int(number)}")
     return number
 
 

@@ -13,7 +13,7 @@ import operator
 
 from wts.errors import ParameterError, ParameterTypeError
 
-__all__ = ["SEED_MAX", "check_int", "check_float", "check_seed", "check_choice"]
+__all__ = ["SEED_MAX", "check_int", "check_float", "check_seed", "check_choice", "describe_int"]
 
 #: Seeds are 64-bit: 0 to 2**64 - 1.
 SEED_MAX = 2**64 - 1
@@ -37,7 +37,8 @@ def check_int(value: object, name: str, minimum: int | None = None,
     except TypeError:  # a numpy array of size one defines __index__ and refuses
         raise ParameterTypeError(f"{name} must be an int, not {type(value).__name__}") from None
     if (minimum is not None and number < minimum) or (maximum is not None and number > maximum):
-        raise ParameterError(f"{name} must be {_bounds(minimum, maximum)}, not {_short(number)}")
+        raise ParameterError(
+            f"{name} must be {_bounds(minimum, maximum)}, not {describe_int(number)}")
     return number
 
 
@@ -73,7 +74,7 @@ def check_choice(value: object, name: str, choices: tuple[str, ...]) -> str:
     return value
 
 
-def _short(number: int) -> str:
+def describe_int(number: int) -> str:
     """An int for a message: huge ones by their size, not their 5,000 digits."""
     if abs(number) < 10**30:
         return str(number)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import operator
 
 from wts.errors import SquareError
-from wts.params import _short
+from wts.params import describe_int
 
 Square = int
 """A square index, 0 (A1) to 80 (I9)."""
@@ -94,7 +94,8 @@ def to_square(value: object) -> Square:
             f"{_describe(value)} is not a square: expected an int 0-80 or a name like 'E5'"
         )
     if not 0 <= index < NUM_SQUARES:
-        raise SquareError(f"{_short(index)} is not a square: indices run from 0 (A1) to 80 (I9)")
+        raise SquareError(
+            f"{describe_int(index)} is not a square: indices run from 0 (A1) to 80 (I9)")
     return index
 
 
