@@ -60,6 +60,11 @@ __all__ = ["WhatTheShellEnv", "parallel_env", "observation_planes", "ILLEGAL_ACT
 AGENTS = ("black", "white")
 #: The ways an illegal action can be handled.
 ILLEGAL_ACTIONS = ("random", "lose")
+
+Observations = dict[str, dict[str, np.ndarray]]
+Infos = dict[str, dict[str, Any]]
+#: What ``step`` returns: observations, rewards, terminations, truncations, infos.
+StepReturn = tuple[Observations, dict[str, float], dict[str, bool], dict[str, bool], Infos]
 DEFAULT_MAX_CYCLES = 500
 
 
@@ -115,7 +120,7 @@ class WhatTheShellEnv(ParallelEnv):  # type: ignore[misc]
         mask[self.game.legal_moves()] = 1
         return mask
 
-    def _observations(self, agents: list[str]) -> dict[str, dict[str, np.ndarray]]:
+    def _observations(self, agents: list[str]) -> Observations:
         mask = self._mask()
         return {
             agent: {"observation": observation_planes(self.game, agent),
@@ -130,19 +135,17 @@ class WhatTheShellEnv(ParallelEnv):  # type: ignore[misc]
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+    ) -> tuple[Observations, Infos]:
         """Start a new game; ``seed`` seeds the generator that replaces illegal actions."""
         with self._lock:
             return self._reset(seed)
 
-    def _reset(
-        self, seed: int | None
-    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+    def _reset(self, seed: int | None) -> tuple[Observations, Infos]:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.game = Game()
         self.agents = list(self.possible_agents)
-        infos: dict[str, dict[str, Any]] = {
+        infos: Infos = {
             agent: {"illegal_action": False, "square": None, "turn": 0} for agent in self.agents
         }
         if self.render_mode == "human":
@@ -164,28 +167,12 @@ class WhatTheShellEnv(ParallelEnv):  # type: ignore[misc]
             return None
         return int(square)
 
-    def step(
-        self, actions: dict[str, Any]
-    ) -> tuple[
-        dict[str, dict[str, np.ndarray]],
-        dict[str, float],
-        dict[str, bool],
-        dict[str, bool],
-        dict[str, dict[str, Any]],
-    ]:
+    def step(self, actions: dict[str, Any]) -> StepReturn:
         """Both agents' actions at once; see the module docstring for illegal ones."""
         with self._lock:
             return self._step(actions)
 
-    def _step(
-        self, actions: dict[str, Any]
-    ) -> tuple[
-        dict[str, dict[str, np.ndarray]],
-        dict[str, float],
-        dict[str, bool],
-        dict[str, bool],
-        dict[str, dict[str, Any]],
-    ]:
+    def _step(self, actions: dict[str, Any]) -> StepReturn:
         if not self.agents:
             return {}, {}, {}, {}, {}
         agents = list(self.agents)
