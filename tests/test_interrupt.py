@@ -161,8 +161,10 @@ class Child:
 
 
 def _report(case: str, sent: float, stopped: float, exited: float) -> None:
-    print(f"\n{case}: KeyboardInterrupt {1e3 * (stopped - sent):.0f} ms after SIGINT, "
-          f"exit {1e3 * (exited - sent):.0f} ms after")
+    """Print how long after SIGINT the call stopped (KeyboardInterrupt caught, or
+    main() returned) and the process exited."""
+    print(f"\n{case}: stopped {1e3 * (stopped - sent):.0f} ms after SIGINT, "
+          f"exited {1e3 * (exited - sent):.0f} ms after")
 
 
 @pytest.mark.parametrize("case", list(LIBRARY_CASES))

@@ -35,7 +35,7 @@ from typing import Any, NamedTuple, Protocol
 
 import wts
 import wts.reference
-from wts._interrupts import report_interrupt, wait_through_interrupts
+from wts._interrupts import report_interrupt, stop_pool
 from wts.events import TurnResult
 from wts.pieces import Color, Status
 from wts.reference import DIRECTIONS, LINE_DIRECTIONS
@@ -1300,7 +1300,7 @@ def run_fuzz(
                 refill()
         except BaseException:
             stop_workers.set()
-            wait_through_interrupts(lambda: pool.shutdown(wait=True, cancel_futures=True))
+            stop_pool(pool, pending)
             raise
         pool.shutdown(wait=True)
     report.seconds = time.time() - start

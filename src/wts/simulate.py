@@ -223,20 +223,27 @@ def _run_in_threads(tasks: Sequence[Callable[[], None]], stop: threading.Event) 
     one, or Ctrl-C in the calling thread, sets ``stop`` (which the tasks check
     between blocks); every thread is joined before the error is raised."""
     failures: list[BaseException] = []
+    finished = [threading.Event() for _ in tasks]
 
-    def guarded(task: Callable[[], None]) -> None:
+    def guarded(task: Callable[[], None], done: threading.Event) -> None:
         try:
             task()
         except BaseException as exc:  # raised in the calling thread below
             failures.append(exc)
             stop.set()
+        finally:
+            done.set()
 
-    pool = [threading.Thread(target=guarded, args=(task,), name=f"wts-simulate-{i}")
-            for i, task in enumerate(tasks)]
+    pool = [threading.Thread(target=guarded, args=(task, done), name=f"wts-simulate-{i}")
+            for i, (task, done) in enumerate(zip(tasks, finished))]
 
     def join_started() -> None:
-        for thread in pool:
+        for thread, done in zip(pool, finished):
             if thread.ident is not None:
+                # Wait on our own event first: on CPython 3.11, Ctrl-C during
+                # Thread.join() can mark a running thread as stopped, and a
+                # second join() would then return at once.
+                done.wait()
                 thread.join()
 
     try:

@@ -22,7 +22,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from wts._interrupts import wait_through_interrupts
+from wts._interrupts import stop_pool
 from wts.agents import LEVELS, Agent, MCTSAgent, make_agent, parse_agent_spec
 from wts.game import Game
 from wts.params import MAX_THREADS, check_int, check_seed
@@ -263,7 +263,7 @@ def _play_on_threads(one: Callable[[int], _Played | None], games: int, jobs: int
             collect(played)
     except BaseException:
         stop.set()
-        wait_through_interrupts(lambda: pool.shutdown(wait=True, cancel_futures=True))
+        stop_pool(pool, pending)
         raise
     pool.shutdown(wait=True)
 
