@@ -28,7 +28,7 @@ from wts.agents import (
     make_agent,
     parse_agent_spec,
 )
-from wts.tournament import elo_difference, game_seed, play_match
+from wts.tournament import elo_difference, game_seed, play_game, play_match
 
 # Black has four in a row on rank 2 with both ends open: A2 or F2 wins.
 OPEN_FOUR = dict(black=["B2", "C2", "D2", "E2"], white=["A9", "I9", "E7"])
@@ -376,6 +376,50 @@ def test_match_colours_seeds_and_counts() -> None:
     again = play_match("greedy", "random", 6, seed=3, jobs=2)
     assert [r.moves for r in again.records] == [r.moves for r in result.records]
     assert game_seed(3, 0, 0) != game_seed(3, 0, 1) != game_seed(3, 1, 0)
+
+
+def test_match_records_are_the_games_played() -> None:
+    result = play_match("greedy", "random", 3, seed=np.uint64(2), jobs=np.int64(2))
+    for record in result.records:
+        game = wts.Game()
+        for black, white in record.moves:
+            game.play(black, white)
+        assert game.turn == record.turns and game.winner is record.winner
+
+
+@pytest.mark.parametrize(("kwargs", "error", "name"), [
+    (dict(games=-1), wts.ParameterError, "games"),
+    (dict(games=2.0), wts.ParameterTypeError, "games"),
+    (dict(games=2, jobs=0), wts.ParameterError, "jobs"),
+    (dict(games=2, jobs=2000), wts.ParameterError, "jobs"),
+    (dict(games=2, seed=-1), wts.ParameterError, "seed"),
+])
+def test_match_rejects_bad_counts(kwargs: dict[str, object], error: type[Exception],
+                                  name: str) -> None:
+    with pytest.raises(error, match=name):
+        play_match("greedy", "random", **kwargs)  # type: ignore[arg-type]
+
+
+def test_an_error_in_a_match_on_threads_is_raised_with_no_thread_left() -> None:
+    threads = threading.active_count()
+    with pytest.raises(wts.ParameterError, match="time_limit"):
+        play_match("mcts", "random", 50, time_limit=-1.0, jobs=3)
+    assert threading.active_count() == threads
+
+
+def test_a_game_stops_once_its_event_is_set() -> None:
+    stop = threading.Event()
+    stop.set()
+    game = play_game(MCTSAgent(level=1, seed=1, stop=stop), RandomAgent(seed=2), stop=stop)
+    assert game.turn == 0 and not game.is_over()
+
+
+def test_tournament_module_examples() -> None:
+    import doctest
+
+    import wts.tournament
+
+    assert doctest.testmod(wts.tournament).failed == 0
 
 
 def test_tournament_cli_prints_the_report(capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 import wts
 import wts.reference
-from wts import cli
+from wts import cli, fuzz
 
 SRC_DIR = os.path.dirname(os.path.dirname(os.path.abspath(wts.__file__)))
 TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -175,3 +175,30 @@ def test_bench_subcommand_prints_one_table_with_every_measure() -> None:
                     "BatchGame.step / simulate, per game-turn", "bytes per game state"]:
         assert measure in proc.stdout
     assert "144 B" in proc.stdout
+
+
+@pytest.mark.parametrize(("argv", "target"), [
+    (["simulate", "--games", "10"], "wts.simulate"),
+    (["tournament", "greedy", "random"], "wts.tournament.play_match"),
+    (["fuzz", "--games", "5"], "wts.fuzz.run_fuzz"),
+    (["bench", "--quick"], "wts.bench.run"),
+])
+def test_ctrl_c_exits_130_with_one_line(argv: list[str], target: str,
+                                        monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(target, interrupted)
+    assert cli.main(argv) == 130
+    assert capsys.readouterr().err == f"wts {argv[0]}: interrupted\n"
+
+
+def test_ctrl_c_in_the_fuzzer_on_its_own_exits_130(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("wts.fuzz.run_fuzz", interrupted)
+    assert fuzz.main(["--games", "5"]) == 130
+    assert capsys.readouterr().err == "python -m wts.fuzz: interrupted\n"

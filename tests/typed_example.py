@@ -87,10 +87,12 @@ def main() -> None:
     statuses = [wts.STATUSES[int(code)] for code in step_a_batch(8, seed=1).status]
     assert all(s.is_over for s in statuses)
 
-    simulation: wts.SimulationResult = wts.simulate(200, seed=5, threads=2)
+    simulation: wts.SimulationResult = wts.simulate(200, seed=5, threads=2, per_game=True)
     assert simulation.black_wins + simulation.white_wins + simulation.draws == simulation.games
-    lengths: npt.NDArray[np.int32] = simulation.lengths
-    assert int(lengths.sum()) == simulation.turns
+    counts: npt.NDArray[np.int64] = simulation.length_counts
+    lengths: npt.NDArray[np.int32] | None = simulation.lengths
+    assert lengths is not None and int(lengths.sum()) == simulation.turns
+    assert int((counts * np.arange(len(counts))).sum()) == simulation.turns
 
     start = wts.Game.from_setup(black=["E5"], white=["E6"], eggs=["A1"])
     fast: wts.PerftCounts = wts.perft(start, 1)

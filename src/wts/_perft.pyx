@@ -2,6 +2,7 @@
 # cython: cdivision=True
 """Perft on the core: every joint move to a fixed depth, counted in C."""
 
+from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport uint64_t
 from wts._core cimport (
     WTS_BLACK_WINS, WTS_DRAW, WTS_SUDDEN_DEATH, WTS_WHITE_WINS, wts_any, wts_bit_square,
@@ -9,6 +10,10 @@ from wts._core cimport (
     wts_state, wts_turn_record,
 )
 from wts._game cimport GameCore
+
+cdef enum:
+    # Turns resolved between two looks at Ctrl-C: about 10 ms of walking.
+    CHECK_EVERY = 65536
 
 
 ctypedef struct leaf_counts:
@@ -21,6 +26,12 @@ ctypedef struct leaf_counts:
     uint64_t white_wins
     uint64_t draws
     uint64_t sudden_deaths
+
+
+ctypedef struct walk:
+    leaf_counts counts
+    wts_turn_record record
+    uint64_t turns_to_check  # turns left before the next look at Ctrl-C
 
 
 cdef void _count_leaf(leaf_counts *counts, const wts_state *state,
@@ -36,8 +47,17 @@ cdef void _count_leaf(leaf_counts *counts, const wts_state *state,
     counts.sudden_deaths += state.status == WTS_SUDDEN_DEATH
 
 
-cdef void _perft(const wts_state *state, int depth, leaf_counts *counts,
-                 wts_turn_record *record) noexcept nogil:
+cdef int _check_signals(walk *w) except -1 nogil:
+    """Every CHECK_EVERY turns, take the GIL and raise what Ctrl-C left pending."""
+    w.turns_to_check -= 1
+    if w.turns_to_check == 0:
+        w.turns_to_check = CHECK_EVERY
+        with gil:
+            PyErr_CheckSignals()
+    return 0
+
+
+cdef int _perft(const wts_state *state, int depth, walk *w) except -1 nogil:
     cdef wts_board legal = wts_legal_moves(state)
     cdef wts_board replies
     cdef wts_state child
@@ -50,24 +70,31 @@ cdef void _perft(const wts_state *state, int depth, leaf_counts *counts,
             white = wts_bit_square(wts_lowest_bit(replies))
             replies = wts_clear_lowest(replies)
             wts_copy(&child, state)
-            wts_resolve_turn(&child, black, white, record)
+            wts_resolve_turn(&child, black, white, &w.record)
+            _check_signals(w)
             if depth == 1:
-                _count_leaf(counts, &child, record)
+                _count_leaf(&w.counts, &child, &w.record)
             else:
-                _perft(&child, depth - 1, counts, record)
+                _perft(&child, depth - 1, w)
+    return 0
 
 
-def perft_counts(GameCore game, int depth):
-    """The perft counts of ``game`` as a tuple in the order of :class:`wts.PerftCounts`."""
-    cdef leaf_counts counts
-    cdef wts_turn_record record
+def perft_counts(GameCore game not None, int depth):
+    """The perft counts of ``game`` as a tuple in the order of :class:`wts.PerftCounts`.
+    The walk runs without the GIL and raises KeyboardInterrupt within about
+    10 ms of Ctrl-C (in the main thread)."""
+    cdef wts_state root
+    cdef walk w
+    cdef leaf_counts *counts = &w.counts
     counts.leaves = counts.collisions = counts.captures = counts.dissolves = 0
     counts.hatches = counts.black_wins = counts.white_wins = counts.draws = 0
     counts.sudden_deaths = 0
+    w.turns_to_check = CHECK_EVERY
+    game.snapshot(&root)
     if depth == 0:
         counts.leaves = 1
     else:
         with nogil:
-            _perft(&game.state, depth, &counts, &record)
+            _perft(&root, depth, &w)
     return (counts.leaves, counts.collisions, counts.captures, counts.dissolves, counts.hatches,
             counts.black_wins, counts.white_wins, counts.draws, counts.sudden_deaths)

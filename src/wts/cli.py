@@ -3,7 +3,8 @@
 
 ``main(argv)`` returns the exit status instead of raising ``SystemExit``:
 0 on success, 1 when the fuzzer finds a mismatch, 2 on bad arguments (with
-argparse's message, never a traceback).
+argparse's message, never a traceback), 130 when Ctrl-C stopped the command
+(with one line, ``wts simulate: interrupted``, never a traceback).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TextIO
 
 import wts
 from wts import fuzz, terminal, tournament
+from wts._interrupts import report_interrupt
 from wts.events import TurnResult
 from wts.squares import SQUARE_NAMES
 
@@ -87,14 +89,13 @@ def run_simulate(games: int, seed: int, threads: int, progress: bool, out: TextI
     finally:
         if bar is not None:
             bar.close()
-    mean = result.turns / result.games if result.games else 0.0
     rows = [
         ("games", f"{result.games:,}"),
         ("turns", f"{result.turns:,}"),
         ("black wins", f"{result.black_wins:,}"),
         ("white wins", f"{result.white_wins:,}"),
         ("draws", f"{result.draws:,}"),
-        ("mean length", f"{mean:.2f} turns"),
+        ("mean length", f"{result.mean_length:.2f} turns" if result.games else "-"),
         ("time", f"{result.seconds:.3f} s"),
         ("speed", f"{result.turns_per_second / 1e6:.2f} M turns/s"),
     ]
@@ -234,6 +235,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "tournament":
             return tournament.run(args)
         return fuzz.run(args)
+    except KeyboardInterrupt:
+        return report_interrupt(f"wts {args.command}")
     except BrokenPipeError:
         # The reader went away (``wts demo | head``): stop quietly.
         devnull = os.open(os.devnull, os.O_WRONLY)

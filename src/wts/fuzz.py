@@ -20,19 +20,22 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import contextlib
 import importlib
 import multiprocessing
 import os
 import random
+import signal
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import wts
 import wts.reference
+from wts._interrupts import report_interrupt, stop_pool
 from wts.events import TurnResult
 from wts.pieces import Color, Status
 from wts.reference import DIRECTIONS, LINE_DIRECTIONS
@@ -1148,9 +1151,13 @@ class _Chunk(NamedTuple):
     failed: int | None
 
 
+class _Flag(Protocol):
+    def is_set(self) -> bool: ...
+
+
 def _run_indices(
     reference: EngineClass, candidate: EngineClass, seed: int, indices: Iterable[int],
-    deadline: float | None,
+    deadline: float | None, stop: _Flag | None = None,
 ) -> _Chunk:
     games = turns = 0
     coverage: Counter[str] = Counter()
@@ -1158,6 +1165,8 @@ def _run_indices(
     policies: Counter[str] = Counter()
     for index in indices:
         if deadline is not None and time.time() > deadline:
+            break
+        if stop is not None and stop.is_set():  # Ctrl-C in the parent
             break
         record = play_game(reference, candidate, seed, index)
         games += 1
@@ -1171,16 +1180,37 @@ def _run_indices(
 
 
 _WORKER_ENGINES: tuple[EngineClass, EngineClass] | None = None
+_WORKER_STOP: _Flag | None = None
 
 
-def _init_worker(reference: EngineClass, candidate: EngineClass) -> None:
-    global _WORKER_ENGINES
+def _init_worker(reference: EngineClass, candidate: EngineClass, stop: _Flag) -> None:
+    global _WORKER_ENGINES, _WORKER_STOP
     _WORKER_ENGINES = (reference, candidate)
+    _WORKER_STOP = stop
+    # Ctrl-C is the parent's to handle: it sets ``stop`` and joins the workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _worker_chunk(seed: int, start: int, stop: int, deadline: float | None) -> _Chunk:
     assert _WORKER_ENGINES is not None
-    return _run_indices(*_WORKER_ENGINES, seed, range(start, stop), deadline)
+    return _run_indices(*_WORKER_ENGINES, seed, range(start, stop), deadline, _WORKER_STOP)
+
+
+@contextlib.contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Hold SIGINT back while worker processes start: they inherit the mask and
+    unblock it only once they ignore SIGINT, so a Ctrl-C sent to the whole
+    process group then reaches only this process (on leaving the block)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def run_fuzz(
@@ -1197,7 +1227,9 @@ def run_fuzz(
 
     Games 0, 1, 2, ... of ``seed`` are played (in chunks over ``jobs``
     processes when ``jobs > 1``). Stops at the first difference, which is
-    shrunk and stored in :attr:`FuzzReport.failure`.
+    shrunk and stored in :attr:`FuzzReport.failure`. On Ctrl-C the worker
+    processes finish the game they are playing and are joined (within about
+    0.1 s), then the KeyboardInterrupt goes on.
     """
     if games is None and seconds is None:
         raise ValueError("give a number of games, a time budget, or both")
@@ -1233,27 +1265,31 @@ def run_fuzz(
                 break
     else:
         context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
-        with concurrent.futures.ProcessPoolExecutor(
-            jobs, mp_context=context, initializer=_init_worker, initargs=(reference, candidate)
-        ) as pool:
-            pending: set[concurrent.futures.Future[_Chunk]] = set()
-            source = iter(chunks())
-            exhausted = False
+        stop_workers = context.Event()
+        pool = concurrent.futures.ProcessPoolExecutor(
+            jobs, mp_context=context, initializer=_init_worker,
+            initargs=(reference, candidate, stop_workers),
+        )
+        pending: set[concurrent.futures.Future[_Chunk]] = set()
+        source = iter(chunks())
+        exhausted = False
 
-            def refill() -> None:
-                nonlocal exhausted
-                while not exhausted and len(pending) < 2 * jobs:
-                    if failed or (deadline is not None and time.time() > deadline):
-                        exhausted = True
-                        return
-                    try:
-                        first, stop = next(source)
-                    except StopIteration:
-                        exhausted = True
-                        return
-                    pending.add(pool.submit(_worker_chunk, seed, first, stop, deadline))
+        def refill() -> None:
+            nonlocal exhausted
+            while not exhausted and len(pending) < 2 * jobs:
+                if failed or (deadline is not None and time.time() > deadline):
+                    exhausted = True
+                    return
+                try:
+                    first, stop = next(source)
+                except StopIteration:
+                    exhausted = True
+                    return
+                pending.add(pool.submit(_worker_chunk, seed, first, stop, deadline))
 
-            refill()
+        try:
+            with _sigint_held():
+                refill()  # the first submit starts the workers
             while pending:
                 done, _ = concurrent.futures.wait(
                     pending, return_when=concurrent.futures.FIRST_COMPLETED
@@ -1262,6 +1298,11 @@ def run_fuzz(
                     pending.discard(future)
                     merge(future.result())
                 refill()
+        except BaseException:
+            stop_workers.set()
+            stop_pool(pool, pending)
+            raise
+        pool.shutdown(wait=True)
     report.seconds = time.time() - start
     if failed:
         index = min(failed)
@@ -1349,7 +1390,8 @@ def run(
     candidate: EngineClass | None = None,
     out: Any = None,
 ) -> int:
-    """Run the fuzzer for parsed ``args``; 0 when the engines agree, 1 on a mismatch."""
+    """Run the fuzzer for parsed ``args``; 0 when the engines agree, 1 on a mismatch.
+    Ctrl-C raises KeyboardInterrupt (the callers turn it into exit status 130)."""
     out = out or sys.stdout
     reference = reference or wts.reference.Game
     candidate = candidate or args.candidate or wts.Game
@@ -1376,13 +1418,7 @@ def run(
             last[0] = time.monotonic()
             say(f"  {report.games} games, {report.turns} turns, {report.seconds:.1f} s")
 
-    try:
-        report = run_fuzz(
-            reference, candidate, args.seed, args.games, seconds, jobs, progress,
-        )
-    except KeyboardInterrupt:
-        say("interrupted")
-        return 130
+    report = run_fuzz(reference, candidate, args.seed, args.games, seconds, jobs, progress)
     rate = report.turns / report.seconds if report.seconds else 0.0
     say(
         f"played {report.games} games, {report.turns} turns in {report.seconds:.1f} s "
@@ -1436,7 +1472,8 @@ def main(
     reference: EngineClass | None = None,
     candidate: EngineClass | None = None,
 ) -> int:
-    """Command line entry point: 0 clean, 1 on a mismatch, 2 on bad arguments.
+    """Command line entry point: 0 clean, 1 on a mismatch, 2 on bad arguments,
+    130 on Ctrl-C.
 
     ``reference`` and ``candidate`` override the engines (for tests that
     inject a deliberately broken one).
@@ -1446,7 +1483,10 @@ def main(
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse has printed the message or the help
         return exc.code if isinstance(exc.code, int) else 2
-    return run(args, reference, candidate)
+    try:
+        return run(args, reference, candidate)
+    except KeyboardInterrupt:
+        return report_interrupt(parser.prog)
 
 
 if __name__ == "__main__":

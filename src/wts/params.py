@@ -11,12 +11,17 @@ from __future__ import annotations
 import math
 import operator
 
+import numpy as np
+
 from wts.errors import ParameterError, ParameterTypeError
 
-__all__ = ["SEED_MAX", "check_int", "check_float", "check_seed", "check_choice", "describe_int"]
+__all__ = ["SEED_MAX", "MAX_THREADS", "check_int", "check_float", "check_seed", "check_choice",
+           "check_bool", "describe_int"]
 
 #: Seeds are 64-bit: 0 to 2**64 - 1.
 SEED_MAX = 2**64 - 1
+#: The most threads one call starts (``simulate``'s threads, a match's jobs).
+MAX_THREADS = 1024
 
 
 def _bounds(minimum: float | None, maximum: float | None) -> str:
@@ -72,6 +77,13 @@ def check_choice(value: object, name: str, choices: tuple[str, ...]) -> str:
         raise ParameterError(f"{name} must be one of {', '.join(map(repr, choices))}, "
                              f"not {value!r}")
     return value
+
+
+def check_bool(value: object, name: str) -> bool:
+    """A flag: ``True`` or ``False`` (``numpy.bool_`` too), not an int or a string."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ParameterTypeError(f"{name} must be True or False, not {type(value).__name__}")
+    return bool(value)
 
 
 def describe_int(number: int) -> str:

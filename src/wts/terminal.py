@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TextIO
 
 from wts import record as records
+from wts._interrupts import EXIT_INTERRUPTED
 from wts.base import GameBase
 from wts.errors import ParameterError, SquareError
 from wts.events import TurnResult
@@ -369,7 +370,7 @@ def play_game(
         print(f"\nend of input: game stopped after {_turns(game.turn)}", file=out)
     except KeyboardInterrupt:
         print(f"\ninterrupted: game stopped after {_turns(game.turn)}", file=out)
-        outcome.status = 130
+        outcome.status = EXIT_INTERRUPTED
     if outcome.resigned is not None:
         outcome.headers["Result"] = "1-0" if outcome.resigned is Color.WHITE else "0-1"
     if save is not None:

@@ -11,16 +11,21 @@ Elo difference of A over B with a 95% interval, and MCTS playouts per second.
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import sys
+import threading
 import time
+from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from wts._interrupts import stop_pool
 from wts.agents import LEVELS, Agent, MCTSAgent, make_agent, parse_agent_spec
 from wts.game import Game
+from wts.params import MAX_THREADS, check_int, check_seed
 from wts.pieces import Color
 
 __all__ = [
@@ -118,10 +123,17 @@ class MatchResult:
         return self.playouts[side] / self.search_seconds[side]
 
 
-def play_game(black: Agent, white: Agent, max_turns: int = MAX_TURNS) -> Game:
-    """Play one game between two agents from the start; returns the final game."""
+def play_game(black: Agent, white: Agent, max_turns: int = MAX_TURNS,
+              stop: threading.Event | None = None) -> Game:
+    """Play one game between two agents from the start; returns the final game.
+
+    Once ``stop`` is set (from any thread) no further turn is played: the game
+    is returned as it stands, unfinished.
+    """
     game = Game()
     while not game.is_over() and game.turn < max_turns:
+        if stop is not None and stop.is_set():
+            break
         game.play(black.select(game, Color.BLACK), white.select(game, Color.WHITE))
     return game
 
@@ -153,21 +165,25 @@ def _elo(score: float) -> float:
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
+# One game's record, and per side its MCTS playouts, search seconds and moves.
+_Played = tuple[GameRecord, list[int], list[float], list[int]]
+
+
 def _play_one(spec_a: str, spec_b: str, seed: int, index: int, level: int | None,
-              time_limit: float | None) -> tuple[GameRecord, list[int], list[float], list[int]]:
+              time_limit: float | None, stop: threading.Event) -> _Played | None:
+    """Game ``index`` of the match; None if ``stop`` was set before it ended."""
     agents = [
-        make_agent(spec, seed=game_seed(seed, index, side), level=level, time_limit=time_limit)
+        make_agent(spec, seed=game_seed(seed, index, side), level=level, time_limit=time_limit,
+                   stop=stop)
         for side, spec in enumerate((spec_a, spec_b))
     ]
     a_color = Color.BLACK if index % 2 == 0 else Color.WHITE
     black, white = (agents[0], agents[1]) if a_color is Color.BLACK else (agents[1], agents[0])
-    game = Game()
-    moves = []
-    while not game.is_over() and game.turn < MAX_TURNS:
-        move = (black.select(game, Color.BLACK), white.select(game, Color.WHITE))
-        game.play(*move)
-        moves.append(move)
-    record = GameRecord(index, a_color, game.winner, game.turn, tuple(moves))
+    game = play_game(black, white, MAX_TURNS, stop)
+    if stop.is_set():
+        return None
+    moves = tuple((turn.black_move, turn.white_move) for turn in game.history)
+    record = GameRecord(index, a_color, game.winner, game.turn, moves)
     playouts = [a.total_playouts if isinstance(a, MCTSAgent) else 0 for a in agents]
     seconds = [a.total_seconds if isinstance(a, MCTSAgent) else 0.0 for a in agents]
     return record, playouts, seconds, [game.turn, game.turn]
@@ -184,26 +200,72 @@ def play_match(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> MatchResult:
-    """Play ``games`` games of A against B (agent specs as in :func:`wts.agents.make_agent`)."""
+    """Play ``games`` games of A against B (agent specs as in :func:`wts.agents.make_agent`).
+
+    ``jobs`` games are played at once on threads (with ``jobs=1``, in the
+    calling thread); the result does not depend on it. Ctrl-C stops a match
+    within milliseconds: every game's searches are told to stop, the games
+    not started are dropped, the running ones are joined, and the
+    KeyboardInterrupt goes on.
+
+    >>> result = play_match("greedy", "random", 2, seed=1)
+    >>> result.games, result.a_wins + result.b_wins + result.draws
+    (2, 2)
+    """
     for spec in (spec_a, spec_b):
         parse_agent_spec(spec)
+    games = check_int(games, "games", 0)
+    seed = check_seed(seed)
+    jobs = check_int(jobs, "jobs", 1, MAX_THREADS)
     result = MatchResult(spec_a, spec_b, seed)
+    stop = threading.Event()
     started = time.perf_counter()
 
-    def one(index: int) -> tuple[GameRecord, list[int], list[float], list[int]]:
-        return _play_one(spec_a, spec_b, seed, index, level, time_limit)
+    def one(index: int) -> _Played | None:
+        return _play_one(spec_a, spec_b, seed, index, level, time_limit, stop)
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for done, (record, playouts, seconds, moves) in enumerate(pool.map(one, range(games)), 1):
-            result.records.append(record)
-            for side in (0, 1):
-                result.playouts[side] += playouts[side]
-                result.search_seconds[side] += seconds[side]
-                result.moves[side] += moves[side]
-            if progress is not None:
-                progress(done)
+    def collect(played: _Played | None) -> None:
+        assert played is not None  # only a stopped match has unfinished games
+        record, playouts, seconds, moves = played
+        result.records.append(record)
+        for side in (0, 1):
+            result.playouts[side] += playouts[side]
+            result.search_seconds[side] += seconds[side]
+            result.moves[side] += moves[side]
+        if progress is not None:
+            progress(len(result.records))
+
+    if jobs == 1:
+        for index in range(games):  # here Ctrl-C interrupts the search itself
+            collect(one(index))
+    else:
+        _play_on_threads(one, games, jobs, stop, collect)
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _play_on_threads(one: Callable[[int], _Played | None], games: int, jobs: int,
+                     stop: threading.Event, collect: Callable[[_Played | None], None]) -> None:
+    """Play games 0..games-1 on ``jobs`` threads, collecting them in order. At
+    most ``2 * jobs`` games are queued at a time, not one future per game of
+    the match. On an error or Ctrl-C, ``stop`` is set, the queued games are
+    cancelled and the running ones joined before it is raised."""
+    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="wts-tournament")
+    indices = iter(range(games))
+    pending: deque[Future[_Played | None]] = deque()
+    try:
+        pending.extend(pool.submit(one, index) for index in itertools.islice(indices, 2 * jobs))
+        while pending:
+            played = pending.popleft().result()
+            following = next(indices, None)
+            if following is not None:
+                pending.append(pool.submit(one, following))
+            collect(played)
+    except BaseException:
+        stop.set()
+        stop_pool(pool, pending)
+        raise
+    pool.shutdown(wait=True)
 
 
 def _signed(value: float) -> str:

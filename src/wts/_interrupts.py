@@ -1,0 +1,48 @@
+"""What every long call does on Ctrl-C: stop its workers, wait for them, then
+let the KeyboardInterrupt through; and how the command line reports it."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any, TextIO
+
+#: The exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells use.
+EXIT_INTERRUPTED = 130
+
+
+def wait_through_interrupts(*waits: Callable[[], object]) -> None:
+    """Run each of ``waits`` (joining threads, shutting a pool down) to the end
+    even if Ctrl-C comes meanwhile, so that no worker outlives the call; a
+    KeyboardInterrupt caught on the way is raised once all have finished."""
+    interrupted: KeyboardInterrupt | None = None
+    for wait in waits:
+        while True:
+            try:
+                wait()
+            except KeyboardInterrupt as exc:  # a second Ctrl-C: the workers are stopping anyway
+                interrupted = interrupted or exc
+                continue
+            break
+    if interrupted is not None:
+        raise interrupted
+
+
+def stop_pool(pool: concurrent.futures.Executor,
+              futures: Iterable[concurrent.futures.Future[Any]]) -> None:
+    """Shut ``pool`` down once its work has been told to stop: cancel the
+    ``futures`` not started, wait for the running ones, then for the workers.
+    The running work is awaited through its futures, not Thread.join(): on
+    CPython 3.11 a Ctrl-C inside join() can mark a running thread as stopped."""
+    futures = list(futures)
+    for future in futures:
+        future.cancel()
+    wait_through_interrupts(lambda: concurrent.futures.wait(futures),
+                            lambda: pool.shutdown(wait=True))
+
+
+def report_interrupt(command: str, err: TextIO | None = None) -> int:
+    """Say on one line that ``command`` was interrupted; returns :data:`EXIT_INTERRUPTED`."""
+    print(f"{command}: interrupted", file=sys.stderr if err is None else err, flush=True)
+    return EXIT_INTERRUPTED
