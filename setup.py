@@ -16,10 +16,11 @@ extra_link_args = os.environ.get("WTS_EXTRA_LDFLAGS", "").split()
 
 
 def extension(name: str) -> Extension:
+    """``name`` is the module's dotted path under wts, as "engine._core"."""
     return Extension(
         f"wts.{name}",
-        [f"src/wts/{name}.pyx"],
-        include_dirs=["src/wts"],
+        [f"src/wts/{name.replace('.', '/')}.pyx"],
+        include_dirs=["src/wts/engine"],  # wts_bits.h
         extra_compile_args=extra_compile_args,
         extra_link_args=extra_link_args,
     )
@@ -27,7 +28,8 @@ def extension(name: str) -> Extension:
 
 setup(
     ext_modules=cythonize(
-        [extension(name) for name in ("_core", "_game", "_perft", "_simulate", "_batch", "_mcts")],
+        [extension(name) for name in ("engine._core", "engine._game", "engine._perft",
+                                      "engine._simulate", "engine._batch", "players._mcts")],
         # Safe without the GIL by design: every shared object holds its own lock
         # (README, "Threads"), so a free-threaded CPython keeps the GIL off.
         compiler_directives={"language_level": "3", "freethreading_compatible": True},

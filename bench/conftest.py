@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from wts.bench import record_games
+from wts.devtools.bench import record_games
 
 # (group, slower variant, faster variant, what the ratio means, target)
 RATIOS = [

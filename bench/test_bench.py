@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 
 import wts
-import wts.reference
-from wts.bench import random_reference_turns, record_batch_moves, replay, replay_batch
+import wts.engine.reference
+from wts.devtools.bench import random_reference_turns, record_batch_moves, replay, replay_batch
 
 ENGINES = {"fast": wts.Game, "reference": wts.reference.Game}
 

@@ -20,8 +20,8 @@ import time
 import pytest
 
 import wts
-from wts.agents import LEVELS, GreedyAgent, MCTSAgent, RandomAgent
-from wts.tournament import format_result, play_match
+from wts.players.agents import LEVELS, GreedyAgent, MCTSAgent, RandomAgent
+from wts.players.tournament import format_result, play_match
 
 GAMES = int(os.environ.get("WTS_STRENGTH_GAMES", "200"))
 JOBS = int(os.environ.get("WTS_STRENGTH_JOBS", str(os.cpu_count() or 1)))

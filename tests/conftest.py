@@ -7,7 +7,7 @@ import os
 import pytest
 
 import wts
-import wts.reference
+import wts.engine.reference
 
 ENGINES = {"fast": wts.Game, "reference": wts.reference.Game}
 _selected = [name for name in os.environ.get("WTS_ENGINES", "fast,reference").split(",") if name]

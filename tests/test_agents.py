@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 
 import wts
-import wts.reference
-from wts import cli
-from wts._mcts import Search, evaluate_position, greedy_move, winning_squares
-from wts.agents import (
+import wts.engine.reference
+from wts.interfaces import cli
+from wts.players._mcts import Search, evaluate_position, greedy_move, winning_squares
+from wts.players.agents import (
     AGENT_NAMES,
     LEVELS,
     Agent,
@@ -28,7 +28,7 @@ from wts.agents import (
     make_agent,
     parse_agent_spec,
 )
-from wts.tournament import elo_difference, game_seed, play_game, play_match
+from wts.players.tournament import elo_difference, game_seed, play_game, play_match
 
 # Black has four in a row on rank 2 with both ends open: A2 or F2 wins.
 OPEN_FOUR = dict(black=["B2", "C2", "D2", "E2"], white=["A9", "I9", "E7"])
@@ -349,7 +349,7 @@ def test_winning_squares_match_the_reference_lines(seed: int) -> None:
             for sq in [*own, square]:
                 board[sq] = wts.Piece.BLACK if color == 0 else wts.Piece.WHITE
             turtle = wts.Color.BLACK if color == 0 else wts.Color.WHITE
-            if square in wts.reference.winning_turtles(board, turtle):
+            if square in wts.engine.reference.winning_turtles(board, turtle):
                 expected.append(square)
         assert winning_squares(game, color) == sorted(expected)
 
@@ -417,9 +417,9 @@ def test_a_game_stops_once_its_event_is_set() -> None:
 def test_tournament_module_examples() -> None:
     import doctest
 
-    import wts.tournament
+    import wts.players.tournament
 
-    assert doctest.testmod(wts.tournament).failed == 0
+    assert doctest.testmod(wts.players.tournament).failed == 0
 
 
 def test_tournament_cli_prints_the_report(capsys: pytest.CaptureFixture[str]) -> None:
@@ -465,6 +465,6 @@ def test_tournament_cli_bad_arguments_exit_2(argv: list[str],
 def test_module_examples() -> None:
     import doctest
 
-    import wts.agents
+    import wts.players.agents
 
-    assert doctest.testmod(wts.agents).failed == 0
+    assert doctest.testmod(wts.players.agents).failed == 0

@@ -94,7 +94,7 @@ def test_batch_getitem_is_a_copy_and_setitem_replaces():
 
 
 def test_batch_state_size_is_documented():
-    from wts._core import state_size
+    from wts.engine._core import state_size
 
     assert state_size() == 144
 
@@ -149,7 +149,7 @@ def test_batch_reset_rejects_a_bad_mask(busy_batch, mask):
 
 
 def test_batch_from_games_rejects_other_objects():
-    import wts.reference
+    import wts.engine.reference
 
     with pytest.raises(wts.BatchError, match=r"games\[1\]"):
         wts.BatchGame.from_games([wts.Game(), wts.reference.Game()])

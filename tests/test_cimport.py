@@ -1,4 +1,5 @@
-"""The C-level API: another Cython module cimports wts._core and plays with it."""
+"""The C-level API: another Cython module cimports wts.engine._core (or its 0.1.0
+path, wts._core) and plays with it."""
 
 from __future__ import annotations
 
@@ -12,14 +13,14 @@ import textwrap
 import pytest
 
 import wts
-import wts.reference
+import wts.engine.reference
 
 pytest.importorskip("Cython")
 
-PLAYER_PYX = textwrap.dedent(
+PLAYER_PYX_TEMPLATE = textwrap.dedent(
     """
     # cython: language_level=3
-    from wts._core cimport (
+    from {module} cimport (
         wts_state, wts_rng, wts_init, wts_copy, wts_rng_seed, wts_resolve_turn,
         wts_random_legal_move, wts_is_over, wts_legal_moves, wts_popcount,
         wts_count_winning,
@@ -63,10 +64,11 @@ SETUP_PY = textwrap.dedent(
 )
 
 
-@pytest.fixture(scope="module")
-def player_module(tmp_path_factory):
+@pytest.fixture(scope="module", params=["wts.engine._core", "wts._core"])
+def player_module(request, tmp_path_factory):
     build_dir = tmp_path_factory.mktemp("cimport")
-    (build_dir / "wts_player.pyx").write_text(PLAYER_PYX)
+    pyx = PLAYER_PYX_TEMPLATE.replace("{module}", request.param)
+    (build_dir / "wts_player.pyx").write_text(pyx)
     (build_dir / "setup.py").write_text(SETUP_PY)
     # The dependent build finds wts (and its .pxd files) where this process found it.
     package_parent = str(pathlib.Path(wts.__file__).resolve().parent.parent)
@@ -77,6 +79,7 @@ def player_module(tmp_path_factory):
     )
     assert done.returncode == 0, done.stdout + done.stderr
     sys.path.insert(0, str(build_dir))
+    sys.modules.pop("wts_player", None)  # the other path's build
     try:
         yield importlib.import_module("wts_player")
     finally:

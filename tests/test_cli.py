@@ -10,8 +10,9 @@ import sys
 import pytest
 
 import wts
-import wts.reference
-from wts import cli, fuzz
+import wts.engine.reference
+from wts.devtools import fuzz
+from wts.interfaces import cli
 
 SRC_DIR = os.path.dirname(os.path.dirname(os.path.abspath(wts.__file__)))
 TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -179,9 +180,9 @@ def test_bench_subcommand_prints_one_table_with_every_measure() -> None:
 
 @pytest.mark.parametrize(("argv", "target"), [
     (["simulate", "--games", "10"], "wts.simulate"),
-    (["tournament", "greedy", "random"], "wts.tournament.play_match"),
-    (["fuzz", "--games", "5"], "wts.fuzz.run_fuzz"),
-    (["bench", "--quick"], "wts.bench.run"),
+    (["tournament", "greedy", "random"], "wts.players.tournament.play_match"),
+    (["fuzz", "--games", "5"], "wts.devtools.fuzz.run_fuzz"),
+    (["bench", "--quick"], "wts.devtools.bench.run"),
 ])
 def test_ctrl_c_exits_130_with_one_line(argv: list[str], target: str,
                                         monkeypatch: pytest.MonkeyPatch,
@@ -199,6 +200,6 @@ def test_ctrl_c_in_the_fuzzer_on_its_own_exits_130(monkeypatch: pytest.MonkeyPat
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("wts.fuzz.run_fuzz", interrupted)
+    monkeypatch.setattr("wts.devtools.fuzz.run_fuzz", interrupted)
     assert fuzz.main(["--games", "5"]) == 130
-    assert capsys.readouterr().err == "python -m wts.fuzz: interrupted\n"
+    assert capsys.readouterr().err == "python -m wts.devtools.fuzz: interrupted\n"

@@ -13,9 +13,9 @@ pytest.importorskip("gymnasium")
 from pettingzoo.test import parallel_api_test, parallel_seed_test
 
 import wts
-from wts.agents import GreedyAgent, RandomAgent
-from wts.env import ILLEGAL_ACTIONS, WhatTheShellEnv, parallel_env
-from wts.observation import observation_planes
+from wts.engine.observation import observation_planes
+from wts.interfaces.env import ILLEGAL_ACTIONS, WhatTheShellEnv, parallel_env
+from wts.players.agents import GreedyAgent, RandomAgent
 
 
 @pytest.mark.parametrize("illegal_action", ILLEGAL_ACTIONS)
@@ -165,4 +165,4 @@ def test_module_example() -> None:
 
     import wts.env
 
-    assert doctest.testmod(wts.env).failed == 0
+    assert doctest.testmod(wts.interfaces.env).failed == 0

@@ -23,11 +23,9 @@ from hypothesis.stateful import (
 )
 
 import wts
-import wts.reference
-from wts import fuzz
-from wts.errors import IllegalMoveError
-from wts.events import TurnResult
-from wts.fuzz import (
+import wts.engine.reference
+from wts.devtools import fuzz
+from wts.devtools.fuzz import (
     BRANCHES,
     POSITION_FIELDS,
     Script,
@@ -42,8 +40,10 @@ from wts.fuzz import (
     snapshot,
     unreached,
 )
-from wts.pieces import Status
-from wts.squares import SQUARE_NAMES, parse_square
+from wts.engine.events import TurnResult
+from wts.engine.pieces import Status
+from wts.engine.squares import SQUARE_NAMES, parse_square
+from wts.errors import IllegalMoveError
 
 REFERENCE = wts.reference.Game
 FAST = wts.Game
@@ -361,7 +361,7 @@ def test_shrink_refuses_a_script_that_does_not_fail() -> None:
 
 def run_reproducer(code: str, game_class: type) -> str:
     """Run a printed reproducer with ``Game`` bound to ``game_class``; its output."""
-    body = code.replace("from wts.reference import Game\n", "")
+    body = code.replace("from wts.engine.reference import Game\n", "")
     assert body != code
     out = io.StringIO()
     with redirect_stdout(out):
@@ -449,7 +449,7 @@ def run_module(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[
 
 def test_python_m_wts_fuzz_runs_on_a_time_budget() -> None:
     started = time.monotonic()
-    proc = run_module("wts.fuzz", "--seconds", "2", "--seed", "1")
+    proc = run_module("wts", "fuzz", "--seconds", "2", "--seed", "1")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert time.monotonic() - started < 60
     out = proc.stdout

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import copy
+import pathlib
 import pickle
 import random
 
@@ -12,7 +13,7 @@ import pytest
 
 import wts
 from wts import IllegalMoveError
-from wts.squares import parse_square
+from wts.engine.squares import parse_square
 
 
 def names(text: str) -> list[int]:
@@ -209,3 +210,14 @@ def test_a_position_written_into_a_game_starts_its_history_there() -> None:
     batch._get_state(0, game)
     game.play("C3", "C4")
     assert game.root() == batch[0]
+
+
+def test_games_pickled_by_0_1_0_still_load() -> None:
+    """``games-0.1.0.pickle`` holds a fast and a reference game with a history,
+    pickled by wts 0.1.0, whose modules have since moved into ``wts.engine``."""
+    path = pathlib.Path(__file__).parent / "golden" / "games-0.1.0.pickle"
+    fast, reference = pickle.loads(path.read_bytes())
+    assert type(fast) is wts.Game and type(reference) is wts.reference.Game
+    assert fast == reference and fast.history == reference.history and fast.turn == 5
+    assert fast.root() == wts.Game.from_setup(
+        black=names("H5"), white=names("F5 G5"), eggs=names("C3"), turn=3)

@@ -71,21 +71,21 @@ state = lambda: (game.fen(), game.history)
 call = lambda: wts.perft(game, 3)
 """,
     "MCTSAgent.select": """
-from wts.agents import MCTSAgent
+from wts.players.agents import MCTSAgent
 game = wts.Game()
 agent = MCTSAgent(playouts=10**9, seed=1)
 state = lambda: (game.fen(), agent._rng.getstate(), agent.last_search, agent.total_playouts)
 call = lambda: agent.select(game, "black")
 """,
     "Search.run": """
-from wts._mcts import Search
+from wts.players._mcts import Search
 game = wts.Game()
 search = Search(game, seed=1)
 state = lambda: game.fen()
 call = lambda: search.run(10**9)
 """,
     "play_match, 1 job": """
-from wts.tournament import play_match
+from wts.players.tournament import play_match
 state = lambda: None
 call = lambda: play_match("mcts:5", "mcts:5", 100, jobs=1)
 """,
@@ -95,7 +95,7 @@ call = lambda: play_match("mcts:5", "mcts:5", 100, jobs=1)
 # has returned, how many threads and worker processes are left.
 CLI_CHILD = """
 import multiprocessing, sys, threading
-from wts.cli import main
+from wts.interfaces.cli import main
 print("ready", flush=True)
 status = main(sys.argv[1:])
 print(f"threads {threading.active_count()}", flush=True)

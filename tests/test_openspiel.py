@@ -12,7 +12,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import wts  # noqa: E402
 import wts.openspiel  # noqa: E402  (registers the game)
-from wts.observation import observation_planes  # noqa: E402
+from wts.engine.observation import observation_planes  # noqa: E402
 
 NAME = "python_what_the_shell"
 
@@ -118,7 +118,7 @@ def test_openspiel_regret_matching_plays_a_game() -> None:
 def test_module_example() -> None:
     import doctest
 
-    assert doctest.testmod(wts.openspiel).failed == 0
+    assert doctest.testmod(wts.interfaces.openspiel).failed == 0
 
 
 def test_no_action_is_taken_after_the_max_turns_terminal() -> None:

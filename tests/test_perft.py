@@ -8,8 +8,8 @@ import pathlib
 import pytest
 
 import wts
-import wts.reference
-from wts.perft import MAX_DEPTH
+import wts.engine.reference
+from wts.engine.perft import MAX_DEPTH
 
 ENTRIES = json.loads((pathlib.Path(__file__).parent / "perft" / "expected.json").read_text())
 CASES = [
@@ -87,7 +87,7 @@ def test_perft_module_examples() -> None:
     import doctest
     import sys
 
-    assert doctest.testmod(sys.modules["wts.perft"]).failed == 0
+    assert doctest.testmod(sys.modules["wts.engine.perft"]).failed == 0
 
 
 def test_perft_of_a_decided_game_has_no_leaves(Game):

@@ -19,7 +19,7 @@ import sys
 import pytest
 
 import wts
-import wts.reference
+import wts.engine.reference
 
 CHECK_C = r"""
 #include <stdio.h>

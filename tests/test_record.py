@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import wts
-import wts.reference
+import wts.engine.reference
 from wts import NotationError, record
-from wts.record import GameRecord
-from wts.squares import parse_square
+from wts.engine.squares import parse_square
+from wts.formats.record import GameRecord
 
 
 def names(text: str) -> list[int]:

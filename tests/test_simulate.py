@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import wts
-import wts.reference
+import wts.engine.reference
 
 
 def test_simulate_counts_add_up():

@@ -14,7 +14,7 @@ import pytest
 
 import wts
 from wts import Piece, SquareError, parse_square, square_name
-from wts.squares import to_square
+from wts.engine.squares import to_square
 
 FILES = "ABCDEFGHI"
 RANKS = "123456789"

@@ -14,8 +14,8 @@ from PIL import Image
 
 import wts
 from wts import svg
-from wts.pieces import Piece
-from wts.squares import SQUARE_NAMES, parse_square
+from wts.engine.pieces import Piece
+from wts.engine.squares import SQUARE_NAMES, parse_square
 
 RENDERER_MISSING = ""
 try:

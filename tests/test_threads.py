@@ -24,9 +24,9 @@ import numpy as np
 import pytest
 
 import wts
-from wts._mcts import Search
-from wts.agents import MCTSAgent
-from wts.base import GameBase
+from wts.engine.base import GameBase
+from wts.players._mcts import Search
+from wts.players.agents import MCTSAgent
 
 THREADS = 4
 
@@ -209,7 +209,7 @@ def test_shared_mcts_agent_refuses_concurrent_selects() -> None:
 
 def test_shared_parallel_env_steps_whole() -> None:
     pytest.importorskip("pettingzoo")
-    from wts.env import parallel_env
+    from wts.interfaces.env import parallel_env
 
     env = parallel_env(max_cycles=10_000)
     env.reset(seed=5)
@@ -232,7 +232,7 @@ def test_shared_parallel_env_steps_whole() -> None:
 
 def test_shared_openspiel_state_keeps_moves_with_turns() -> None:
     pytest.importorskip("pyspiel")
-    from wts.openspiel import load_game
+    from wts.interfaces.openspiel import load_game
 
     state = load_game(max_turns=1000).new_initial_state()
 

@@ -26,23 +26,24 @@ PACKAGE = pathlib.Path(wts.__file__).resolve().parent
 
 
 def _extension_modules() -> list[str]:
-    """Every compiled module of the package, as built for this interpreter."""
+    """Every compiled module of the package, as built for this interpreter, by its
+    path under the package: "engine/_core"."""
     suffixes = sorted(importlib.machinery.EXTENSION_SUFFIXES, key=len, reverse=True)
     names = set()
-    for path in PACKAGE.iterdir():
+    for path in PACKAGE.rglob("*"):
         suffix = next((s for s in suffixes if path.name.endswith(s)), None)
         if suffix is not None:  # the longest: "_core.cpython-311-x86_64-linux-gnu.so"
-            names.add(path.name[: -len(suffix)])
+            names.add(str(path.relative_to(PACKAGE))[: -len(suffix)])
     return sorted(names)
 
 
 EXTENSIONS = _extension_modules()
 # Names Cython adds to every compiled module; no stub describes them.
 STUBTEST_ALLOWLIST = """\
-wts\\.[_a-z]+\\.__test__
-wts\\._core\\.__pyx_capi__
-wts\\.[_a-z]+\\.__reduce_cython__
-wts\\.[_a-z]+\\.__setstate_cython__
+wts\\.[_a-z.]+\\.__test__
+wts\\.[_a-z.]+\\.__pyx_capi__
+wts\\.[_a-z.]+\\.__reduce_cython__
+wts\\.[_a-z.]+\\.__setstate_cython__
 """
 
 
@@ -98,7 +99,8 @@ def test_typed_example_passes_mypy_strict(tmp_path: pathlib.Path) -> None:
 
 
 def test_every_compiled_module_has_a_stub() -> None:
-    assert {"_core", "_game", "_perft", "_simulate", "_batch"} <= set(EXTENSIONS)
+    assert {"engine/_core", "engine/_game", "engine/_perft", "engine/_simulate",
+            "engine/_batch", "players/_mcts"} <= set(EXTENSIONS)
     missing = [name for name in EXTENSIONS if not (PACKAGE / f"{name}.pyi").is_file()]
     assert not missing, f"compiled modules without a .pyi stub: {missing}"
     assert (PACKAGE / "py.typed").is_file()
@@ -106,7 +108,8 @@ def test_every_compiled_module_has_a_stub() -> None:
 
 def test_stubs_match_the_compiled_modules(tmp_path: pathlib.Path) -> None:
     pytest.importorskip("mypy")
-    stubbed = [f"wts.{name}" for name in EXTENSIONS if (PACKAGE / f"{name}.pyi").is_file()]
+    stubbed = [f"wts.{name.replace('/', '.')}" for name in EXTENSIONS
+               if (PACKAGE / f"{name}.pyi").is_file()]
     allowlist = tmp_path / "allowlist.txt"
     allowlist.write_text(STUBTEST_ALLOWLIST)
     config = tmp_path / "mypy.ini"

@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 import wts
-import wts.reference
+import wts.engine.reference
 
 
 def play_one_game(seed: int) -> wts.Game:

@@ -4,7 +4,7 @@
 #   1. `python -m build` makes the sdist, then the wheel from that sdist;
 #   2. the wheel holds the .pxd files, wts_bits.h, the .pyi stubs, py.typed and
 #      one compiled module per .pyx, and no .c or .pyx (the sdist carries the
-#      .pyx sources; the wheel does not need them: `cimport wts._core` reads
+#      .pyx sources; the wheel does not need them: `cimport wts.engine._core` reads
 #      only the .pxd files and the header);
 #   3. `auditwheel show`, then `auditwheel repair` to a manylinux tag;
 #   4. the repaired wheel goes into a fresh venv with the test extra, and the
@@ -55,14 +55,14 @@ wheel=${wheels[0]}
 ls -l "$sdist" "$wheel"
 
 step "contents of the wheel and the sdist"
-pyx_modules=$(cd src/wts && ls -- *.pyx | sed 's/\.pyx$//' | sort)
+pyx_modules=$(cd src/wts && find . -name '*.pyx' | sed 's|^\./||; s/\.pyx$//' | sort)
 tool python - "$wheel" "$sdist" "$pyx_modules" <<'EOF'
 import sys, tarfile, zipfile
 wheel, sdist, modules = sys.argv[1], sys.argv[2], sys.argv[3].split()
 names = set(zipfile.ZipFile(wheel).namelist())
 problems = []
-required = ["wts/_core.pxd", "wts/_game.pxd", "wts/wts_bits.h", "wts/py.typed",
-            "wts/__init__.py", "wts/_version.py"]
+required = ["wts/_core.pxd", "wts/engine/_core.pxd", "wts/engine/_game.pxd",
+            "wts/engine/wts_bits.h", "wts/py.typed", "wts/__init__.py", "wts/_version.py"]
 required += [f"wts/{m}.pyi" for m in modules]
 problems += [f"wheel lacks {n}" for n in required if n not in names]
 for m in modules:
@@ -73,7 +73,7 @@ problems += [f"wheel holds {n} outside wts/" for n in sorted(names)
              if not n.startswith(("wts/", "wts-"))]
 members = {m.split("/", 1)[1] for m in tarfile.open(sdist).getnames() if "/" in m}
 needed = ["pyproject.toml", "setup.py", "LICENSE", "README.md", "CHANGELOG.md",
-          "src/wts/wts_bits.h", "src/wts/py.typed", "tests/conftest.py",
+          "src/wts/engine/wts_bits.h", "src/wts/py.typed", "tests/conftest.py",
           "tests/perft/expected.json", "tests/typed_example.py"]
 needed += [f"src/wts/{m}.pyx" for m in modules] + [f"src/wts/{m}.pyi" for m in modules]
 problems += [f"sdist lacks {n}" for n in needed if n not in members]

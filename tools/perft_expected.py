@@ -12,7 +12,7 @@ import json
 import pathlib
 
 import wts
-import wts.reference
+import wts.engine.reference
 
 POSITIONS = {
     "empty": {"black": [], "white": [], "eggs": []},

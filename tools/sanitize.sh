@@ -36,12 +36,12 @@ libasan=$(readlink -f "$libasan")
 preload="$libasan $(readlink -f "$("$cc" -print-file-name=libstdc++.so)")"
 
 step "copying the package to $work/tree"
-mkdir -p "$work/tree/src/wts"
+mkdir -p "$work/tree"
 cp setup.py pyproject.toml "$work/tree/"
 [[ -e README.md ]] && cp README.md "$work/tree/"
-for pattern in '*.py' '*.pyx' '*.pxd' '*.pyi' '*.h' 'py.typed'; do
-    find src/wts -maxdepth 1 -name "$pattern" -exec cp {} "$work/tree/src/wts/" \;
-done
+# The sources only: no build products of the tree's own (an in-place build).
+(cd src && find wts \( -name '*.py' -o -name '*.pyx' -o -name '*.pxd' -o -name '*.pyi' \
+    -o -name '*.h' -o -name py.typed \) -exec cp --parents {} "$work/tree/src/" \;)
 cp -r tests "$work/tests"
 cp pyproject.toml "$work/"  # pytest's settings (markers) for the copied tests
 find "$work/tests" -name __pycache__ -prune -exec rm -rf {} +
@@ -89,7 +89,7 @@ echo "caught: $(grep -h -m1 'runtime error' "$work/canary/stderr")"
 # log_path: every report, from any process, lands in a file checked at the end.
 export ASAN_OPTIONS="detect_leaks=0:log_path=$work/report/asan"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$work/report/ubsan"
-expected=$(find src/wts -maxdepth 1 -name '*.pyx' | wc -l)
+expected=$(find src/wts -name '*.pyx' | wc -l)
 # The rule, kernel, agent and thread tests, with PYTHONMALLOC=malloc: every Python
 # allocation goes through ASan's malloc, so an overrun of a small block is caught
 # rather than hidden inside a pymalloc arena.
@@ -118,7 +118,7 @@ for level in -O0 -O2; do
     fi
     grep -E -e ': (warning|error|runtime error):' "$work/build.log" || true
     built=0
-    for so in "$tree"/src/wts/_*.so; do
+    for so in $(find "$tree/src/wts" -name '_*.so'); do
         symbols=$(nm -D --undefined-only "$so")
         if [[ $symbols != *__asan_init* || $symbols != *__ubsan_handle_* ]]; then
             echo "sanitize.sh: $so is not instrumented" >&2
@@ -131,8 +131,8 @@ for level in -O0 -O2; do
         exit 1
     fi
     sanitized "$tree" malloc "$python" -c '
-import sys, wts, wts._core, wts._game, wts._mcts
-for module in (wts, wts._core, wts._game, wts._mcts):
+import sys, wts, wts.engine._core, wts.engine._game, wts.players._mcts
+for module in (wts, wts.engine._core, wts.engine._game, wts.players._mcts):
     if not module.__file__.startswith(sys.argv[1]):
         sys.exit(f"{module.__name__} comes from {module.__file__}, not from {sys.argv[1]}")' \
         "$tree/src/" || exit 1

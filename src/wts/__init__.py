@@ -8,10 +8,28 @@ the API below.
 from __future__ import annotations
 
 import os
+import sys
 
 from wts import notation, record, reference, svg
 from wts._version import __version__
-from wts.batch import NO_MOVE, STATUSES, BatchGame, StepResult
+from wts.engine.batch import NO_MOVE, STATUSES, BatchGame, StepResult
+from wts.engine.events import Capture, Hatch, TurnResult
+from wts.engine.game import Game
+from wts.engine.perft import PerftCounts, perft
+from wts.engine.pieces import MAX_TURN, Color, Piece, Status
+from wts.engine.simulate import SimulationResult, simulate
+from wts.engine.squares import *  # noqa: F403
+from wts.engine.squares import (
+    SQUARE_NAMES,
+    SQUARES,
+    Square,
+    SquareLike,
+    parse_square,
+    square,
+    square_file,
+    square_name,
+    square_rank,
+)
 from wts.errors import (
     BatchError,
     BusyError,
@@ -24,29 +42,18 @@ from wts.errors import (
     SquareError,
     WtsError,
 )
-from wts.events import Capture, Hatch, TurnResult
-from wts.game import Game
-from wts.perft import PerftCounts, perft
-from wts.pieces import MAX_TURN, Color, Piece, Status
-from wts.simulate import SimulationResult, simulate
-from wts.squares import *  # noqa: F403
-from wts.squares import (
-    SQUARE_NAMES,
-    SQUARES,
-    Square,
-    SquareLike,
-    parse_square,
-    square,
-    square_file,
-    square_name,
-    square_rank,
-)
 
 
 def get_include() -> str:
-    """The directory holding wts's ``.pxd`` files and C headers, for a dependent
-    Cython build: ``Extension(..., include_dirs=[wts.get_include()])``."""
-    return os.path.dirname(os.path.abspath(__file__))
+    """The directory holding the C header ``wts_bits.h`` that the C API's
+    ``.pxd`` files name, for a dependent Cython build:
+    ``Extension(..., include_dirs=[wts.get_include()])``."""
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "engine")
+
+
+# Games pickled by wts 0.1.0 name the modules their parts lived in then.
+for _name in ("base", "events", "pieces"):
+    sys.modules.setdefault(f"wts.{_name}", sys.modules[f"wts.engine.{_name}"])
 
 
 __all__ = [

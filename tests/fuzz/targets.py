@@ -26,9 +26,9 @@ from typing import Any
 import numpy as np
 
 import wts
-import wts.reference
-from wts import record as records
-from wts.base import GameBase
+import wts.engine.reference
+from wts.engine.base import GameBase
+from wts.engine.squares import SQUARE_NAMES
 from wts.errors import (
     BatchError,
     GameOverError,
@@ -36,8 +36,8 @@ from wts.errors import (
     NotationError,
     WtsError,
 )
-from wts.notation import STARTING_FEN, format_fen, parse_fen
-from wts.squares import SQUARE_NAMES
+from wts.formats import record as records
+from wts.formats.notation import STARTING_FEN, format_fen, parse_fen
 
 ENGINES: tuple[type[GameBase], ...] = (wts.Game, wts.reference.Game)
 

@@ -1,0 +1,1 @@
+"""Tools for developing wts: the differential fuzzer and the benchmarks."""

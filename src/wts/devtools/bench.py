@@ -1,0 +1,188 @@
+"""``wts bench``: one table of the engine's speed, every ratio measured side by side.
+
+Each comparison (fast vs reference, 2 threads vs 1) is timed in alternation
+within one run, and the best of several rounds is kept, because a shared
+machine is noisy. ``bench/`` holds the same measurements as a
+pytest-benchmark suite.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+import wts.engine.reference
+from wts.engine._core import state_size
+from wts.engine.batch import NO_MOVE, BatchGame
+from wts.engine.game import Game
+from wts.engine.simulate import simulate
+
+__all__ = [
+    "record_games",
+    "replay",
+    "random_reference_turns",
+    "record_batch_moves",
+    "replay_batch",
+    "run",
+    "main_table",
+]
+
+Moves = list[tuple[int, int]]
+
+
+def record_games(count: int, seed: int) -> list[Moves]:
+    """``count`` uniformly random games, as move lists, played on the fast engine."""
+    rng = random.Random(seed)
+    games = []
+    for _ in range(count):
+        game = Game()
+        moves: Moves = []
+        while not game.is_over():
+            legal = game.legal_moves()
+            move = (rng.choice(legal), rng.choice(legal))
+            game.play(*move)
+            moves.append(move)
+        games.append(moves)
+    return games
+
+
+def replay(engine: type, games: list[Moves]) -> int:
+    """Replay recorded games through ``engine.play`` (full TurnResults); returns turns."""
+    turns = 0
+    for moves in games:
+        game = engine()
+        for black, white in moves:
+            game.play(black, white)
+        turns += len(moves)
+    return turns
+
+
+def random_reference_turns(games: int, seed: int) -> int:
+    """Uniformly random games on the reference engine, as ``simulate`` plays them."""
+    rng = random.Random(seed)
+    turns = 0
+    for _ in range(games):
+        game = wts.reference.Game()
+        while not game.is_over():
+            legal = game.legal_moves()
+            game.play(rng.choice(legal), rng.choice(legal))
+            turns += 1
+    return turns
+
+
+def record_batch_moves(
+    games: int, steps: int, seed: int
+) -> tuple[list[tuple[np.ndarray, np.ndarray]], int]:
+    """Random legal moves for ``steps`` turns of a fresh ``BatchGame(games)``
+    (``NO_MOVE`` once a game is over), and the number of game-turns they play."""
+    rng = np.random.default_rng(seed)
+    batch = BatchGame(games)
+    moves = []
+    turns = 0
+    for _ in range(steps):
+        legal = batch.legal_mask()
+        live = legal.any(axis=1)
+        black = (rng.random(legal.shape) * legal).argmax(axis=1)
+        white = (rng.random(legal.shape) * legal).argmax(axis=1)
+        black[~live] = white[~live] = NO_MOVE
+        batch.step(black, white)
+        moves.append((black, white))
+        turns += int(live.sum())
+    return moves, turns
+
+
+def replay_batch(games: int, moves: list[tuple[np.ndarray, np.ndarray]]) -> BatchGame:
+    """Step a fresh ``BatchGame(games)`` through recorded moves."""
+    batch = BatchGame(games)
+    for black, white in moves:
+        batch.step(black, white)
+    return batch
+
+
+def _best_of(rounds: int, *tasks: Callable[[], float]) -> list[float]:
+    """Each task returns seconds per unit; tasks alternate each round; the best is kept."""
+    best = [float("inf")] * len(tasks)
+    for _ in range(rounds):
+        for i, task in enumerate(tasks):
+            best[i] = min(best[i], task())
+    return best
+
+
+@dataclass
+class BenchRow:
+    measure: str
+    value: str
+    target: str
+    met: bool | None
+
+
+def _timed(fn: Callable[[], int]) -> float:
+    began = time.perf_counter()
+    units = fn()
+    return (time.perf_counter() - began) / max(units, 1)
+
+
+def run(quick: bool = False) -> list[BenchRow]:
+    """Measure everything ``wts bench`` reports; ``quick`` shrinks the workloads."""
+    scale = 0.2 if quick else 1.0
+    rounds = 3
+    recorded = record_games(int(50 * scale) or 5, seed=7)
+    fast_play, reference_play = _best_of(
+        rounds,
+        lambda: _timed(lambda: replay(Game, recorded)),
+        lambda: _timed(lambda: replay(wts.reference.Game, recorded)),
+    )
+    playouts = int(200_000 * scale)
+    reference_games = int(40 * scale) or 5
+
+    def simulate_seconds(threads: int) -> float:
+        result = simulate(playouts, seed=11, threads=threads)
+        return result.seconds / result.turns
+
+    sim_one, sim_two, reference_random = _best_of(
+        rounds,
+        lambda: simulate_seconds(1),
+        lambda: simulate_seconds(2),
+        lambda: _timed(lambda: random_reference_turns(reference_games, seed=3)),
+    )
+    batch_moves, batch_game_turns = record_batch_moves(1024, int(60 * scale) or 10, seed=5)
+    (batch_step,) = _best_of(
+        rounds, lambda: _timed(lambda: (replay_batch(1024, batch_moves), batch_game_turns)[1])
+    )
+    size = state_size()
+    return [
+        BenchRow("Game.play, fast", f"{fast_play * 1e6:.2f} us/turn", "", None),
+        BenchRow("Game.play, reference", f"{reference_play * 1e6:.1f} us/turn", "", None),
+        BenchRow("Game.play fast / reference", f"{reference_play / fast_play:.0f}x", ">= 100x",
+                 reference_play / fast_play >= 100),
+        BenchRow("simulate, 1 thread", f"{1 / sim_one / 1e6:.2f} M turns/s", ">= 12 M turns/s",
+                 1 / sim_one >= 12e6),
+        BenchRow("simulate / reference random play", f"{reference_random / sim_one:.0f}x",
+                 ">= 1000x", reference_random / sim_one >= 1000),
+        BenchRow("simulate, 2 threads / 1 thread", f"{sim_one / sim_two:.2f}x", ">= 1.8x",
+                 sim_one / sim_two >= 1.8),
+        BenchRow("BatchGame.step (1024 games)", f"{batch_step * 1e9:.0f} ns/game-turn", "", None),
+        BenchRow("BatchGame.step / simulate, per game-turn", f"{batch_step / sim_one:.2f}x",
+                 "<= 2x", batch_step / sim_one <= 2),
+        BenchRow("bytes per game state", f"{size} B", "<= 160 B", size <= 160),
+    ]
+
+
+def main_table(rows: list[BenchRow]) -> str:
+    """The rows as an aligned text table."""
+    header = ("measure", "value", "target", "met")
+    cells = [header] + [
+        (r.measure, r.value, r.target, "" if r.met is None else ("yes" if r.met else "NO"))
+        for r in rows
+    ]
+    widths = [max(len(row[i]) for row in cells) for i in range(4)]
+    lines = [
+        "  ".join(text.ljust(width) for text, width in zip(row, widths)).rstrip()
+        for row in cells
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)

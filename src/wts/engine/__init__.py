@@ -1,0 +1,7 @@
+"""The engine: the rules, the state of a game, and the API both engines share.
+
+``reference.py`` holds the rules written out plainly; the Cython core
+(``_core.pyx`` on the bit primitives of ``_bits.pxd`` and ``wts_bits.h``) holds
+them on bitboards, and ``game.py``, ``batch.py``, ``simulate.py`` and
+``perft.py`` put the core behind the shared API of ``base.py``.
+"""

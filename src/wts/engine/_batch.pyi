@@ -1,0 +1,34 @@
+"""Type stub of :mod:`wts._batch`: many game states in one C array.
+
+:class:`wts.BatchGame` adds the checks and the public API; the underscored
+methods take contiguous numpy arrays of exactly the dtypes given here.
+"""
+
+from typing import SupportsIndex
+
+import numpy as np
+import numpy.typing as npt
+from typing_extensions import Self, disjoint_base
+
+from wts.engine._game import GameCore
+
+@disjoint_base
+class BatchCore:
+    def __new__(cls, n: SupportsIndex = 0) -> Self: ...
+    def __len__(self) -> int: ...
+    def _get_state(self, index: int, game: GameCore) -> None: ...
+    def _set_state(self, index: int, game: GameCore) -> None: ...
+    def _step(
+        self,
+        black: npt.NDArray[np.int64],
+        white: npt.NDArray[np.int64],
+        status: npt.NDArray[np.uint8],
+        captures: npt.NDArray[np.int32],
+        hatches: npt.NDArray[np.int32],
+        bad: GameCore,
+    ) -> int: ...
+    def _status(self, out: npt.NDArray[np.uint8]) -> None: ...
+    def _counts(self, counts: npt.NDArray[np.int32], turns: npt.NDArray[np.int64]) -> None: ...
+    def _legal_mask(self, out: npt.NDArray[np.uint8]) -> None: ...
+    def _observation(self, out: npt.NDArray[np.uint8]) -> None: ...
+    def _reset(self, mask: npt.NDArray[np.uint8]) -> None: ...

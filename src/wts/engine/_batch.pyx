@@ -1,0 +1,181 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
+# cython: cdivision=True
+"""Many games in one C array, stepped together for vectorised agents."""
+
+cimport cython
+
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+
+cdef extern from "Python.h":
+    const Py_ssize_t PY_SSIZE_T_MAX
+from libc.stdint cimport int32_t, int64_t, uint8_t
+from wts.engine._core cimport (
+    WTS_BLACK, WTS_BLACK_TURTLE, WTS_EGG, WTS_EMPTY, WTS_WHITE_TURTLE, wts_copy, wts_init,
+    wts_is_over, wts_piece_at, wts_resolve_turn, wts_state, wts_turn_record,
+)
+from wts.engine._game cimport GameCore
+
+from wts.params import check_int
+
+
+cdef inline bint _can_play(const wts_state *state, int64_t move) noexcept nogil:
+    return 0 <= move < 81 and wts_piece_at(state, <int>move) == WTS_EMPTY
+
+
+cdef class BatchCore:
+    """``n`` game states in one C array; :class:`wts.BatchGame` adds the checks.
+
+    Every method holds the batch's mutex, so a batch shared between threads
+    steps, reads and resets whole, one call at a time.
+    """
+
+    cdef wts_state *states
+    cdef Py_ssize_t n
+    cdef cython.pymutex _lock
+
+    def __cinit__(self, n=0):
+        cdef Py_ssize_t i, size = check_int(n, "n", 0, PY_SSIZE_T_MAX)
+        if size > PY_SSIZE_T_MAX // <Py_ssize_t>sizeof(wts_state):
+            raise MemoryError(f"a batch of {size} games does not fit in memory")
+        self.states = <wts_state *>PyMem_Malloc(max(size, 1) * sizeof(wts_state))
+        if self.states == NULL:
+            raise MemoryError(f"cannot allocate a batch of {size} games")
+        self.n = size
+        for i in range(size):
+            wts_init(&self.states[i])
+
+    def __dealloc__(self):
+        PyMem_Free(self.states)
+
+    def __len__(self):
+        return self.n
+
+    cdef Py_ssize_t _index(self, Py_ssize_t index) except -1:
+        if not 0 <= index < self.n:
+            raise IndexError(f"game {index} is out of range for a batch of {self.n}")
+        return index
+
+    def _get_state(self, Py_ssize_t index, GameCore game not None):
+        cdef wts_state state
+        with self._lock:
+            wts_copy(&state, &self.states[self._index(index)])
+        game.load(&state)
+
+    def _set_state(self, Py_ssize_t index, GameCore game not None):
+        cdef wts_state state
+        game.snapshot(&state)
+        with self._lock:
+            wts_copy(&self.states[self._index(index)], &state)
+
+    cdef Py_ssize_t _first_bad_move(self, const int64_t[::1] black,
+                                    const int64_t[::1] white) noexcept nogil:
+        """The first game whose moves cannot be played; -1 if none."""
+        cdef Py_ssize_t i
+        for i in range(self.n):
+            if wts_is_over(&self.states[i]):
+                if black[i] != -1 or white[i] != -1:
+                    return i
+            elif not (_can_play(&self.states[i], black[i])
+                      and _can_play(&self.states[i], white[i])):
+                return i
+        return -1
+
+    def _step(self, const int64_t[::1] black, const int64_t[::1] white, uint8_t[::1] status,
+              int32_t[:, ::1] captures, int32_t[::1] hatches, GameCore bad not None):
+        """Play every game not over, if every move can be played; else change
+        nothing, copy the first game that cannot into ``bad`` and return its index.
+        Returns -1 when the turn was played."""
+        cdef Py_ssize_t i, first_bad
+        cdef int j, black_captures
+        cdef wts_turn_record record
+        cdef wts_state state
+        if not (black.shape[0] == white.shape[0] == status.shape[0] == captures.shape[0]
+                == hatches.shape[0] == self.n and captures.shape[1] == 2):
+            raise ValueError("the arrays must have one entry per game")
+        with self._lock:
+            with nogil:
+                first_bad = self._first_bad_move(black, white)
+                if first_bad >= 0:
+                    wts_copy(&state, &self.states[first_bad])
+                else:
+                    for i in range(self.n):
+                        if wts_is_over(&self.states[i]):
+                            captures[i, 0] = captures[i, 1] = hatches[i] = 0
+                        else:
+                            wts_resolve_turn(&self.states[i], <int>black[i], <int>white[i],
+                                             &record)
+                            black_captures = 0
+                            for j in range(record.n_captures):
+                                black_captures += record.captures[j].color == WTS_BLACK
+                            captures[i, 0] = black_captures
+                            captures[i, 1] = record.n_captures - black_captures
+                            hatches[i] = record.n_hatched
+                        status[i] = self.states[i].status
+        if first_bad >= 0:
+            bad.load(&state)
+        return first_bad
+
+    def _status(self, uint8_t[::1] out):
+        cdef Py_ssize_t i
+        self._check_length(out.shape[0])
+        with self._lock:
+            for i in range(self.n):
+                out[i] = self.states[i].status
+
+    def _counts(self, int32_t[:, ::1] counts, int64_t[::1] turns):
+        cdef Py_ssize_t i
+        self._check_length(counts.shape[0])
+        self._check_length(turns.shape[0])
+        with self._lock:
+            for i in range(self.n):
+                counts[i, 0] = self.states[i].black_count
+                counts[i, 1] = self.states[i].white_count
+                turns[i] = self.states[i].turn
+
+    def _legal_mask(self, uint8_t[:, ::1] out):
+        cdef Py_ssize_t i
+        cdef int sq
+        self._check_length(out.shape[0])
+        if out.shape[1] != 81:
+            raise ValueError("a legal mask has 81 squares a game")
+        with self._lock:
+            with nogil:
+                for i in range(self.n):
+                    if wts_is_over(&self.states[i]):
+                        for sq in range(81):
+                            out[i, sq] = 0
+                    else:
+                        for sq in range(81):
+                            out[i, sq] = wts_piece_at(&self.states[i], sq) == WTS_EMPTY
+
+    def _observation(self, uint8_t[:, :, ::1] out):
+        """Planes black, white, eggs (0/1) and egg age (1 = oldest), each 81 squares."""
+        cdef Py_ssize_t i
+        cdef int sq, piece, k
+        self._check_length(out.shape[0])
+        if out.shape[1] != 4 or out.shape[2] != 81:
+            raise ValueError("an observation has 4 planes of 81 squares a game")
+        with self._lock:
+            with nogil:
+                for i in range(self.n):
+                    for sq in range(81):
+                        piece = wts_piece_at(&self.states[i], sq)
+                        out[i, 0, sq] = piece == WTS_BLACK_TURTLE
+                        out[i, 1, sq] = piece == WTS_WHITE_TURTLE
+                        out[i, 2, sq] = piece == WTS_EGG
+                        out[i, 3, sq] = 0
+                    for k in range(self.states[i].egg_count):
+                        out[i, 3, self.states[i].egg_queue[k]] = <uint8_t>(k + 1)
+
+    def _reset(self, const uint8_t[::1] mask):
+        cdef Py_ssize_t i
+        self._check_length(mask.shape[0])
+        with self._lock:
+            for i in range(self.n):
+                if mask[i]:
+                    wts_init(&self.states[i])
+
+    cdef int _check_length(self, Py_ssize_t length) except -1:
+        if length != self.n:
+            raise ValueError(f"the array has {length} entries, the batch {self.n} games")
+        return 0

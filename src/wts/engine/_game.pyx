@@ -1,0 +1,310 @@
+# cython: language_level=3, auto_pickle=False, boundscheck=False, wraparound=False
+# cython: initializedcheck=False, cdivision=True
+"""The Python face of the core: a game held in one ``wts_state`` struct.
+
+Only argument conversion and building :class:`wts.TurnResult` happen here;
+the rules run in the ``noexcept nogil`` kernels of :mod:`wts._core`. Bad
+input gets the errors both engines share (:mod:`wts.base`).
+
+Threads: every read and every turn holds the game's mutex, so a game shared
+between threads plays its turns one at a time and is never seen half-played.
+Moves are converted to squares before the mutex is taken (the conversion may
+run Python code); whether they can be played is decided under it.
+"""
+
+from cpython.long cimport PyLong_AsLongAndOverflow
+from libc.stdint cimport uint32_t
+from wts.engine._core cimport (
+    WTS_EMPTY, wts_any, wts_bit_square,
+    wts_board, wts_capture, wts_clear_lowest, wts_copy, wts_init, wts_is_over, wts_legal_moves,
+    wts_lowest_bit, wts_piece_at, wts_resolve_turn, wts_settle, wts_square_board, wts_or,
+    wts_equal, wts_state, wts_turn_record,
+)
+
+from wts.engine.base import check_setup, check_turn, game_over_error, move_square, occupied_error
+from wts.engine.events import Capture, Hatch, TurnResult
+from wts.engine.pieces import Color, Piece, Status
+from wts.engine.squares import to_square
+
+cdef tuple STATUSES = (Status.ONGOING, Status.SUDDEN_DEATH, Status.BLACK_WINS,
+                       Status.WHITE_WINS, Status.DRAW)
+cdef tuple COLORS = (Color.BLACK, Color.WHITE)
+cdef tuple PIECES = (Piece.EMPTY, Piece.BLACK, Piece.WHITE, Piece.EGG)
+# Public-index step of each direction of CLARIFICATIONS 14: E, W, N, S, NE, SW, NW, SE.
+cdef int SQUARE_STEP[8]
+SQUARE_STEP[:] = [1, -1, 9, -9, 10, -10, 8, -8]
+cdef tuple NO_EVENTS = ()
+
+
+cdef inline frozenset _squares(wts_board board):
+    cdef list squares = []
+    while wts_any(board):
+        squares.append(wts_bit_square(wts_lowest_bit(board)))
+        board = wts_clear_lowest(board)
+    return frozenset(squares)
+
+
+cdef inline object _move_square(object move, int color):
+    """``move`` as a Python int 0..80, or the IllegalMoveError that says why not
+    (``color`` 0 black, 1 white). A plain int in range, the common case, costs
+    no Python call."""
+    cdef long square
+    cdef int overflow = 0
+    if type(move) is int:
+        square = PyLong_AsLongAndOverflow(move, &overflow)
+        if not overflow and 0 <= square < 81:
+            return move
+    return move_square(COLORS[color], move)
+
+
+cdef inline bint _is_new(const wts_state *state):
+    """The position of a new game: an empty board at turn 0."""
+    return state.turn == 0 and not wts_any(wts_or(wts_or(state.black, state.white), state.eggs))
+
+
+cdef bint _same_position(const wts_state *a, const wts_state *b):
+    cdef int i
+    if not (a.turn == b.turn and a.egg_count == b.egg_count and wts_equal(a.black, b.black)
+            and wts_equal(a.white, b.white) and wts_equal(a.eggs, b.eggs)):
+        return False
+    for i in range(a.egg_count):
+        if a.egg_queue[i] != b.egg_queue[i]:
+            return False
+    return True
+
+
+cdef GameCore _start_of_history(GameCore game):
+    """The root a game's history will start from, for a game with no history yet:
+    None for a new game, else a snapshot of its position, made once and shared
+    by its copies. The caller holds the game's mutex."""
+    cdef GameCore snapshot
+    if _is_new(&game.state):
+        return None
+    if game._root is not None and _same_position(&game._root.state, &game.state):
+        return game._root
+    snapshot = type(game)()
+    wts_copy(&snapshot.state, &game.state)
+    return snapshot
+
+
+cdef object _turn_result(int black_move, int white_move, const wts_turn_record *record,
+                         const wts_state *state):
+    cdef list captures, hatched
+    cdef const wts_capture *c
+    cdef int i, step, closer
+    cdef object events_captures = NO_EVENTS, events_dissolved = NO_EVENTS
+    cdef object events_hatched = NO_EVENTS
+    if record.n_captures:
+        captures = []
+        for i in range(record.n_captures):
+            c = &record.captures[i]
+            closer = c.closer
+            step = SQUARE_STEP[c.direction]
+            captures.append(tuple.__new__(Capture, (
+                COLORS[c.color], c.round, (closer + step, closer + 2 * step),
+                closer, closer + 3 * step)))
+        events_captures = tuple(captures)
+    if record.n_dissolved:
+        events_dissolved = tuple([record.dissolved[i] for i in range(record.n_dissolved)])
+    if record.n_hatched:
+        hatched = []
+        for i in range(record.n_hatched):
+            hatched.append(tuple.__new__(Hatch, (
+                record.hatched[i].square, COLORS[record.hatched[i].color],
+                record.hatched[i].wave)))
+        events_hatched = tuple(hatched)
+    return tuple.__new__(TurnResult, (
+        black_move, white_move, None if record.collision < 0 else record.collision,
+        events_captures, events_dissolved, events_hatched, STATUSES[state.status],
+        (state.black_count, state.white_count)))
+
+
+cdef class GameCore:
+    """A game held in a C struct; :class:`wts.Game` adds the shared API."""
+
+    def __cinit__(self):
+        wts_init(&self.state)
+
+    cdef void snapshot(self, wts_state *out) noexcept:
+        with self._lock:
+            wts_copy(out, &self.state)
+
+    cdef void load(self, const wts_state *state) noexcept:
+        with self._lock:
+            wts_copy(&self.state, state)
+            self._history = None
+            self._root = None
+
+    @classmethod
+    def from_setup(cls, black=(), white=(), eggs=(), turn=0):
+        """Any arrangement of turtles and eggs (eggs oldest first), ``turn`` turns
+        into a game; its status follows at once, as if a turn had just ended
+        (CLARIFICATIONS 13)."""
+        black_squares, white_squares, egg_squares = check_setup(black, white, eggs)
+        turn = check_turn(turn)
+        cdef GameCore game = cls()
+        game.state.turn = turn
+        cdef int sq, i = 0
+        for sq in black_squares:
+            game.state.black = wts_or(game.state.black, wts_square_board(sq))
+        for sq in white_squares:
+            game.state.white = wts_or(game.state.white, wts_square_board(sq))
+        for sq in egg_squares:
+            game.state.eggs = wts_or(game.state.eggs, wts_square_board(sq))
+            game.state.egg_queue[i] = sq
+            i += 1
+        game.state.egg_count = i
+        wts_settle(&game.state)
+        return game
+
+    def copy(self):
+        """An independent copy of this game (a struct copy; the history is shared
+        and immutable)."""
+        cdef GameCore game = type(self)()
+        with self._lock:
+            wts_copy(&game.state, &self.state)
+            if self._history is None:
+                # Copies tried and thrown away share one snapshot of the start.
+                self._root = _start_of_history(self)
+            game._history = self._history
+            game._root = self._root
+        return game
+
+    @property
+    def history(self):
+        """The turns played on this game, oldest first; empty for a game just set up."""
+        cdef list results = []
+        cdef object node
+        with self._lock:
+            node = self._history
+        while node is not None:
+            results.append((<tuple>node)[1])
+            node = (<tuple>node)[0]
+        results.reverse()
+        return tuple(results)
+
+    def root(self):
+        """A copy of the game before the first turn of its history, with an empty
+        history (a copy of this game when the history is empty)."""
+        cdef object history
+        cdef GameCore root
+        with self._lock:
+            history = self._history
+            root = self._root
+        if history is None:
+            return self.copy()
+        if root is None:
+            return type(self)()
+        return root.copy()
+
+    @property
+    def black(self):
+        """The squares of black's turtles."""
+        cdef wts_state s
+        self.snapshot(&s)
+        return _squares(s.black)
+
+    @property
+    def white(self):
+        """The squares of white's turtles."""
+        cdef wts_state s
+        self.snapshot(&s)
+        return _squares(s.white)
+
+    @property
+    def eggs(self):
+        """The squares of the eggs, oldest first."""
+        cdef wts_state s
+        self.snapshot(&s)
+        return tuple([s.egg_queue[i] for i in range(s.egg_count)])
+
+    @property
+    def turn(self):
+        """The number of turns played."""
+        cdef uint32_t turn
+        with self._lock:
+            turn = self.state.turn
+        return turn
+
+    @property
+    def status(self):
+        """The game's status after the last turn."""
+        cdef int status
+        with self._lock:
+            status = self.state.status
+        return STATUSES[status]
+
+    @property
+    def winning_counts(self):
+        """(black, white): the turtles of each colour in a line of five or more."""
+        cdef int black, white
+        with self._lock:
+            black = self.state.black_count
+            white = self.state.white_count
+        return (black, white)
+
+    def is_over(self):
+        """True once the game is won or drawn."""
+        cdef bint over
+        with self._lock:
+            over = wts_is_over(&self.state)
+        return over
+
+    def piece_at(self, square):
+        """What stands on ``square`` (an index or a name)."""
+        cdef int sq, piece
+        if type(square) is int and 0 <= square < 81:
+            sq = square
+        else:
+            sq = to_square(square)
+        with self._lock:
+            piece = wts_piece_at(&self.state, sq)
+        return PIECES[piece]
+
+    def legal_moves(self):
+        """The squares either player may name this turn, ascending; empty once the game is over."""
+        cdef wts_board legal
+        cdef list squares = []
+        with self._lock:
+            legal = wts_legal_moves(&self.state)
+        while wts_any(legal):
+            squares.append(wts_bit_square(wts_lowest_bit(legal)))
+            legal = wts_clear_lowest(legal)
+        return squares
+
+    def play(self, black_move, white_move):
+        """Resolve one turn; both moves are revealed at once.
+
+        Raises :class:`wts.IllegalMoveError` (or :class:`wts.GameOverError`)
+        and changes nothing if either move is not allowed (CLARIFICATIONS 3).
+        """
+        cdef wts_turn_record record
+        cdef int b, w, black_piece, white_piece
+        black_square = _move_square(black_move, 0)
+        white_square = _move_square(white_move, 1)
+        with self._lock:
+            # The checks of base.check_moves, in its order, on the position as it
+            # is now: no other thread can change it before the turn is resolved.
+            if wts_is_over(&self.state):
+                error = game_over_error(STATUSES[self.state.status])
+            elif type(black_square) is not int:
+                error = black_square
+            elif type(white_square) is not int:
+                error = white_square
+            else:
+                b = black_square
+                w = white_square
+                black_piece = wts_piece_at(&self.state, b)
+                white_piece = wts_piece_at(&self.state, w)
+                if black_piece != WTS_EMPTY:
+                    error = occupied_error(COLORS[0], b, PIECES[black_piece])
+                elif white_piece != WTS_EMPTY:
+                    error = occupied_error(COLORS[1], w, PIECES[white_piece])
+                else:
+                    if self._history is None:
+                        self._root = _start_of_history(self)  # where the history starts
+                    wts_resolve_turn(&self.state, b, w, &record)
+                    result = _turn_result(b, w, &record, &self.state)
+                    self._history = (self._history, result)
+                    return result
+        raise error

@@ -1,0 +1,299 @@
+"""What both engines share: argument checking, equality and the text board.
+
+The rules themselves live in :mod:`wts.reference` (literal) and in the Cython
+core (fast); this module only holds the API around them, so both engines
+accept the same input, raise the same errors and print the same board.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from wts.engine.events import TurnResult
+from wts.engine.pieces import MAX_TURN, Color, Piece, Status
+from wts.engine.squares import BOARD_SIZE, FILE_NAMES, NUM_SQUARES, SQUARE_NAMES, Square, to_square
+from wts.errors import GameOverError, IllegalMoveError, SetupError, SquareError, WtsError
+from wts.formats.notation import STARTING_FEN, format_fen, parse_fen
+from wts.params import describe_int
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+_PIECE_WORDS = {
+    Piece.BLACK: "a black turtle",
+    Piece.WHITE: "a white turtle",
+    Piece.EGG: "an egg",
+}
+
+
+def move_square(color: Color, move: object) -> Square | IllegalMoveError:
+    """``move`` as a square, or the error that says why it is none (not raised)."""
+    try:
+        return to_square(move)
+    except SquareError as exc:
+        return IllegalMoveError(f"{color.value}'s move is illegal: {exc}")
+
+
+def game_over_error(status: Status) -> GameOverError:
+    return GameOverError(f"the game is over ({status.value}): no move can be played")
+
+
+def occupied_error(color: Color, square: Square, piece: Piece) -> IllegalMoveError:
+    return IllegalMoveError(
+        f"{color.value}'s move {SQUARE_NAMES[square]} is illegal: "
+        f"the square holds {_PIECE_WORDS[piece]}"
+    )
+
+
+def check_moves(game: GameBase, black_move: object, white_move: object) -> tuple[Square, Square]:
+    """Both moves as squares, or the error CLARIFICATIONS 3 asks for.
+
+    Checked in this order: the game is not over; black's move is a square;
+    white's move is a square; black's square is empty; white's square is empty.
+    """
+    status = game.status
+    if status.is_over:
+        raise game_over_error(status)
+    squares: list[Square] = []
+    for color, move in ((Color.BLACK, black_move), (Color.WHITE, white_move)):
+        sq = move_square(color, move)
+        if isinstance(sq, IllegalMoveError):
+            raise sq
+        squares.append(sq)
+    for color, sq in zip((Color.BLACK, Color.WHITE), squares):
+        piece = game.piece_at(sq)
+        if piece is not Piece.EMPTY:
+            raise occupied_error(color, sq, piece)
+    return squares[0], squares[1]
+
+
+def check_setup(
+    black: Iterable[object], white: Iterable[object], eggs: Iterable[object]
+) -> tuple[tuple[Square, ...], tuple[Square, ...], tuple[Square, ...]]:
+    """The three lists of a set-up position as squares (CLARIFICATIONS 13)."""
+    seen: dict[Square, str] = {}
+    lists = []
+    for label, items in (("black", black), ("white", white), ("eggs", eggs)):
+        if isinstance(items, (str, bytes)):
+            raise SetupError(
+                f"{label} must be a collection of squares, not a single {type(items).__name__}"
+            )
+        try:
+            entries = list(items)
+        except TypeError:
+            raise SetupError(
+                f"{label} must be a collection of squares, not {type(items).__name__}"
+            ) from None
+        squares = []
+        for position, item in enumerate(entries):
+            try:
+                sq = to_square(item)
+            except SquareError as exc:
+                raise SetupError(f"{label}[{position}]: {exc}") from None
+            if sq in seen:
+                where = (
+                    "twice in " + label if seen[sq] == label else f"in {seen[sq]} and in {label}"
+                )
+                raise SetupError(f"{SQUARE_NAMES[sq]} is listed {where}")
+            seen[sq] = label
+            squares.append(sq)
+        lists.append(tuple(squares))
+    return lists[0], lists[1], lists[2]
+
+
+def check_turn(turn: object) -> int:
+    """The turn number of a set-up position: an int from 0 up."""
+    try:
+        if isinstance(turn, bool):
+            raise TypeError
+        number = operator.index(turn)  # type: ignore[arg-type]
+    except TypeError:
+        raise SetupError(f"turn must be an int, not {type(turn).__name__}") from None
+    if not 0 <= number <= MAX_TURN:
+        raise SetupError(f"turn must be from 0 to {MAX_TURN} (2**32 - 1), "
+                         f"not {describe_int(number)}")
+    return number
+
+
+def restore_game(cls: type[GameBase], black: tuple[Square, ...], white: tuple[Square, ...],
+                 eggs: tuple[Square, ...], turn: int, history: tuple[TurnResult, ...] = (),
+                 root: str | None = None) -> GameBase:
+    """Rebuild a pickled game. A history is replayed from its root (a position
+    string, or None for a new game) and must reproduce every turn and the
+    position; anything else raises :class:`wts.SetupError`."""
+    game: GameBase = cls.from_setup(black=black, white=white, eggs=eggs, turn=turn)
+    if not history:
+        return game
+    try:
+        replayed = cls() if root is None else cls.from_fen(root)
+    except WtsError as exc:
+        raise SetupError(f"the pickled history's start is not a position: {exc}") from None
+    if not isinstance(history, tuple):
+        raise SetupError(f"a pickled history is a tuple of turns, not {type(history).__name__}")
+    for index, turn_result in enumerate(history):
+        if not isinstance(turn_result, TurnResult):
+            raise SetupError(f"pickled history turn {index + 1} is a "
+                             f"{type(turn_result).__name__}, not a TurnResult")
+        try:
+            played = replayed.play(turn_result.black_move, turn_result.white_move)
+        except WtsError as exc:
+            raise SetupError(f"pickled history turn {index + 1} cannot be played: {exc}") from None
+        if played != turn_result:
+            raise SetupError(f"pickled history turn {index + 1} does not match the rules: "
+                             f"it says {turn_result!r}, the moves give {played!r}")
+    if replayed != game:
+        raise SetupError("the pickled history does not lead to the pickled position: "
+                         f"it leads to {replayed.fen()!r}, not {game.fen()!r}")
+    return replayed
+
+
+def render_board(game: GameBase) -> str:
+    """The board as text: ``X`` black, ``O`` white, eggs by age (1 = oldest)."""
+    age = {sq: i + 1 for i, sq in enumerate(game.eggs)}
+    header = "   " + "".join(f"{f:>3}" for f in FILE_NAMES)
+    lines = [header]
+    for rank in reversed(range(BOARD_SIZE)):
+        cells = []
+        for file in range(BOARD_SIZE):
+            sq = rank * BOARD_SIZE + file
+            piece = game.piece_at(sq)
+            if piece is Piece.BLACK:
+                cells.append("X")
+            elif piece is Piece.WHITE:
+                cells.append("O")
+            elif piece is Piece.EGG:
+                cells.append(str(age[sq]))
+            else:
+                cells.append(".")
+        lines.append(f"{rank + 1:>2} " + "".join(f"{c:>3}" for c in cells) + f"  {rank + 1}")
+    lines.append(header)
+    black, white = game.winning_counts
+    lines.append(
+        f"turn {game.turn}, {game.status.value}, winning turtles: black {black}, white {white}"
+    )
+    return "\n".join(lines)
+
+
+class GameBase:
+    """The API both ``wts.Game`` and ``wts.reference.Game`` present.
+
+    Engines provide the position (``black``, ``white``, ``eggs``,
+    ``piece_at``, ``turn``, ``status``, ``winning_counts``) and the rules
+    (``play``); everything derived from those lives here.
+    """
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+        @property
+        def black(self) -> frozenset[Square]: ...
+        @property
+        def white(self) -> frozenset[Square]: ...
+        @property
+        def eggs(self) -> tuple[Square, ...]: ...
+        @property
+        def turn(self) -> int: ...
+        @property
+        def status(self) -> Status: ...
+        @property
+        def winning_counts(self) -> tuple[int, int]: ...
+        def piece_at(self, square: Square | str) -> Piece: ...
+        def play(self, black_move: Square | str, white_move: Square | str) -> TurnResult: ...
+        @property
+        def history(self) -> tuple[TurnResult, ...]: ...
+        def root(self) -> Self: ...
+        def copy(self) -> Self: ...
+        @classmethod
+        def from_setup(cls, black: Iterable[Square | str] = (), white: Iterable[Square | str] = (),
+                       eggs: Iterable[Square | str] = (), turn: int = 0) -> Self: ...
+
+    def fen(self) -> str:
+        """The position as one line of text (``docs/notation.md``): the board,
+        the eggs oldest first and the turn number.
+
+        >>> import wts
+        >>> wts.Game.from_setup(black=["E5", "H5"], white=["A1"], eggs=["C3"]).fen()
+        '9/9/9/9/4x2x1/9/2e6/9/o8 C3 0'
+        """
+        return format_fen(self.black, self.white, self.eggs, self.turn)
+
+    @classmethod
+    def from_fen(cls, fen: str) -> Self:
+        """The game at the position a position string describes, with an empty
+        history; raises :class:`wts.NotationError` naming the first bad
+        character (``"position 17: expected ..."``)."""
+        return cls.from_setup(*parse_fen(fen))
+
+    def _repr_svg_(self) -> str:
+        """The board as an SVG picture, for Jupyter (:func:`wts.svg.board`)."""
+        from wts.formats.svg import board
+
+        return board(self)
+
+    @property
+    def winner(self) -> Color | None:
+        """The colour that has won, or None (ongoing, sudden death or a draw)."""
+        return self.status.winner
+
+    def is_over(self) -> bool:
+        """True once the game is won or drawn."""
+        return self.status.is_over
+
+    def legal_moves(self) -> list[Square]:
+        """The squares either player may name this turn, ascending; empty once the game is over."""
+        if self.status.is_over:
+            return []
+        return [sq for sq in range(NUM_SQUARES) if self.piece_at(sq) is Piece.EMPTY]
+
+    def _position_key(self) -> tuple[frozenset[Square], frozenset[Square], tuple[Square, ...], int]:
+        return (self.black, self.white, self.eggs, self.turn)
+
+    def __eq__(self, other: Any) -> bool:
+        """Same turtles, same eggs in the same age order, same turn number."""
+        if not isinstance(other, GameBase):
+            return NotImplemented
+        return self._position_key() == other._position_key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            restore_game,
+            (
+                type(self),
+                tuple(sorted(self.black)),
+                tuple(sorted(self.white)),
+                self.eggs,
+                self.turn,
+                self.history,
+                self._root_fen(),
+            ),
+        )
+
+    def _root_fen(self) -> str | None:
+        """The position string the history starts from; None for a new game."""
+        if not self.history:
+            return None
+        fen = self.root().fen()
+        return None if fen == STARTING_FEN else fen
+
+    def __copy__(self) -> GameBase:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameBase:
+        return self.copy()
+
+    def __str__(self) -> str:
+        return render_board(self)
+
+    def __repr__(self) -> str:
+        def names(squares: Iterable[Square]) -> str:
+            return "[" + ", ".join(SQUARE_NAMES[s] for s in squares) + "]"
+
+        return (
+            f"<{type(self).__module__}.{type(self).__qualname__} turn={self.turn} "
+            f"{self.status.value} black={names(sorted(self.black))} "
+            f"white={names(sorted(self.white))} eggs={names(self.eggs)}>"
+        )

@@ -1,0 +1,27 @@
+"""``wts.Game``: the fast engine, the core's struct behind the shared API."""
+
+from __future__ import annotations
+
+from wts.engine._game import GameCore
+from wts.engine.base import GameBase
+
+__all__ = ["Game"]
+
+
+class Game(GameCore, GameBase):
+    """A game of What the Shell on the fast bitboard core.
+
+    Same API, same results and same errors as :class:`wts.reference.Game`.
+
+    >>> import wts
+    >>> game = wts.Game()
+    >>> game.play("E5", "E5").collision
+    40
+    >>> game.eggs
+    (40,)
+    """
+
+    __slots__ = ()
+
+
+Game.__module__ = "wts"  # shown and pickled as wts.Game, where users find it

@@ -1,0 +1,1 @@
+"""Games as text and pictures: position strings, game records and SVG boards."""

@@ -1,0 +1,637 @@
+"""``wts play`` and ``wts replay``: games in the terminal.
+
+``play_game`` runs a game between humans at the keyboard and bots, printing
+the board and what happened after every turn; ``replay_record`` prints (or
+draws) a saved game record turn by turn. The command line (:mod:`wts.interfaces.cli`)
+parses the arguments and calls these.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TextIO
+
+from wts._interrupts import EXIT_INTERRUPTED
+from wts.engine.base import GameBase
+from wts.engine.events import TurnResult
+from wts.engine.game import Game
+from wts.engine.pieces import Color, Piece, Status
+from wts.engine.squares import SQUARE_NAMES, Square, to_square
+from wts.errors import ParameterError, SquareError
+from wts.formats import record as records
+from wts.params import check_float, check_seed
+
+__all__ = [
+    "describe_lines",
+    "describe_result",
+    "player_names",
+    "default_bot",
+    "make_player",
+    "play_game",
+    "replay_record",
+    "HUMAN",
+]
+
+HUMAN = "human"
+#: The longest pause between two bot moves, in seconds.
+MAX_DELAY = 3600.0
+
+
+def _turns(count: int) -> str:
+    return f"{count} turn" if count == 1 else f"{count} turns"
+
+
+# --- What happened -------------------------------------------------------------------
+
+
+def describe_lines(result: TurnResult, number: int, previous: Status | None = None) -> list[str]:
+    """Lines saying what turn ``number`` did: the moves, then each event, then
+    the status when it is anything but normal play."""
+    names = SQUARE_NAMES
+    lines = [f"turn {number}: black {names[result.black_move]}, white {names[result.white_move]}"]
+    if result.collision is not None:
+        lines.append(f"  collision on {names[result.collision]}: an egg is laid")
+    for capture in result.captures:
+        wave = f" (hatching wave {capture.round})" if capture.round else ""
+        lines.append(
+            f"  {capture.color.value} captures {names[capture.squares[0]]} and "
+            f"{names[capture.squares[1]]}, closed from {names[capture.closer]} to "
+            f"{names[capture.anchor]}{wave}"
+        )
+    for sq in result.dissolved:
+        lines.append(f"  the egg on {names[sq]} dissolves: both captured at once")
+    for hatch in result.hatched:
+        lines.append(f"  the egg on {names[hatch.square]} hatches into a {hatch.color.value} "
+                     f"turtle (wave {hatch.wave})")
+    black, white = result.winning_counts
+    if result.status is Status.SUDDEN_DEATH and previous is Status.SUDDEN_DEATH:
+        lines.append(f"  sudden death goes on: {black} winning turtles each")
+    elif result.status is Status.SUDDEN_DEATH:
+        lines.append(f"  sudden death: both have a row of five ({black} winning turtles "
+                     f"each); play goes on until the counts differ")
+    elif result.status is Status.BLACK_WINS:
+        lines.append(f"  black wins: {black} winning turtles against {white}")
+    elif result.status is Status.WHITE_WINS:
+        lines.append(f"  white wins: {white} winning turtles against {black}")
+    elif result.status is Status.DRAW:
+        lines.append("  draw: the board is full" + (
+            f" with {black} winning turtles each" if black else " and nobody has five in a row"))
+    elif previous is Status.SUDDEN_DEATH:
+        lines.append("  both rows are broken: sudden death is over, normal play again")
+    return lines
+
+
+def describe_result(game: GameBase, resigned: Color | None = None) -> str:
+    """The last line of a game: who won, after how many turns."""
+    black, white = game.winning_counts
+    if resigned is not None:
+        return (f"result: {resigned.opponent.value} wins: {resigned.value} resigned after "
+                f"{_turns(game.turn)}")
+    if not game.is_over():
+        return f"result: unfinished after {_turns(game.turn)} ({game.status.value})"
+    verdict = "a draw" if game.winner is None else f"{game.winner.value} wins"
+    return (f"result: {verdict} after {_turns(game.turn)} "
+            f"(winning turtles: black {black}, white {white})")
+
+
+# --- Players ---------------------------------------------------------------------------
+
+
+class Bot(Protocol):
+    def select(self, game: GameBase, color: Color) -> Square: ...
+
+
+class _RandomPlayer:
+    """A uniformly random empty square (used when :mod:`wts.agents` is not there)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def select(self, game: GameBase, color: Color) -> Square:
+        return self._rng.choice(game.legal_moves())
+
+
+def _agents() -> Any:
+    try:
+        from wts.players import agents
+    except ImportError:
+        return None
+    if not hasattr(agents, "make_agent"):
+        return None
+    return agents
+
+
+def player_names() -> tuple[str, ...]:
+    """What ``--black``/``--white`` accept: human and every bot."""
+    agents = _agents()
+    bots = tuple(agents.AGENT_NAMES) if agents is not None else ("random",)
+    return (HUMAN, *bots)
+
+
+def default_bot() -> str:
+    """The bot that plays the side not named: MCTS when the agents are there."""
+    return "mcts" if "mcts" in player_names() else "random"
+
+
+def check_player(spec: str) -> str:
+    """``spec`` lower-cased if it names a player, else ValueError with the choices."""
+    name = spec.strip().lower()
+    if name == HUMAN:
+        return name
+    agents = _agents()
+    if agents is not None:
+        try:
+            agents.parse_agent_spec(name)
+        except ValueError as exc:
+            if name.partition(":")[0] in player_names():
+                raise  # a bad level: the agents' message says which are good
+            raise ParameterError(f"unknown player {spec!r}: expected one of "
+                             f"{', '.join(player_names())} (mcts:LEVEL picks a level)") from exc
+        return name
+    if name != "random":
+        raise ParameterError(
+            f"unknown player {spec!r}: expected one of {', '.join(player_names())}")
+    return name
+
+
+def make_player(spec: str, seed: int, level: int | None = None) -> Bot:
+    """The bot named ``spec`` (``random``, ``greedy``, ``mcts``, ``mcts:2``)."""
+    agents = _agents()
+    if agents is None:
+        return _RandomPlayer(seed)
+    bot: Bot = agents.make_agent(spec, seed=seed, level=level)
+    return bot
+
+
+def bot_label(spec: str, seed: int, bot: object) -> str:
+    """How a bot is named in the record's Black and White tags: ``mcts:3 (seed 7)``."""
+    name = spec.partition(":")[0]
+    level = getattr(bot, "level", None)
+    if isinstance(level, int):
+        name = f"{name}:{level}"
+    return f"{name} (seed {seed})"
+
+
+# --- Reading a human's move ------------------------------------------------------------
+
+
+class Quit(Exception):
+    """The player typed quit."""
+
+
+class Resign(Exception):
+    """The player typed resign."""
+
+    def __init__(self, color: Color) -> None:
+        super().__init__(color)
+        self.color = color
+
+
+HELP = (
+    "  type a square like E5 (a letter A-I and a digit 1-9); 'moves' lists the empty "
+    "squares,\n  'board' shows the board, 'resign' gives up, 'quit' stops without a result"
+)
+
+
+def _read_line(prompt: str, hidden: bool, out: TextIO, stdin: TextIO) -> str:
+    """One line from ``stdin`` after ``prompt``; not echoed when ``hidden`` and
+    ``stdin`` is a terminal. Raises EOFError at the end of input."""
+    out.write(prompt)
+    out.flush()
+    if hidden and stdin.isatty():
+        try:
+            import termios
+        except ImportError:  # Windows: getpass reads the console without echo
+            import getpass
+
+            return getpass.getpass("")
+        fd = stdin.fileno()
+        saved = termios.tcgetattr(fd)
+        quiet = termios.tcgetattr(fd)
+        quiet[3] &= ~termios.ECHO
+        termios.tcsetattr(fd, termios.TCSAFLUSH, quiet)
+        try:
+            line = stdin.readline()
+        finally:
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+            out.write("\n")
+            out.flush()
+    else:
+        line = stdin.readline()
+        if line and not stdin.isatty():
+            # Piped input is not echoed by a terminal: echo it, so the
+            # transcript reads like a session (a hidden entry stays hidden).
+            out.write("\n" if hidden else line if line.endswith("\n") else line + "\n")
+    if not line:
+        raise EOFError
+    return line
+
+
+def ask_move(game: GameBase, color: Color, hidden: bool, out: TextIO, stdin: TextIO) -> Square:
+    """A human's square for this turn, asked until it is a legal one.
+
+    With ``hidden``, neither the entry nor an error message names the square.
+    """
+    prompt = f"{color.value}, your square{' (hidden)' if hidden else ''}: "
+    while True:
+        text = _read_line(prompt, hidden, out, stdin).strip()
+        word = text.lower()
+        if not word:
+            continue
+        if word in ("help", "?"):
+            print(HELP, file=out)
+            continue
+        if word in ("quit", "exit"):
+            raise Quit
+        if word == "resign":
+            raise Resign(color)
+        if word == "board":
+            print(game, file=out)
+            continue
+        if word in ("moves", "legal"):
+            print("  empty squares: " + " ".join(SQUARE_NAMES[s] for s in game.legal_moves()),
+                  file=out)
+            continue
+        try:
+            square = to_square(text)
+        except SquareError:
+            if hidden:
+                print("  that is not a square: type a letter A-I and a digit 1-9, like E5",
+                      file=out)
+            else:
+                print(f"  {text!r} is not a square: type a letter A-I and a digit 1-9, like E5 "
+                      "('help' for more)", file=out)
+            continue
+        piece = game.piece_at(square)
+        if piece is not Piece.EMPTY:
+            if hidden:
+                print("  that square is not empty: choose an empty one ('moves' lists them)",
+                      file=out)
+            else:
+                what = "an egg" if piece is Piece.EGG else f"a {piece.value} turtle"
+                print(f"  {SQUARE_NAMES[square]} holds {what}: choose an empty square "
+                      "('moves' lists them)", file=out)
+            continue
+        return square
+
+
+# --- wts play --------------------------------------------------------------------------
+
+
+@dataclass
+class PlayOutcome:
+    """How ``play_game`` ended: the game, a resignation, and the exit status."""
+
+    game: GameBase
+    status: int
+    resigned: Color | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def play_game(
+    black: str,
+    white: str,
+    *,
+    seed: int,
+    level: int | None = None,
+    start: GameBase | None = None,
+    save: str | None = None,
+    delay: float = 0.0,
+    out: TextIO | None = None,
+    stdin: TextIO | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+) -> PlayOutcome:
+    """Play one game in the terminal; ``black``/``white`` are ``human`` or a bot name.
+
+    Bots get seeds ``seed`` (black) and ``seed + 1`` (white). Two humans
+    type their squares hidden, one after the other. The game ends when it is
+    decided, when a human types quit or resign, at the end of input, or on
+    Ctrl-C; with ``save`` the record is written in every case.
+    """
+    seed = check_seed(seed)
+    delay = check_float(delay, "delay (seconds)", 0.0, MAX_DELAY)
+    out = out if out is not None else sys.stdout
+    stdin = stdin if stdin is not None else sys.stdin
+    game = start.copy() if start is not None else Game()
+    humans = [spec == HUMAN for spec in (black, white)]
+    hidden = all(humans)
+    players: list[Bot | None] = []
+    labels = []
+    for index, spec in enumerate((black, white)):
+        if spec == HUMAN:
+            players.append(None)
+            labels.append(HUMAN)
+        else:
+            bot_seed = (seed + index) % 2**64
+            bot = make_player(spec, bot_seed, level)
+            players.append(bot)
+            labels.append(bot_label(spec, bot_seed, bot))
+
+    print(f"What the Shell: black {labels[0]} against white {labels[1]}", file=out)
+    if any(humans):
+        print("Both players choose a square at once; type 'help' at the prompt for more.",
+              file=out)
+    if hidden and not stdin.isatty():
+        print("(input is not a terminal: entries cannot be hidden)", file=out)
+    print(game, file=out)
+    outcome = PlayOutcome(game, 0, headers={
+        "Black": labels[0], "White": labels[1], "Date": time.strftime("%Y.%m.%d"),
+    })
+    previous = game.status
+    try:
+        while not game.is_over():
+            moves: list[Square] = []
+            for color, player in zip((Color.BLACK, Color.WHITE), players):
+                if player is None:
+                    moves.append(ask_move(game, color, hidden, out, stdin))
+                    if hidden and color is Color.BLACK:
+                        print("  black has chosen.", file=out)
+                else:
+                    moves.append(player.select(game, color))
+            if delay and not any(humans):
+                sleep(delay)
+            result = game.play(moves[0], moves[1])
+            print("", file=out)
+            print("\n".join(describe_lines(result, game.turn, previous)), file=out)
+            print(game, file=out)
+            previous = result.status
+        print(describe_result(game), file=out)
+    except Resign as exc:
+        outcome.resigned = exc.color
+        print(describe_result(game, exc.color), file=out)
+    except Quit:
+        print(f"game stopped after {_turns(game.turn)}", file=out)
+    except EOFError:
+        print(f"\nend of input: game stopped after {_turns(game.turn)}", file=out)
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: game stopped after {_turns(game.turn)}", file=out)
+        outcome.status = EXIT_INTERRUPTED
+    if outcome.resigned is not None:
+        outcome.headers["Result"] = "1-0" if outcome.resigned is Color.WHITE else "0-1"
+    if save is not None:
+        records.write(game, save, headers=outcome.headers)
+        print(f"saved the game to {save}", file=out)
+    out.flush()
+    return outcome
+
+
+# --- wts replay ------------------------------------------------------------------------
+
+
+def replay_record(
+    game_record: records.GameRecord,
+    *,
+    turn: int | None = None,
+    out: TextIO,
+) -> None:
+    """Print a record: its tags, the start, then every turn's events and board.
+
+    With ``turn``, only the position after that turn (as ``Game.turn`` counts).
+    """
+    start = game_record.start
+
+    def comments(index: int) -> None:
+        text = game_record.comments.get(index)
+        if text:
+            for line in text.split("\n"):
+                print(f"  ; {line}", file=out)
+
+    if turn is None:
+        for name, value in game_record.headers.items():
+            print(f"{name + ':':<8} {value}", file=out)
+        comments(0)
+        print("", file=out)
+        print(f"start (turn {start.turn})", file=out)
+        print(start, file=out)
+    game = start.copy()
+    previous = game.status
+    for played in game_record.turns:
+        if turn is not None and game.turn >= turn:
+            break
+        result = game.play(played.black_move, played.white_move)
+        index = game.turn - start.turn
+        if turn is None:
+            print("", file=out)
+            print("\n".join(describe_lines(result, game.turn, previous)), file=out)
+            comments(index)
+            print(game, file=out)
+        elif game.turn == turn:
+            print("\n".join(describe_lines(result, game.turn, previous)), file=out)
+            comments(index)
+        previous = result.status
+    if turn is not None:
+        if turn == start.turn:
+            print(f"start (turn {start.turn})", file=out)
+        print(game, file=out)
+        return
+    print("", file=out)
+    resigned = None
+    result_tag = game_record.headers.get("Result", "*")
+    if not game.is_over() and result_tag in ("1-0", "0-1"):
+        resigned = Color.WHITE if result_tag == "1-0" else Color.BLACK
+    print(describe_result(game, resigned), file=out)
+
+
+def write_pictures(
+    game_record: records.GameRecord,
+    directory: str,
+    *,
+    turn: int | None = None,
+    size: int = 400,
+    progress: bool = False,
+) -> list[str]:
+    """One SVG picture per position of a record (``turn-NNN.svg``), or only the
+    one after ``turn``; returns the paths written."""
+    from wts.formats import svg
+
+    os.makedirs(directory, exist_ok=True)
+    game = game_record.game
+    first, last = game_record.start.turn, game.turn
+    turns = range(first, last + 1) if turn is None else range(turn, turn + 1)
+    width = max(3, len(str(last)))
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(turns), unit="picture", file=sys.stderr, leave=False)
+    paths = []
+    try:
+        for number in turns:
+            path = os.path.join(directory, f"turn-{number:0{width}d}.svg")
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(svg.board(game, turn=number, size=size))
+            paths.append(path)
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    return paths
+
+
+# --- The command line ------------------------------------------------------------------
+
+
+def _int_option(text: str, what: str, low: int, high: int | None = None) -> int:
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+    if value < low or (high is not None and value > high):
+        span = f"from {low} to {high}" if high is not None else f"from {low} up"
+        raise argparse.ArgumentTypeError(f"expected {what} {span}, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    return _int_option(text, "an integer seed", 0, 2**64 - 1)
+
+
+def _turn(text: str) -> int:
+    return _int_option(text, "a turn number", 0)
+
+
+def _pixels(text: str) -> int:
+    return _int_option(text, "a size in pixels", 16, 10_000)
+
+
+def _seconds(text: str) -> float:
+    import argparse
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"expected zero or more seconds, got {text!r}")
+    return value
+
+
+def add_play_arguments(parser: Any) -> None:
+    """The options of ``wts play``."""
+    names = ", ".join(player_names())
+    parser.add_argument(
+        "--black", metavar="PLAYER", default=None,
+        help=f"who plays black: {names} (mcts:LEVEL picks a level)",
+    )
+    parser.add_argument("--white", metavar="PLAYER", default=None,
+                        help=f"who plays white (same choices); a side not named is played by "
+                             f"{default_bot()}")
+    parser.add_argument("--level", type=lambda t: _int_option(t, "an MCTS level", 1, 5),
+                        default=None, metavar="N",
+                        help="strength of an mcts player, 1-5 (default 3)")
+    parser.add_argument("--seed", type=_seed, default=None,
+                        help="seed of the bots (black gets SEED, white SEED+1; "
+                             "default: a fresh one, printed)")
+    parser.add_argument("--save", metavar="FILE", default=None,
+                        help="write the game record to FILE when the game ends or stops")
+    parser.add_argument("--fen", metavar="POSITION", default=None,
+                        help="start from this position string instead of an empty board")
+    parser.add_argument("--delay", type=_seconds, default=0.0, metavar="SECONDS",
+                        help="seconds to wait between turns when two bots play (default 0)")
+
+
+def run_play(args: Any) -> int:
+    """``wts play``: check the arguments, then play."""
+    parser = args.subparser
+    try:
+        if args.black is None and args.white is None:
+            parser.error(
+                "say who plays with --black and/or --white "
+                f"({', '.join(player_names())}); the side not named is played by "
+                f"{default_bot()}, e.g. wts play --black human"
+            )
+        specs = []
+        for option, spec in (("--black", args.black), ("--white", args.white)):
+            try:
+                specs.append(check_player(spec) if spec is not None else default_bot())
+            except ValueError as exc:
+                parser.error(f"{option}: {exc}")
+        start = None
+        if args.fen is not None:
+            try:
+                start = Game.from_fen(args.fen)
+            except ValueError as exc:
+                parser.error(f"--fen: {exc}")
+            if start is not None and start.is_over():
+                parser.error(f"--fen: that position is already decided ({start.status.value})")
+        if args.save is not None:
+            folder = os.path.dirname(os.path.abspath(args.save))
+            if os.path.isdir(args.save) or not os.path.isdir(folder) or not os.access(
+                    folder, os.W_OK):
+                parser.error(f"--save: cannot write a file at {args.save!r}")
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 2
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    try:
+        outcome = play_game(specs[0], specs[1], seed=seed, level=args.level, start=start,
+                            save=args.save, delay=args.delay)
+    except BrokenPipeError:
+        raise  # the reader went away: main() stops quietly
+    except OSError as exc:
+        if args.save is None:
+            raise
+        print(f"wts play: error: cannot write {args.save}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 2
+    return outcome.status
+
+
+def add_replay_arguments(parser: Any) -> None:
+    """The options of ``wts replay``."""
+    parser.add_argument("file", metavar="FILE",
+                        help="a game record (as written by wts play --save); - reads stdin")
+    parser.add_argument("--turn", type=_turn, default=None,
+                        help="show only the position after turn N (0: the start)")
+    parser.add_argument("--svg", metavar="DIR", default=None,
+                        help="write one SVG picture per turn (turn-NNN.svg) to DIR instead "
+                             "of printing")
+    parser.add_argument("--size", type=_pixels, default=400,
+                        help="size of the pictures in pixels (default 400)")
+    parser.add_argument("--progress", action="store_true", default=None,
+                        help="show a progress bar while writing pictures "
+                             "(default: on a terminal, for 50 or more)")
+
+
+def run_replay(args: Any, out: TextIO | None = None) -> int:
+    """``wts replay``: read the record, then print or draw it."""
+    out = out if out is not None else sys.stdout
+    name = "standard input" if args.file == "-" else args.file
+    try:
+        source: Any = sys.stdin if args.file == "-" else args.file
+        game_record = records.read(source)
+    except OSError as exc:
+        print(f"wts replay: error: cannot read {name}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:  # NotationError, and a bad SetUp
+        print(f"wts replay: error: {name}: {exc}", file=sys.stderr)
+        return 2
+    first, last = game_record.start.turn, game_record.game.turn
+    if args.turn is not None and not first <= args.turn <= last:
+        print(f"wts replay: error: --turn {args.turn}: the record has turns {first} to {last}",
+              file=sys.stderr)
+        return 2
+    if args.svg is not None:
+        count = 1 if args.turn is not None else last - first + 1
+        progress = args.progress if args.progress is not None else (
+            sys.stderr.isatty() and count >= 50)
+        try:
+            paths = write_pictures(game_record, args.svg, turn=args.turn, size=args.size,
+                                   progress=progress)
+        except OSError as exc:
+            print(f"wts replay: error: cannot write to {args.svg}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return 2
+        print(f"wrote {len(paths)} picture{'s' if len(paths) != 1 else ''} to {args.svg}",
+              file=out)
+        return 0
+    replay_record(game_record, turn=args.turn, out=out)
+    return 0

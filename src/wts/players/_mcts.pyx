@@ -1,0 +1,899 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+# cython: initializedcheck=False, cdivision=True
+"""The agents' C kernels: simultaneous-move Monte Carlo tree search, and the
+one-turn evaluation of the greedy player.
+
+The search (:class:`Search`) grows a tree of *joint-move* nodes in C memory:
+an arena of node structs, each holding its position (a ``wts_state``), and
+an open-addressing table from (parent, black square, white square) to child.
+At every node each player chooses separately (decoupled selection) among its
+legal squares, by regret matching (``"rm"``), Exp3 (``"exp3"``) or UCB1
+(``"ucb"``); the joint move leads to the child. Regret matching and Exp3 see
+each sampled reward minus the node's mean so far (a baseline: the same
+expected regrets, far less variance than the raw importance-weighted
+rewards, which made both much weaker here). A new leaf is played out
+``expand_threshold`` times before it is expanded (given its statistics); a
+playout finishes the game: uniformly random moves (``"random"``, the core's
+``wts_playout``) or random moves that take an immediate five and block the
+opponent's (``"tactical"``). The result (1 black wins, 0 white wins, 0.5 a
+draw) is backed up along the path. The loop runs without the GIL, on no
+Python object.
+
+Values are kept from black's side: black's reward is ``v``, white's ``1 - v``.
+"""
+
+from cpython.exc cimport PyErr_CheckSignals
+from cpython.pythread cimport (
+    NOWAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock, PyThread_free_lock,
+    PyThread_release_lock, PyThread_type_lock,
+)
+from libc.math cimport exp, log, sqrt
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memset
+
+from wts.engine._core cimport (
+    WTS_BLACK, WTS_BLACK_WINS, WTS_DRAW, WTS_WHITE_WINS, wts_and, wts_andnot, wts_any,
+    wts_bit_square, wts_board, wts_copy, wts_is_over, wts_legal_moves, wts_or, wts_playout,
+    wts_popcount, wts_resolve_turn, wts_rng, wts_rng_below, wts_rng_next, wts_rng_seed,
+    wts_select, wts_shl, wts_shr, wts_square_board, wts_state, wts_valid,
+)
+from wts.engine._game cimport GameCore
+
+from wts.errors import BusyError
+from wts.params import check_choice, check_float, check_int, check_seed
+
+cdef enum:
+    POLICY_RM = 0
+    POLICY_EXP3 = 1
+    POLICY_UCB = 2
+
+cdef enum:
+    PLAYOUT_RANDOM = 0
+    PLAYOUT_TACTICAL = 1
+
+cdef enum:
+    MAX_DEPTH = 512      # a path longer than this stops descending and plays out
+    MAX_PLAYOUT_TURNS = 1000
+    NOT_EXPANDED = -1
+    # Iterations run without the GIL between two looks at Ctrl-C and the stop
+    # event: a few milliseconds.
+    CHUNK = 256
+
+# Visit counts are int32: a search does at most this many iterations in all.
+cdef int64_t MAX_ITERATIONS = 2**31 - 2
+
+cdef dict POLICIES = {"rm": POLICY_RM, "exp3": POLICY_EXP3, "ucb": POLICY_UCB}
+cdef dict PLAYOUTS = {"random": PLAYOUT_RANDOM, "tactical": PLAYOUT_TACTICAL}
+# The largest UCB1 constant taken: far beyond any useful value, and finite.
+cdef double MAX_UCB_CONSTANT = 1e6
+
+# The four line directions as shifts on the padded board: E, N, NE, NW.
+cdef int LINE_SHIFT[4]
+LINE_SHIFT[:] = [1, 10, 11, 9]
+
+
+# ---------------------------------------------------------------------------
+# Bitboard helpers
+
+cdef inline wts_board _empty_squares(const wts_state *s) noexcept nogil:
+    return wts_andnot(wts_valid(), wts_or(wts_or(s.black, s.white), s.eggs))
+
+
+cdef wts_board win_squares(wts_board own, wts_board empty) noexcept nogil:
+    """Empty squares where one more turtle of ``own`` completes five in a row:
+    every window of five cells holding four of ``own`` and one empty cell.
+    Captures are ignored. The zero padding column stops windows wrapping."""
+    cdef wts_board result, start
+    cdef wts_board o[5]
+    cdef wts_board e[5]
+    cdef int d, k, j, i
+    result.lo = result.hi = 0
+    if wts_popcount(own) < 4:
+        return result
+    for d in range(4):
+        k = LINE_SHIFT[d]
+        for j in range(5):
+            o[j] = wts_shr(own, j * k)
+            e[j] = wts_shr(empty, j * k)
+        for j in range(5):
+            start = e[j]
+            for i in range(5):
+                if i != j:
+                    start = wts_and(start, o[i])
+            if wts_any(start):
+                result = wts_or(result, wts_shl(start, j * k))
+    return result
+
+
+cdef wts_board capture_squares(wts_board own, wts_board foe, wts_board empty) noexcept nogil:
+    """Empty squares where a turtle of ``own`` would close a bracket on two of
+    ``foe`` (opponent turtles and eggs) against another ``own`` turtle."""
+    cdef wts_board result, up, down
+    cdef int d, k
+    result.lo = result.hi = 0
+    for d in range(4):
+        k = LINE_SHIFT[d]
+        up = wts_and(wts_and(empty, wts_shr(foe, k)),
+                     wts_and(wts_shr(foe, 2 * k), wts_shr(own, 3 * k)))
+        down = wts_and(wts_and(empty, wts_shl(foe, k)),
+                       wts_and(wts_shl(foe, 2 * k), wts_shl(own, 3 * k)))
+        result = wts_or(result, wts_or(up, down))
+    return result
+
+
+cdef inline double _uniform(wts_rng *rng) noexcept nogil:
+    """A uniform double in [0, 1)."""
+    return <double>(wts_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef inline int _random_square_of(wts_board squares, wts_rng *rng) noexcept nogil:
+    """A uniformly random square of a non-empty board."""
+    return wts_bit_square(wts_select(squares, <int>wts_rng_below(
+        rng, <uint32_t>wts_popcount(squares))))
+
+
+cdef inline int _tactical_move(wts_board own_wins, wts_board foe_wins, wts_board empty,
+                               wts_rng *rng) noexcept nogil:
+    if wts_any(own_wins):
+        return _random_square_of(own_wins, rng)
+    if wts_any(foe_wins):
+        return _random_square_of(foe_wins, rng)
+    return _random_square_of(empty, rng)
+
+
+cdef void tactical_playout(wts_state *state, wts_rng *rng) noexcept nogil:
+    """Play to the end: each player completes a five when it can, else blocks
+    the opponent's, else moves uniformly at random. A playout still going after
+    MAX_PLAYOUT_TURNS turns stops there (and counts as a draw)."""
+    cdef wts_board empty, black_wins, white_wins
+    cdef int black, white
+    cdef uint32_t stop = state.turn + MAX_PLAYOUT_TURNS
+    while not wts_is_over(state) and state.turn < stop:
+        empty = _empty_squares(state)
+        black_wins = win_squares(state.black, empty)
+        white_wins = win_squares(state.white, empty)
+        black = _tactical_move(black_wins, white_wins, empty, rng)
+        white = _tactical_move(white_wins, black_wins, empty, rng)
+        wts_resolve_turn(state, black, white, NULL)
+
+
+cdef inline double _result(const wts_state *state) noexcept nogil:
+    """Black's reward in a finished game."""
+    if state.status == WTS_BLACK_WINS:
+        return 1.0
+    if state.status == WTS_WHITE_WINS:
+        return 0.0
+    return 0.5
+
+
+# ---------------------------------------------------------------------------
+# The search tree
+
+# The statistics are floats: half the memory of doubles, and precise enough
+# for rewards in [0, 1] over the millions of playouts of a move.
+ctypedef float stat_t
+
+ctypedef struct Node:
+    wts_state state
+    int32_t visits
+    int32_t n            # legal squares (the empty ones; the same for both players)
+    int64_t stats        # offset of 8 * n doubles in the stats arena, or NOT_EXPANDED
+    int32_t updates      # results backed up through the node's statistics
+    double value         # their sum (black's rewards)
+
+ctypedef struct Step:
+    int32_t node
+    int32_t black        # index of each player's choice among the n legal squares
+    int32_t white
+    double black_prob    # the probability each was chosen with
+    double white_prob
+
+
+cdef inline uint64_t _edge_key(int32_t parent, int black_square, int white_square) noexcept nogil:
+    return ((<uint64_t>parent + 1) << 13) | <uint64_t>(black_square * 81 + white_square)
+
+
+cdef class Search:
+    """A simultaneous-move MCTS from one position; both players' statistics.
+
+    ``Search(game, seed=0, policy="rm", exploration=None, playout="tactical",
+    expand_threshold=1, max_memory=256 MiB)``. ``run(n)`` does ``n`` more
+    iterations (each one playout, or a finished position reached in the tree)
+    without the GIL; ``strategy``, ``visits`` and ``values`` read the root.
+    ``exploration`` is gamma for ``"rm"`` and ``"exp3"`` (default 0.2) and the
+    UCB1 constant for ``"ucb"`` (default 0.7). Once the tree holds about
+    ``max_memory`` bytes it stops growing; the search goes on below its leaves.
+
+    A search runs one call at a time: a call made while another thread's call
+    is running raises :class:`wts.BusyError`.
+    """
+
+    cdef Node *tree
+    cdef Py_ssize_t n_nodes, cap_nodes
+    cdef size_t max_memory
+    cdef stat_t *stats
+    cdef int64_t n_stats, cap_stats
+    cdef uint64_t *keys
+    cdef int32_t *children
+    cdef Py_ssize_t n_edges, cap_edges
+    cdef int hash_shift
+    cdef wts_rng rng
+    cdef int policy, playout, expand_threshold
+    cdef double exploration
+    cdef int64_t n_iterations
+    cdef bint full
+    cdef PyThread_type_lock busy  # held for the length of every call
+
+    def __cinit__(self):
+        self.tree = NULL
+        self.stats = NULL
+        self.keys = NULL
+        self.children = NULL
+        self.busy = PyThread_allocate_lock()
+        if self.busy == NULL:
+            raise MemoryError("cannot allocate a lock")
+
+    cdef int _enter(self) except -1:
+        """Take the search for one call, or raise BusyError or, before __init__
+        has built the tree, RuntimeError."""
+        if not PyThread_acquire_lock(self.busy, NOWAIT_LOCK):
+            raise BusyError("this search is in use by another thread")
+        if self.tree == NULL:
+            PyThread_release_lock(self.busy)
+            raise RuntimeError("this search has no tree: Search.__init__ has not run")
+        return 0
+
+    cdef void _leave(self) noexcept:
+        PyThread_release_lock(self.busy)
+
+    def __init__(self, GameCore game not None, seed=0, policy="rm", exploration=None,
+                 playout="tactical", expand_threshold=1, max_memory=268435456):
+        cdef wts_state root
+        seed = check_seed(seed)
+        policy = check_choice(policy, "policy", tuple(POLICIES))
+        playout = check_choice(playout, "playout", tuple(PLAYOUTS))
+        expand_threshold = check_int(expand_threshold, "expand_threshold", 1, 2**31 - 1)
+        max_memory = check_int(max_memory, "max_memory", 0, 2**62)
+        if exploration is None:
+            exploration = 0.7 if policy == "ucb" else 0.2
+        if policy == "ucb":
+            exploration = check_float(exploration, "exploration (the UCB1 constant)",
+                                      0.0, MAX_UCB_CONSTANT)
+        else:
+            exploration = check_float(exploration, "exploration (gamma)", 0.0, 1.0,
+                                      exclude_minimum=True)
+        game.snapshot(&root)
+        if not PyThread_acquire_lock(self.busy, NOWAIT_LOCK):
+            raise BusyError("this search is in use by another thread")
+        try:
+            self._build(&root, seed, POLICIES[policy], exploration, PLAYOUTS[playout],
+                        expand_threshold, max_memory)
+        finally:
+            PyThread_release_lock(self.busy)
+
+    cdef int _build(self, const wts_state *root, uint64_t seed, int policy, double exploration,
+                    int playout, int expand_threshold, size_t max_memory) except -1:
+        """A tree holding only ``root`` (expanded unless the game is over)."""
+        self._free()
+        self.policy = policy
+        self.playout = playout
+        self.exploration = exploration
+        self.expand_threshold = expand_threshold
+        self.max_memory = max_memory
+        wts_rng_seed(&self.rng, seed)
+        # The root and its statistics always fit; growth is what max_memory bounds.
+        self.cap_nodes = 64
+        self.tree = <Node *>malloc(self.cap_nodes * sizeof(Node))
+        self.cap_stats = 8 * 81
+        self.stats = <stat_t *>malloc(self.cap_stats * sizeof(stat_t))
+        self.cap_edges = 1 << 8
+        self.hash_shift = 64 - 8
+        self.keys = <uint64_t *>malloc(self.cap_edges * sizeof(uint64_t))
+        self.children = <int32_t *>malloc(self.cap_edges * sizeof(int32_t))
+        if self.tree == NULL or self.stats == NULL or self.keys == NULL or self.children == NULL:
+            self._free()
+            raise MemoryError("cannot allocate the search tree")
+        memset(self.keys, 0, self.cap_edges * sizeof(uint64_t))
+        self.n_nodes = 0
+        self.n_stats = 0
+        self.n_edges = 0
+        self.n_iterations = 0
+        self.full = False
+        self._new_node(root)
+        if not wts_is_over(root):
+            self._expand(0)
+        return 0
+
+    cdef void _free(self):
+        free(self.tree)
+        free(self.stats)
+        free(self.keys)
+        free(self.children)
+        self.tree = NULL
+        self.stats = NULL
+        self.keys = NULL
+        self.children = NULL
+
+    def __dealloc__(self):
+        self._free()
+        if self.busy != NULL:
+            PyThread_free_lock(self.busy)
+
+    # -- memory ---------------------------------------------------------------
+
+    cdef size_t _bytes(self) noexcept nogil:
+        return (self.cap_nodes * sizeof(Node) + self.cap_stats * sizeof(stat_t)
+                + self.cap_edges * (sizeof(uint64_t) + sizeof(int32_t)))
+
+    cdef Py_ssize_t _grown_capacity(self, Py_ssize_t cap, Py_ssize_t need,
+                                    size_t item) noexcept nogil:
+        """A larger capacity of an array of ``cap`` items of ``item`` bytes that holds
+        ``need`` items: double it, or less to stay within max_memory; 0 if none fits."""
+        cdef size_t room, used = self._bytes()
+        cdef Py_ssize_t grown = cap
+        while grown < need:
+            grown *= 2
+        if used + (grown - cap) * item > self.max_memory:
+            room = (self.max_memory - used) // item if used < self.max_memory else 0
+            grown = cap + <Py_ssize_t>room
+            if grown < need:
+                return 0
+        return grown
+
+    cdef int32_t _new_node(self, const wts_state *state) noexcept nogil:
+        """A node for ``state``, or -1 when the tree may not grow."""
+        cdef Node *grown
+        cdef Py_ssize_t cap
+        if self.n_nodes == self.cap_nodes:
+            cap = self._grown_capacity(self.cap_nodes, self.n_nodes + 1, sizeof(Node))
+            if cap == 0 or cap > 0x7FFFFFFF:
+                self.full = True
+                return -1
+            grown = <Node *>realloc(self.tree, cap * sizeof(Node))
+            if grown == NULL:
+                self.full = True
+                return -1
+            self.tree = grown
+            self.cap_nodes = cap
+        cdef Node *node = &self.tree[self.n_nodes]
+        wts_copy(&node.state, state)
+        node.visits = 0
+        node.updates = 0
+        node.value = 0.0
+        node.n = 0
+        node.stats = NOT_EXPANDED
+        self.n_nodes += 1
+        return <int32_t>(self.n_nodes - 1)
+
+    cdef bint _expand(self, int32_t index) noexcept nogil:
+        """Give a node its statistics: 4 arrays of n numbers for each player."""
+        cdef Node *node = &self.tree[index]
+        cdef int n = wts_popcount(wts_legal_moves(&node.state))
+        cdef int64_t need = self.n_stats + 8 * n, cap = self.cap_stats
+        cdef stat_t *grown
+        if need > cap:
+            cap = self._grown_capacity(cap, need, sizeof(stat_t))
+            if cap == 0:
+                self.full = True
+                return False
+            grown = <stat_t *>realloc(self.stats, cap * sizeof(stat_t))
+            if grown == NULL:
+                self.full = True
+                return False
+            self.stats = grown
+            self.cap_stats = cap
+        memset(&self.stats[self.n_stats], 0, 8 * n * sizeof(stat_t))
+        node.n = n
+        node.stats = self.n_stats
+        self.n_stats = need
+        return True
+
+    cdef bint _grow_edges(self) noexcept nogil:
+        cdef Py_ssize_t old_cap = self.cap_edges, cap = old_cap * 2, i, slot
+        if self._bytes() + old_cap * (sizeof(uint64_t) + sizeof(int32_t)) > self.max_memory:
+            self.full = True
+            return False
+        cdef uint64_t *old_keys = self.keys
+        cdef int32_t *old_values = self.children
+        cdef uint64_t *keys = <uint64_t *>malloc(cap * sizeof(uint64_t))
+        cdef int32_t *values = <int32_t *>malloc(cap * sizeof(int32_t))
+        if keys == NULL or values == NULL:
+            free(keys)
+            free(values)
+            self.full = True
+            return False
+        memset(keys, 0, cap * sizeof(uint64_t))
+        self.hash_shift -= 1
+        for i in range(old_cap):
+            if old_keys[i]:
+                slot = <Py_ssize_t>((old_keys[i] * 0x9E3779B97F4A7C15ULL) >> self.hash_shift)
+                while keys[slot]:
+                    slot = (slot + 1) & (cap - 1)
+                keys[slot] = old_keys[i]
+                values[slot] = old_values[i]
+        free(old_keys)
+        free(old_values)
+        self.keys = keys
+        self.children = values
+        self.cap_edges = cap
+        return True
+
+    cdef Py_ssize_t _slot(self, uint64_t key) noexcept nogil:
+        """The slot holding ``key``, or the empty slot where it would go."""
+        cdef Py_ssize_t slot = <Py_ssize_t>((key * 0x9E3779B97F4A7C15ULL) >> self.hash_shift)
+        while self.keys[slot] and self.keys[slot] != key:
+            slot = (slot + 1) & (self.cap_edges - 1)
+        return slot
+
+    # -- selection ------------------------------------------------------------
+    #
+    # Each player of an expanded node has 4 arrays of n doubles, one entry per
+    # legal square (ascending): ``a`` the policy's own (regrets for "rm",
+    # cumulative reward estimates for "exp3", unused for "ucb"), ``s`` the
+    # cumulative strategy, ``q`` the sum of the rewards and ``c`` the visits.
+
+    cdef int _select(self, stat_t *block, int n, int32_t visits, double *prob) noexcept nogil:
+        """One player's choice among ``n`` squares, and the probability it had."""
+        cdef stat_t *a = block
+        cdef stat_t *s = block + n
+        cdef stat_t *q = block + 2 * n
+        cdef stat_t *c = block + 3 * n
+        cdef double gamma = self.exploration, total = 0.0, x, acc = 0.0, p = 0.0, best, value
+        cdef double top
+        cdef double weights[81]
+        cdef int i, chosen = -1, ties = 0
+        if self.policy == POLICY_UCB:
+            # Decoupled UCT: UCB1 on each player's own statistics; unvisited squares
+            # first, in random order.
+            for i in range(n):
+                if c[i] == 0.0:
+                    ties += 1
+                    if wts_rng_below(&self.rng, <uint32_t>ties) == 0:
+                        chosen = i
+            if chosen < 0:
+                best = -1.0
+                x = gamma * sqrt(log(<double>visits))
+                for i in range(n):
+                    value = q[i] / c[i] + x / sqrt(c[i])
+                    if value > best:
+                        best = value
+                        chosen = i
+            if chosen < 0:  # unreachable with finite statistics; never index -1
+                chosen = 0
+            s[chosen] += 1.0
+            prob[0] = 1.0
+            return chosen
+        if self.policy == POLICY_EXP3:
+            top = a[0]
+            for i in range(1, n):
+                if a[i] > top:
+                    top = a[i]
+            for i in range(n):
+                weights[i] = exp((gamma / n) * (a[i] - top))
+                total += weights[i]
+        else:
+            # Regret matching: play in proportion to the positive regrets.
+            for i in range(n):
+                weights[i] = a[i] if a[i] > 0.0 else 0.0
+                total += weights[i]
+        x = _uniform(&self.rng)
+        for i in range(n):
+            if total > 0.0:
+                p = (1.0 - gamma) * weights[i] / total + gamma / n
+            else:
+                p = 1.0 / n
+            s[i] += p
+            acc += p
+            if chosen < 0 and x < acc:
+                chosen = i
+                prob[0] = p
+        if chosen < 0:
+            chosen = n - 1
+            prob[0] = p
+        return chosen
+
+    cdef void _update(self, stat_t *block, int n, int chosen, double prob, double reward,
+                      double baseline) noexcept nogil:
+        """Learn the ``reward`` (in [0, 1]) of ``chosen``; ``baseline`` is the
+        player's mean reward at the node before it."""
+        cdef stat_t *a = block
+        cdef stat_t *q = block + 2 * n
+        cdef stat_t *c = block + 3 * n
+        cdef double centred = reward - baseline
+        cdef int i
+        q[chosen] += reward
+        c[chosen] += 1.0
+        if self.policy == POLICY_RM:
+            # Sampled regrets: the importance-weighted reward of the chosen square
+            # against the reward obtained, both measured from the baseline (the
+            # same expectation, far less variance).
+            for i in range(n):
+                a[i] -= centred
+            a[chosen] += centred / prob
+        elif self.policy == POLICY_EXP3:
+            a[chosen] += centred / prob
+
+    # -- one iteration ----------------------------------------------------------
+
+    cdef double _playout_from(self, const wts_state *state) noexcept nogil:
+        cdef wts_state s
+        wts_copy(&s, state)
+        if self.playout == PLAYOUT_TACTICAL:
+            tactical_playout(&s, &self.rng)
+        else:
+            wts_playout(&s, &self.rng)
+        return _result(&s)
+
+    cdef void _iterate(self, Step *path) noexcept nogil:
+        cdef int32_t index = 0, child
+        cdef int depth = 0, i, black_square, white_square
+        cdef Node *node
+        cdef stat_t *st
+        cdef double value, black_prob, white_prob, baseline
+        cdef int black, white
+        cdef wts_board legal
+        cdef wts_state next_state
+        cdef uint64_t key
+        cdef Py_ssize_t slot
+        while True:
+            node = &self.tree[index]
+            node.visits += 1
+            if wts_is_over(&node.state):
+                value = _result(&node.state)
+                break
+            if depth >= MAX_DEPTH:  # the path is full: play out from here
+                value = self._playout_from(&node.state)
+                break
+            if node.stats == NOT_EXPANDED:
+                if (node.visits <= self.expand_threshold or self.full
+                        or not self._expand(index)):
+                    value = self._playout_from(&node.state)
+                    break
+                node = &self.tree[index]
+            st = &self.stats[node.stats]
+            black = self._select(st, node.n, node.visits, &black_prob)
+            white = self._select(st + 4 * node.n, node.n, node.visits, &white_prob)
+            path[depth].node = index
+            path[depth].black = black
+            path[depth].white = white
+            path[depth].black_prob = black_prob
+            path[depth].white_prob = white_prob
+            depth += 1
+            legal = wts_legal_moves(&node.state)
+            black_square = wts_bit_square(wts_select(legal, black))
+            white_square = wts_bit_square(wts_select(legal, white))
+            key = _edge_key(index, black_square, white_square)
+            slot = self._slot(key)
+            if self.keys[slot]:
+                index = self.children[slot]
+                continue
+            # A new joint move: a new leaf, played out once.
+            wts_copy(&next_state, &node.state)
+            wts_resolve_turn(&next_state, black_square, white_square, NULL)
+            child = -1
+            if not self.full and (2 * (self.n_edges + 1) <= self.cap_edges or self._grow_edges()):
+                child = self._new_node(&next_state)
+            if child >= 0:
+                slot = self._slot(key)
+                self.keys[slot] = key
+                self.children[slot] = child
+                self.n_edges += 1
+                self.tree[child].visits = 1
+            if wts_is_over(&next_state):
+                value = _result(&next_state)
+            else:
+                value = self._playout_from(&next_state)
+            break
+        for i in range(depth - 1, -1, -1):
+            node = &self.tree[path[i].node]
+            st = &self.stats[node.stats]
+            baseline = node.value / node.updates if node.updates else 0.5
+            node.value += value
+            node.updates += 1
+            self._update(st, node.n, path[i].black, path[i].black_prob, value, baseline)
+            self._update(st + 4 * node.n, node.n, path[i].white, path[i].white_prob,
+                         1.0 - value, 1.0 - baseline)
+
+    def run(self, iterations, stop=None):
+        """Do up to ``iterations`` more iterations without the GIL; returns how many
+        were done. Between chunks of a few milliseconds it looks at Ctrl-C (raising
+        KeyboardInterrupt, the iterations done so far kept) and at ``stop``, an
+        object with ``is_set()`` such as a :class:`threading.Event`: once it is
+        set, the search returns early."""
+        cdef Step *path
+        cdef int64_t done = 0, goal, chunk
+        self._enter()
+        try:
+            goal = check_int(iterations, "iterations", 0, MAX_ITERATIONS - self.n_iterations)
+            if self.tree[0].stats == NOT_EXPANDED:  # the root position is over
+                return 0
+            path = <Step *>malloc(MAX_DEPTH * sizeof(Step))
+            if path == NULL:
+                raise MemoryError()
+            try:
+                while done < goal and not (stop is not None and stop.is_set()):
+                    chunk = min(goal - done, <int64_t>CHUNK)
+                    with nogil:
+                        for _ in range(chunk):
+                            self._iterate(path)
+                    done += chunk
+                    self.n_iterations += chunk
+                    PyErr_CheckSignals()
+            finally:
+                free(path)
+            return done
+        finally:
+            self._leave()
+
+    # -- reading the root -----------------------------------------------------------
+
+    @property
+    def iterations(self):
+        """Iterations done so far (each one playout or a finished position reached)."""
+        self._enter()
+        try:
+            return self.n_iterations
+        finally:
+            self._leave()
+
+    @property
+    def nodes(self):
+        """Nodes in the tree."""
+        self._enter()
+        try:
+            return self.n_nodes
+        finally:
+            self._leave()
+
+    @property
+    def expanded(self):
+        """Nodes with statistics (expanded)."""
+        cdef Py_ssize_t i, count = 0
+        self._enter()
+        try:
+            for i in range(self.n_nodes):
+                count += self.tree[i].stats != NOT_EXPANDED
+            return count
+        finally:
+            self._leave()
+
+    @property
+    def memory(self):
+        """Bytes the tree holds."""
+        self._enter()
+        try:
+            return self._bytes()
+        finally:
+            self._leave()
+
+    cdef list _root_array(self, color, int which):
+        """81 entries of one of the root's arrays for ``color``; None off the legal squares."""
+        cdef int side = check_int(color, "color (0 black, 1 white)", 0, 1)
+        cdef list result = [None] * 81
+        cdef Node *root
+        cdef stat_t *array
+        cdef wts_board legal
+        cdef int i
+        self._enter()
+        try:
+            root = &self.tree[0]
+            if root.stats == NOT_EXPANDED:
+                return result
+            array = &self.stats[root.stats + (4 * side + which) * root.n]
+            legal = wts_legal_moves(&root.state)
+            for i in range(root.n):
+                result[wts_bit_square(wts_select(legal, i))] = array[i]
+            return result
+        finally:
+            self._leave()
+
+    def strategy(self, color):
+        """The root's final strategy for ``color`` (0 black, 1 white): 81 floats
+        summing to 1, zero on occupied squares (all zero once the game is over).
+        For ``"rm"`` and ``"exp3"`` the average strategy; for
+        ``"ucb"`` the share of visits."""
+        cdef list sums = self._root_array(color, 1)
+        cdef double total = sum([x for x in sums if x is not None])
+        cdef int n = sum([x is not None for x in sums])
+        return [0.0 if x is None else (x / total if total > 0.0 else 1.0 / n) for x in sums]
+
+    def visits(self, color):
+        """How often the search chose each square at the root for ``color``
+        (81 ints, zero on occupied squares)."""
+        return [0 if x is None else int(x) for x in self._root_array(color, 3)]
+
+    def values(self, color):
+        """``color``'s mean reward (1 a win, 0.5 a draw, 0 a loss) after each square
+        at the root, None where it was never chosen or is occupied."""
+        cdef list sums = self._root_array(color, 2)
+        cdef list counts = self._root_array(color, 3)
+        return [None if c is None or c == 0.0 else q / c for q, c in zip(sums, counts)]
+
+
+# ---------------------------------------------------------------------------
+# The greedy player's one-turn evaluation
+
+cdef int N_WINDOWS = 0
+cdef wts_board WINDOWS[200]
+# Worth of a window of five cells holding k turtles of one colour and nothing else.
+cdef double LINE_WORTH[6]
+LINE_WORTH[:] = [0.0, 1.0, 4.0, 16.0, 64.0, 0.0]
+
+
+cdef void _init_windows() noexcept:
+    global N_WINDOWS
+    cdef int rank, file, i, k, df, dr, f, r
+    cdef int steps[4][2]
+    steps[0][:] = [1, 0]
+    steps[1][:] = [0, 1]
+    steps[2][:] = [1, 1]
+    steps[3][:] = [-1, 1]
+    cdef wts_board window
+    for i in range(4):
+        df = steps[i][0]
+        dr = steps[i][1]
+        for rank in range(9):
+            for file in range(9):
+                f = file + 4 * df
+                r = rank + 4 * dr
+                if not (0 <= f < 9 and 0 <= r < 9):
+                    continue
+                window.lo = window.hi = 0
+                for k in range(5):
+                    window = wts_or(window, wts_square_board((rank + k * dr) * 9 + file + k * df))
+                WINDOWS[N_WINDOWS] = window
+                N_WINDOWS += 1
+
+
+_init_windows()
+
+
+cdef double line_worth(wts_board own, wts_board blockers) noexcept nogil:
+    """Sum over the windows of five cells free of ``blockers`` of the worth of
+    the ``own`` turtles they hold."""
+    cdef double total = 0.0
+    cdef int i
+    for i in range(N_WINDOWS):
+        if not wts_any(wts_and(WINDOWS[i], blockers)):
+            total += LINE_WORTH[wts_popcount(wts_and(WINDOWS[i], own))]
+    return total
+
+
+cdef double evaluate(const wts_state *s, int color) noexcept nogil:
+    """A position's worth for ``color`` after a turn: the result if the game is
+    over, else material, immediate threats of five, and line potential."""
+    cdef wts_board own = s.black if color == WTS_BLACK else s.white
+    cdef wts_board foe = s.white if color == WTS_BLACK else s.black
+    cdef wts_board empty
+    cdef int own_wins, foe_wins
+    cdef double value
+    if wts_is_over(s):
+        if s.status == WTS_DRAW:
+            return 0.0
+        return 1e6 if (s.status == WTS_BLACK_WINS) == (color == WTS_BLACK) else -1e6
+    empty = _empty_squares(s)
+    own_wins = wts_popcount(win_squares(own, empty))
+    foe_wins = wts_popcount(win_squares(foe, empty))
+    value = 40.0 * (wts_popcount(own) - wts_popcount(foe))
+    # One threat of five can be blocked (a collision lays an egg on it); two cannot.
+    value += 400.0 if own_wins >= 2 else 80.0 * own_wins
+    value -= 1000.0 if foe_wins >= 2 else 150.0 * foe_wins
+    value += line_worth(own, wts_or(foe, s.eggs)) - line_worth(foe, wts_or(own, s.eggs))
+    return value
+
+
+def greedy_move(GameCore game not None, color, seed):
+    """The greedy player's square for ``color`` (0 black, 1 white).
+
+    Every legal square is scored by the position after the turn (``evaluate``)
+    averaged over the opponent's likely replies, weighted: a square that wins
+    for them (4), one that blocks a five of ours (3), one where they capture
+    (2), one that blocks a capture of ours (1), their two best line-building
+    squares (1 each) and one random square (1). Ties break at random from
+    ``seed``. Returns -1 when the game is over.
+    """
+    cdef wts_state position
+    cdef const wts_state *s = &position
+    cdef wts_rng rng
+    cdef wts_board empty, own, foe, foe_wins, own_wins, foe_captures, own_captures, foe_with
+    cdef wts_state after
+    cdef int replies[81]
+    cdef double weights[81]
+    cdef double reply_weight[81]
+    cdef double best_value, value, total_weight, gain, first_gain, second_gain, base
+    cdef int n_replies = 0, square, reply, best = -1, i, first, second
+    cdef int black_move, white_move
+    cdef int side = check_int(color, "color (0 black, 1 white)", 0, 1)
+    wts_rng_seed(&rng, check_seed(seed))
+    game.snapshot(&position)
+    if wts_is_over(s):
+        return -1
+    with nogil:
+        empty = _empty_squares(s)
+        own = s.black if side == WTS_BLACK else s.white
+        foe = s.white if side == WTS_BLACK else s.black
+        foe_wins = win_squares(foe, empty)
+        own_wins = win_squares(own, empty)
+        foe_captures = capture_squares(foe, wts_or(own, s.eggs), empty)
+        own_captures = capture_squares(own, wts_or(foe, s.eggs), empty)
+        for square in range(81):
+            reply_weight[square] = 0.0
+            if not (wts_any(wts_and(empty, wts_square_board(square)))):
+                continue
+            if wts_any(wts_and(foe_wins, wts_square_board(square))):
+                reply_weight[square] += 4.0
+            if wts_any(wts_and(own_wins, wts_square_board(square))):
+                reply_weight[square] += 3.0
+            if wts_any(wts_and(foe_captures, wts_square_board(square))):
+                reply_weight[square] += 2.0
+            if wts_any(wts_and(own_captures, wts_square_board(square))):
+                reply_weight[square] += 1.0
+        # The opponent's two best line-building squares, judged by line worth alone.
+        base = line_worth(foe, wts_or(own, s.eggs))
+        first = second = -1
+        first_gain = second_gain = -1e300
+        for square in range(81):
+            if not wts_any(wts_and(empty, wts_square_board(square))):
+                continue
+            foe_with = wts_or(foe, wts_square_board(square))
+            gain = (line_worth(foe_with, wts_or(own, s.eggs)) - base
+                    + 1e-6 * _uniform(&rng))
+            if gain > first_gain:
+                second = first
+                second_gain = first_gain
+                first = square
+                first_gain = gain
+            elif gain > second_gain:
+                second = square
+                second_gain = gain
+        if first >= 0:
+            reply_weight[first] += 1.0
+        if second >= 0:
+            reply_weight[second] += 1.0
+        reply_weight[_random_square_of(empty, &rng)] += 1.0
+        total_weight = 0.0
+        for square in range(81):
+            if reply_weight[square] > 0.0:
+                replies[n_replies] = square
+                weights[n_replies] = reply_weight[square]
+                total_weight += reply_weight[square]
+                n_replies += 1
+        best_value = -1e300
+        for square in range(81):
+            if not wts_any(wts_and(empty, wts_square_board(square))):
+                continue
+            value = 0.0
+            for i in range(n_replies):
+                reply = replies[i]
+                wts_copy(&after, s)
+                if side == WTS_BLACK:
+                    black_move, white_move = square, reply
+                else:
+                    black_move, white_move = reply, square
+                wts_resolve_turn(&after, black_move, white_move, NULL)
+                value += weights[i] * evaluate(&after, side)
+            value = value / total_weight + 1e-3 * _uniform(&rng)
+            if value > best_value:
+                best_value = value
+                best = square
+    return best
+
+
+def evaluate_position(GameCore game not None, color):
+    """``evaluate`` of the greedy player: the worth of ``game`` for ``color``."""
+    cdef wts_state position
+    cdef int side = check_int(color, "color (0 black, 1 white)", 0, 1)
+    game.snapshot(&position)
+    return evaluate(&position, side)
+
+
+def winning_squares(GameCore game not None, color):
+    """Empty squares where one more turtle of ``color`` makes five in a row
+    (captures ignored), ascending."""
+    cdef wts_state position
+    cdef int side = check_int(color, "color (0 black, 1 white)", 0, 1)
+    game.snapshot(&position)
+    cdef wts_board wins = win_squares(position.black if side == WTS_BLACK else position.white,
+                                      _empty_squares(&position))
+    return [sq for sq in range(81) if wts_any(wts_and(wins, wts_square_board(sq)))]

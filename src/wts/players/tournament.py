@@ -1,0 +1,404 @@
+"""Matches between agents: ``wts tournament A B --games N --seed S``.
+
+Agent A plays black in the even-numbered games and white in the odd ones
+(both colours equally when N is even). Game ``i`` gives each side its own
+seed, derived from ``S``, ``i`` and the side, so a match is reproducible and
+its games independent (``--jobs`` plays several at once on threads; the MCTS
+search releases the GIL). The report: wins by colour, draws, A's score, the
+Elo difference of A over B with a 95% interval, and MCTS playouts per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from wts._interrupts import stop_pool
+from wts.engine.game import Game
+from wts.engine.pieces import Color
+from wts.params import MAX_THREADS, check_int, check_seed
+from wts.players.agents import LEVELS, Agent, MCTSAgent, make_agent, parse_agent_spec
+
+__all__ = [
+    "GameRecord",
+    "MatchResult",
+    "play_game",
+    "play_match",
+    "elo_difference",
+    "format_result",
+    "add_arguments",
+    "run",
+]
+
+MASK64 = (1 << 64) - 1
+#: A game still going after this many turns is stopped and counted a draw.
+MAX_TURNS = 1000
+
+
+def _splitmix64(x: int) -> int:
+    x = (x + 0x9E3779B97F4A7C15) & MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+    return x ^ (x >> 31)
+
+
+def game_seed(seed: int, game: int, side: int) -> int:
+    """The seed of side ``side`` (0 for A, 1 for B) in game ``game`` of a match."""
+    return _splitmix64(_splitmix64(_splitmix64(seed & MASK64) ^ game) ^ side)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game of a match."""
+
+    index: int
+    a_color: Color
+    winner: Color | None
+    turns: int
+    moves: tuple[tuple[int, int], ...]
+
+    @property
+    def a_won(self) -> bool:
+        return self.winner is self.a_color
+
+    @property
+    def b_won(self) -> bool:
+        return self.winner is not None and self.winner is not self.a_color
+
+
+@dataclass
+class MatchResult:
+    """A whole match, from A's side."""
+
+    a: str
+    b: str
+    seed: int
+    records: list[GameRecord] = field(default_factory=list)
+    seconds: float = 0.0
+    # Per side: MCTS playouts and the seconds their searches took.
+    playouts: list[int] = field(default_factory=lambda: [0, 0])
+    search_seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    moves: list[int] = field(default_factory=lambda: [0, 0])
+
+    @property
+    def games(self) -> int:
+        return len(self.records)
+
+    @property
+    def a_wins(self) -> int:
+        return sum(r.a_won for r in self.records)
+
+    @property
+    def b_wins(self) -> int:
+        return sum(r.b_won for r in self.records)
+
+    @property
+    def draws(self) -> int:
+        return sum(r.winner is None for r in self.records)
+
+    def wins_as(self, side: int, color: Color) -> int:
+        """Wins of side 0 (A) or 1 (B) when playing ``color``."""
+        return sum(
+            r.winner is color and ((r.a_color is color) == (side == 0)) for r in self.records
+        )
+
+    @property
+    def score(self) -> float:
+        """A's points (1 a win, 1/2 a draw) per game."""
+        return (self.a_wins + 0.5 * self.draws) / self.games if self.games else 0.5
+
+    def playouts_per_second(self, side: int) -> float | None:
+        """MCTS playouts per second of side 0 (A) or 1 (B); None if it did no search."""
+        if not self.playouts[side] or not self.search_seconds[side]:
+            return None
+        return self.playouts[side] / self.search_seconds[side]
+
+
+def play_game(black: Agent, white: Agent, max_turns: int = MAX_TURNS,
+              stop: threading.Event | None = None) -> Game:
+    """Play one game between two agents from the start; returns the final game.
+
+    Once ``stop`` is set (from any thread) no further turn is played: the game
+    is returned as it stands, unfinished.
+    """
+    game = Game()
+    while not game.is_over() and game.turn < max_turns:
+        if stop is not None and stop.is_set():
+            break
+        game.play(black.select(game, Color.BLACK), white.select(game, Color.WHITE))
+    return game
+
+
+def elo_difference(wins: int, draws: int, losses: int) -> tuple[float, float, float]:
+    """The Elo difference that A's score implies, and a 95% interval.
+
+    The interval is the Wilson score interval of the score (draws counting a
+    half) mapped to Elo, so it stays finite on one side after a clean sweep;
+    a score of 0 or 1 gives an infinite estimate.
+    """
+    n = wins + draws + losses
+    if n == 0:
+        return 0.0, -math.inf, math.inf
+    score = (wins + 0.5 * draws) / n
+    z = 1.959963984540054
+    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n))
+    low = -math.inf if score <= 0.0 else _elo(centre - half)
+    high = math.inf if score >= 1.0 else _elo(centre + half)
+    return _elo(score), low, high
+
+
+def _elo(score: float) -> float:
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+# One game's record, and per side its MCTS playouts, search seconds and moves.
+_Played = tuple[GameRecord, list[int], list[float], list[int]]
+
+
+def _play_one(spec_a: str, spec_b: str, seed: int, index: int, level: int | None,
+              time_limit: float | None, stop: threading.Event) -> _Played | None:
+    """Game ``index`` of the match; None if ``stop`` was set before it ended."""
+    agents = [
+        make_agent(spec, seed=game_seed(seed, index, side), level=level, time_limit=time_limit,
+                   stop=stop)
+        for side, spec in enumerate((spec_a, spec_b))
+    ]
+    a_color = Color.BLACK if index % 2 == 0 else Color.WHITE
+    black, white = (agents[0], agents[1]) if a_color is Color.BLACK else (agents[1], agents[0])
+    game = play_game(black, white, MAX_TURNS, stop)
+    if stop.is_set():
+        return None
+    moves = tuple((turn.black_move, turn.white_move) for turn in game.history)
+    record = GameRecord(index, a_color, game.winner, game.turn, moves)
+    playouts = [a.total_playouts if isinstance(a, MCTSAgent) else 0 for a in agents]
+    seconds = [a.total_seconds if isinstance(a, MCTSAgent) else 0.0 for a in agents]
+    return record, playouts, seconds, [game.turn, game.turn]
+
+
+def play_match(
+    spec_a: str,
+    spec_b: str,
+    games: int,
+    seed: int = 0,
+    *,
+    level: int | None = None,
+    time_limit: float | None = None,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> MatchResult:
+    """Play ``games`` games of A against B (agent specs as in :func:`wts.agents.make_agent`).
+
+    ``jobs`` games are played at once on threads (with ``jobs=1``, in the
+    calling thread); the result does not depend on it. Ctrl-C stops a match
+    within milliseconds: every game's searches are told to stop, the games
+    not started are dropped, the running ones are joined, and the
+    KeyboardInterrupt goes on.
+
+    >>> result = play_match("greedy", "random", 2, seed=1)
+    >>> result.games, result.a_wins + result.b_wins + result.draws
+    (2, 2)
+    """
+    for spec in (spec_a, spec_b):
+        parse_agent_spec(spec)
+    games = check_int(games, "games", 0)
+    seed = check_seed(seed)
+    jobs = check_int(jobs, "jobs", 1, MAX_THREADS)
+    result = MatchResult(spec_a, spec_b, seed)
+    stop = threading.Event()
+    started = time.perf_counter()
+
+    def one(index: int) -> _Played | None:
+        return _play_one(spec_a, spec_b, seed, index, level, time_limit, stop)
+
+    def collect(played: _Played | None) -> None:
+        assert played is not None  # only a stopped match has unfinished games
+        record, playouts, seconds, moves = played
+        result.records.append(record)
+        for side in (0, 1):
+            result.playouts[side] += playouts[side]
+            result.search_seconds[side] += seconds[side]
+            result.moves[side] += moves[side]
+        if progress is not None:
+            progress(len(result.records))
+
+    if jobs == 1:
+        for index in range(games):  # here Ctrl-C interrupts the search itself
+            collect(one(index))
+    else:
+        _play_on_threads(one, games, jobs, stop, collect)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _play_on_threads(one: Callable[[int], _Played | None], games: int, jobs: int,
+                     stop: threading.Event, collect: Callable[[_Played | None], None]) -> None:
+    """Play games 0..games-1 on ``jobs`` threads, collecting them in order. At
+    most ``2 * jobs`` games are queued at a time, not one future per game of
+    the match. On an error or Ctrl-C, ``stop`` is set, the queued games are
+    cancelled and the running ones joined before it is raised."""
+    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="wts-tournament")
+    indices = iter(range(games))
+    pending: deque[Future[_Played | None]] = deque()
+    try:
+        pending.extend(pool.submit(one, index) for index in itertools.islice(indices, 2 * jobs))
+        while pending:
+            played = pending.popleft().result()
+            following = next(indices, None)
+            if following is not None:
+                pending.append(pool.submit(one, following))
+            collect(played)
+    except BaseException:
+        stop.set()
+        stop_pool(pool, pending)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _signed(value: float) -> str:
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{value:+.0f}"
+
+
+def _label(spec: str, level: int | None) -> str:
+    name, spec_level = parse_agent_spec(spec)
+    if name != "mcts":
+        return name
+    return f"mcts:{spec_level if spec_level is not None else (level or 3)}"
+
+
+def format_result(result: MatchResult, level: int | None = None) -> str:
+    """The report ``wts tournament`` prints."""
+    labels = [_label(result.a, level), _label(result.b, level)]
+    if labels[0] == labels[1]:
+        labels = [labels[0] + " (A)", labels[1] + " (B)"]
+    width = max(12, *(len(label) for label in labels))
+    diff, low, high = elo_difference(result.a_wins, result.draws, result.b_wins)
+    lines = [
+        f"wts tournament: {labels[0]} vs {labels[1]}, {result.games} games, seed {result.seed}",
+        f"  {'':<{width}} {'wins':>6} {'as black':>9} {'as white':>9}",
+    ]
+    for side, wins in ((0, result.a_wins), (1, result.b_wins)):
+        lines.append(
+            f"  {labels[side]:<{width}} {wins:>6} {result.wins_as(side, Color.BLACK):>9} "
+            f"{result.wins_as(side, Color.WHITE):>9}"
+        )
+    lines.append(f"  {'draws':<{width}} {result.draws:>6}")
+    lines.append(f"  {'score':<{width}} {100 * result.score:>5.1f}% for {labels[0]}")
+    lines.append(
+        f"  {'Elo':<{width}} {_signed(diff)} for {labels[0]} "
+        f"(95% interval {_signed(low)} to {_signed(high)})"
+    )
+    for side in (0, 1):
+        rate = result.playouts_per_second(side)
+        if rate is not None:
+            per_move = result.search_seconds[side] / max(1, result.moves[side])
+            lines.append(
+                f"  {'playouts/s':<{width}} {rate:,.0f} for {labels[side]} "
+                f"({result.playouts[side] / max(1, result.moves[side]):,.0f} playouts, "
+                f"{per_move:.3f} s a move)"
+            )
+    if not any(result.playouts_per_second(side) is not None for side in (0, 1)):
+        lines.append(f"  {'playouts/s':<{width}} - (no MCTS agent)")
+    lines.append(f"  {'time':<{width}} {result.seconds:.1f} s")
+    return "\n".join(lines)
+
+
+def _agent_spec(text: str) -> str:
+    try:
+        parse_agent_spec(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text.strip().lower()
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of games, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least one game, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer seed, got {text!r}") from None
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"the seed must be from 0 to 2**64 - 1, got {value}")
+    return value
+
+
+def _level(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value not in LEVELS:
+        raise argparse.ArgumentTypeError(
+            f"expected a level from 1 to {max(LEVELS)}, got {text!r}"
+        )
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0 or math.isinf(value):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number of jobs, got {text!r}")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``wts tournament``."""
+    parser.add_argument("a", type=_agent_spec, metavar="A",
+                        help="first agent: random, greedy, mcts or mcts:LEVEL")
+    parser.add_argument("b", type=_agent_spec, metavar="B", help="second agent, the same way")
+    parser.add_argument("--games", type=_count, default=100,
+                        help="games to play, A black in every other one (default 100)")
+    parser.add_argument("--seed", type=_seed, default=0, help="match seed (default 0)")
+    parser.add_argument("--level", type=_level, default=None,
+                        help="level of an mcts agent given without one (default 3)")
+    parser.add_argument("--time-limit", type=_seconds, default=None, metavar="SECONDS",
+                        help="MCTS searches this long per move instead of a playout budget "
+                        "(results then depend on the machine)")
+    parser.add_argument("--jobs", type=_jobs, default=1,
+                        help="games played at once on threads (default 1)")
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Play the match ``args`` describe and print the report; returns 0."""
+    out = sys.stdout if out is None else out
+    result = play_match(args.a, args.b, args.games, args.seed, level=args.level,
+                        time_limit=args.time_limit, jobs=args.jobs)
+    print(format_result(result, args.level), file=out)
+    return 0
