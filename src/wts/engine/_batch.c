@@ -1934,7 +1934,7 @@ struct __pyx_obj_3wts_6engine_5_game_GameCore {
 };
 
 
-/* "wts/engine/_batch.pyx":25
+/* "wts/engine/_batch.pyx":26
  * 
  * 
  * cdef class BatchCore:             # <<<<<<<<<<<<<<
@@ -2042,7 +2042,7 @@ struct __pyx_vtabstruct_3wts_6engine_5_game_GameCore {
 static struct __pyx_vtabstruct_3wts_6engine_5_game_GameCore *__pyx_vtabptr_3wts_6engine_5_game_GameCore;
 
 
-/* "wts/engine/_batch.pyx":25
+/* "wts/engine/_batch.pyx":26
  * 
  * 
  * cdef class BatchCore:             # <<<<<<<<<<<<<<
@@ -3423,6 +3423,9 @@ static CYTHON_INLINE PyObject* __Pyx_PyLong_From_int(int value);
 static CYTHON_INLINE int __Pyx_PyLong_As_int(PyObject *);
 
 /* CIntToPy.proto */
+static CYTHON_INLINE PyObject* __Pyx_PyLong_From___pyx_anon_enum(int value);
+
+/* CIntToPy.proto */
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_uint8_t(uint8_t value);
 
 /* PyObjectCallMethod1.proto (used by UpdateUnpickledDict) */
@@ -3567,6 +3570,8 @@ static int __pyx_f_3wts_6engine_6_batch_9BatchCore__check_length(struct __pyx_ob
 static void (*__pyx_f_3wts_6engine_5_core_wts_init)(__pyx_t_3wts_6engine_5_core_wts_state *); /*proto*/
 static void (*__pyx_f_3wts_6engine_5_core_wts_copy)(__pyx_t_3wts_6engine_5_core_wts_state *, __pyx_t_3wts_6engine_5_core_wts_state const *); /*proto*/
 static void (*__pyx_f_3wts_6engine_5_core_wts_resolve_turn)(__pyx_t_3wts_6engine_5_core_wts_state *, int, int, __pyx_t_3wts_6engine_5_core_wts_turn_record *); /*proto*/
+static wts_board (*__pyx_f_3wts_6engine_5_core_wts_legal_moves)(__pyx_t_3wts_6engine_5_core_wts_state const *); /*proto*/
+static int (*__pyx_f_3wts_6engine_5_core_wts_is_legal)(__pyx_t_3wts_6engine_5_core_wts_state const *, int); /*proto*/
 static int (*__pyx_f_3wts_6engine_5_core_wts_is_over)(__pyx_t_3wts_6engine_5_core_wts_state const *); /*proto*/
 static int (*__pyx_f_3wts_6engine_5_core_wts_piece_at)(__pyx_t_3wts_6engine_5_core_wts_state const *, int); /*proto*/
 
@@ -3702,12 +3707,13 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_6_get_state(struct __p
 static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_8_set_state(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, Py_ssize_t __pyx_v_index, struct __pyx_obj_3wts_6engine_5_game_GameCore *__pyx_v_game); /* proto */
 static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, __Pyx_memviewslice __pyx_v_black, __Pyx_memviewslice __pyx_v_white, __Pyx_memviewslice __pyx_v_status, __Pyx_memviewslice __pyx_v_captures, __Pyx_memviewslice __pyx_v_hatches, struct __pyx_obj_3wts_6engine_5_game_GameCore *__pyx_v_bad); /* proto */
 static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_12_status(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, __Pyx_memviewslice __pyx_v_out); /* proto */
-static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_14_counts(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, __Pyx_memviewslice __pyx_v_counts, __Pyx_memviewslice __pyx_v_turns); /* proto */
-static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_16_legal_mask(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, __Pyx_memviewslice __pyx_v_out); /* proto */
-static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_18_observation(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, __Pyx_memviewslice __pyx_v_out); /* proto */
-static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_20_reset(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, __Pyx_memviewslice __pyx_v_mask); /* proto */
-static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_22__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_24__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state); /* proto */
+static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_14_over(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, __Pyx_memviewslice __pyx_v_out); /* proto */
+static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_16_counts(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, __Pyx_memviewslice __pyx_v_counts, __Pyx_memviewslice __pyx_v_turns); /* proto */
+static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_18_legal_mask(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, __Pyx_memviewslice __pyx_v_out); /* proto */
+static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_20_observation(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, __Pyx_memviewslice __pyx_v_out); /* proto */
+static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_22_reset(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, __Pyx_memviewslice __pyx_v_mask); /* proto */
+static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_24__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_26__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state); /* proto */
 static PyObject *__pyx_tp_new__initialisation_3wts_6engine_6_batch_BatchCore(PyObject *o, 
 #if CYTHON_VECTORCALL_TPNEW
     PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
@@ -3868,8 +3874,8 @@ namespace {
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_values;
     PyObject *__pyx_slice[1];
     PyObject *__pyx_tuple[2];
-    PyObject *__pyx_codeobj_tab[10];
-    PyObject *__pyx_string_tab[160];
+    PyObject *__pyx_codeobj_tab[11];
+    PyObject *__pyx_string_tab[164];
     PyObject *__pyx_number_tab[3];
 /* #### Code section: module_state_contents ### */
 /* PyFrozenDict.module_state_decls */
@@ -3965,120 +3971,124 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_n_u_BatchCore__get_state __pyx_string_tab[43]
 #define __pyx_n_u_BatchCore__legal_mask __pyx_string_tab[44]
 #define __pyx_n_u_BatchCore__observation __pyx_string_tab[45]
-#define __pyx_n_u_BatchCore__reset __pyx_string_tab[46]
-#define __pyx_n_u_BatchCore__set_state __pyx_string_tab[47]
-#define __pyx_n_u_BatchCore__status __pyx_string_tab[48]
-#define __pyx_n_u_BatchCore__step __pyx_string_tab[49]
-#define __pyx_n_u_Ellipsis __pyx_string_tab[50]
-#define __pyx_n_u_Sequence __pyx_string_tab[51]
-#define __pyx_n_u_View_MemoryView __pyx_string_tab[52]
-#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[53]
-#define __pyx_n_u_annotate __pyx_string_tab[54]
-#define __pyx_n_u_class __pyx_string_tab[55]
-#define __pyx_n_u_class_getitem __pyx_string_tab[56]
-#define __pyx_n_u_dict __pyx_string_tab[57]
-#define __pyx_n_u_func __pyx_string_tab[58]
-#define __pyx_n_u_getstate __pyx_string_tab[59]
-#define __pyx_n_u_import __pyx_string_tab[60]
-#define __pyx_n_u_main __pyx_string_tab[61]
-#define __pyx_n_u_module __pyx_string_tab[62]
-#define __pyx_n_u_name_2 __pyx_string_tab[63]
-#define __pyx_n_u_new __pyx_string_tab[64]
-#define __pyx_n_u_pyx_checksum __pyx_string_tab[65]
-#define __pyx_n_u_pyx_state __pyx_string_tab[66]
-#define __pyx_n_u_pyx_type __pyx_string_tab[67]
-#define __pyx_n_u_pyx_unpickle_Enum __pyx_string_tab[68]
-#define __pyx_n_u_pyx_vtable __pyx_string_tab[69]
-#define __pyx_n_u_qualname __pyx_string_tab[70]
-#define __pyx_n_u_reduce __pyx_string_tab[71]
-#define __pyx_n_u_reduce_cython __pyx_string_tab[72]
-#define __pyx_n_u_reduce_ex __pyx_string_tab[73]
-#define __pyx_n_u_set_name __pyx_string_tab[74]
-#define __pyx_n_u_setstate __pyx_string_tab[75]
-#define __pyx_n_u_setstate_cython __pyx_string_tab[76]
-#define __pyx_n_u_test __pyx_string_tab[77]
-#define __pyx_n_u_counts_2 __pyx_string_tab[78]
-#define __pyx_n_u_get_state __pyx_string_tab[79]
-#define __pyx_n_u_is_coroutine __pyx_string_tab[80]
-#define __pyx_n_u_legal_mask __pyx_string_tab[81]
-#define __pyx_n_u_observation __pyx_string_tab[82]
-#define __pyx_n_u_reset __pyx_string_tab[83]
-#define __pyx_n_u_set_state __pyx_string_tab[84]
-#define __pyx_n_u_status_2 __pyx_string_tab[85]
-#define __pyx_n_u_step_2 __pyx_string_tab[86]
-#define __pyx_n_u_abc __pyx_string_tab[87]
-#define __pyx_n_u_allocate_buffer __pyx_string_tab[88]
-#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[89]
-#define __pyx_n_u_bad __pyx_string_tab[90]
-#define __pyx_n_u_base __pyx_string_tab[91]
-#define __pyx_n_u_black __pyx_string_tab[92]
-#define __pyx_n_u_black_captures __pyx_string_tab[93]
-#define __pyx_n_u_c __pyx_string_tab[94]
-#define __pyx_n_u_captures __pyx_string_tab[95]
-#define __pyx_n_u_check_int __pyx_string_tab[96]
-#define __pyx_n_u_cline_in_traceback __pyx_string_tab[97]
-#define __pyx_n_u_count __pyx_string_tab[98]
-#define __pyx_n_u_counts __pyx_string_tab[99]
-#define __pyx_n_u_dtype_is_object __pyx_string_tab[100]
-#define __pyx_n_u_encode __pyx_string_tab[101]
-#define __pyx_n_u_enumerate __pyx_string_tab[102]
-#define __pyx_n_u_error __pyx_string_tab[103]
-#define __pyx_n_u_first_bad __pyx_string_tab[104]
-#define __pyx_n_u_flags __pyx_string_tab[105]
-#define __pyx_n_u_format __pyx_string_tab[106]
-#define __pyx_n_u_fortran __pyx_string_tab[107]
-#define __pyx_n_u_game_2 __pyx_string_tab[108]
-#define __pyx_n_u_hatches __pyx_string_tab[109]
-#define __pyx_n_u_i __pyx_string_tab[110]
-#define __pyx_n_u_id __pyx_string_tab[111]
-#define __pyx_n_u_index __pyx_string_tab[112]
-#define __pyx_n_u_items __pyx_string_tab[113]
-#define __pyx_n_u_itemsize __pyx_string_tab[114]
-#define __pyx_n_u_j __pyx_string_tab[115]
-#define __pyx_n_u_k __pyx_string_tab[116]
-#define __pyx_n_u_mask __pyx_string_tab[117]
-#define __pyx_n_u_memview __pyx_string_tab[118]
-#define __pyx_n_u_mode __pyx_string_tab[119]
-#define __pyx_n_u_n __pyx_string_tab[120]
-#define __pyx_n_u_name __pyx_string_tab[121]
-#define __pyx_n_u_ndim __pyx_string_tab[122]
-#define __pyx_n_u_obj __pyx_string_tab[123]
-#define __pyx_n_u_out __pyx_string_tab[124]
-#define __pyx_n_u_pack __pyx_string_tab[125]
-#define __pyx_n_u_piece __pyx_string_tab[126]
-#define __pyx_n_u_pop __pyx_string_tab[127]
-#define __pyx_n_u_record __pyx_string_tab[128]
-#define __pyx_n_u_register __pyx_string_tab[129]
-#define __pyx_n_u_self __pyx_string_tab[130]
-#define __pyx_n_u_setdefault __pyx_string_tab[131]
-#define __pyx_n_u_shape __pyx_string_tab[132]
-#define __pyx_n_u_size __pyx_string_tab[133]
-#define __pyx_n_u_sq __pyx_string_tab[134]
-#define __pyx_n_u_start __pyx_string_tab[135]
-#define __pyx_n_u_state __pyx_string_tab[136]
-#define __pyx_n_u_status __pyx_string_tab[137]
-#define __pyx_n_u_step __pyx_string_tab[138]
-#define __pyx_n_u_stop __pyx_string_tab[139]
-#define __pyx_n_u_struct __pyx_string_tab[140]
-#define __pyx_n_u_turns __pyx_string_tab[141]
-#define __pyx_n_u_unpack __pyx_string_tab[142]
-#define __pyx_n_u_update __pyx_string_tab[143]
-#define __pyx_n_u_values __pyx_string_tab[144]
-#define __pyx_n_u_white __pyx_string_tab[145]
-#define __pyx_n_u_wts_engine__batch __pyx_string_tab[146]
-#define __pyx_n_u_wts_params __pyx_string_tab[147]
-#define __pyx_n_u_x __pyx_string_tab[148]
-#define __pyx_n_b_O __pyx_string_tab[149]
-#define __pyx_kp_b_int___pyx_t_3wts_6engine_5_core __pyx_string_tab[150]
-#define __pyx_kp_b_iso88591_Q __pyx_string_tab[151]
-#define __pyx_kp_b_iso88591_A_IQaq_AQd_gQiq __pyx_string_tab[152]
-#define __pyx_kp_b_iso88591_A_N_3fAQ_U_4q_1E_WARq __pyx_string_tab[153]
-#define __pyx_kp_b_iso88591_A_N_4vQa_U_4q_4q_AQd __pyx_string_tab[154]
-#define __pyx_kp_b_iso88591_A_N_6_q_N_5_aq_U_4q_as_t7_2Q_as __pyx_string_tab[155]
-#define __pyx_kp_b_iso88591_A_AQgQd_gQa_E_1 __pyx_string_tab[156]
-#define __pyx_kp_b_iso88591_A_N_3fAQ_3fAS_1_AQ_E_at1_1D_q_F __pyx_string_tab[157]
-#define __pyx_kp_b_iso88591_A_N_3fAQ_3fAS_2S_6_S_AQ_E_at1_e1 __pyx_string_tab[158]
-#define __pyx_kp_b_iso88591_A_5_V1Cs_vQfF_xvUVVW_t3d_Cq_AQ_D __pyx_string_tab[159]
+#define __pyx_n_u_BatchCore__over __pyx_string_tab[46]
+#define __pyx_n_u_BatchCore__reset __pyx_string_tab[47]
+#define __pyx_n_u_BatchCore__set_state __pyx_string_tab[48]
+#define __pyx_n_u_BatchCore__status __pyx_string_tab[49]
+#define __pyx_n_u_BatchCore__step __pyx_string_tab[50]
+#define __pyx_n_u_Ellipsis __pyx_string_tab[51]
+#define __pyx_n_u_Sequence __pyx_string_tab[52]
+#define __pyx_n_u_View_MemoryView __pyx_string_tab[53]
+#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[54]
+#define __pyx_n_u_annotate __pyx_string_tab[55]
+#define __pyx_n_u_class __pyx_string_tab[56]
+#define __pyx_n_u_class_getitem __pyx_string_tab[57]
+#define __pyx_n_u_dict __pyx_string_tab[58]
+#define __pyx_n_u_func __pyx_string_tab[59]
+#define __pyx_n_u_getstate __pyx_string_tab[60]
+#define __pyx_n_u_import __pyx_string_tab[61]
+#define __pyx_n_u_main __pyx_string_tab[62]
+#define __pyx_n_u_module __pyx_string_tab[63]
+#define __pyx_n_u_name_2 __pyx_string_tab[64]
+#define __pyx_n_u_new __pyx_string_tab[65]
+#define __pyx_n_u_pyx_checksum __pyx_string_tab[66]
+#define __pyx_n_u_pyx_state __pyx_string_tab[67]
+#define __pyx_n_u_pyx_type __pyx_string_tab[68]
+#define __pyx_n_u_pyx_unpickle_Enum __pyx_string_tab[69]
+#define __pyx_n_u_pyx_vtable __pyx_string_tab[70]
+#define __pyx_n_u_qualname __pyx_string_tab[71]
+#define __pyx_n_u_reduce __pyx_string_tab[72]
+#define __pyx_n_u_reduce_cython __pyx_string_tab[73]
+#define __pyx_n_u_reduce_ex __pyx_string_tab[74]
+#define __pyx_n_u_set_name __pyx_string_tab[75]
+#define __pyx_n_u_setstate __pyx_string_tab[76]
+#define __pyx_n_u_setstate_cython __pyx_string_tab[77]
+#define __pyx_n_u_test __pyx_string_tab[78]
+#define __pyx_n_u_counts_2 __pyx_string_tab[79]
+#define __pyx_n_u_get_state __pyx_string_tab[80]
+#define __pyx_n_u_is_coroutine __pyx_string_tab[81]
+#define __pyx_n_u_legal_mask __pyx_string_tab[82]
+#define __pyx_n_u_observation __pyx_string_tab[83]
+#define __pyx_n_u_over __pyx_string_tab[84]
+#define __pyx_n_u_reset __pyx_string_tab[85]
+#define __pyx_n_u_set_state __pyx_string_tab[86]
+#define __pyx_n_u_status_2 __pyx_string_tab[87]
+#define __pyx_n_u_step_2 __pyx_string_tab[88]
+#define __pyx_n_u_abc __pyx_string_tab[89]
+#define __pyx_n_u_allocate_buffer __pyx_string_tab[90]
+#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[91]
+#define __pyx_n_u_bad __pyx_string_tab[92]
+#define __pyx_n_u_base __pyx_string_tab[93]
+#define __pyx_n_u_black __pyx_string_tab[94]
+#define __pyx_n_u_black_captures __pyx_string_tab[95]
+#define __pyx_n_u_c __pyx_string_tab[96]
+#define __pyx_n_u_captures __pyx_string_tab[97]
+#define __pyx_n_u_check_int __pyx_string_tab[98]
+#define __pyx_n_u_cline_in_traceback __pyx_string_tab[99]
+#define __pyx_n_u_count __pyx_string_tab[100]
+#define __pyx_n_u_counts __pyx_string_tab[101]
+#define __pyx_n_u_dtype_is_object __pyx_string_tab[102]
+#define __pyx_n_u_encode __pyx_string_tab[103]
+#define __pyx_n_u_enumerate __pyx_string_tab[104]
+#define __pyx_n_u_error __pyx_string_tab[105]
+#define __pyx_n_u_first_bad __pyx_string_tab[106]
+#define __pyx_n_u_flags __pyx_string_tab[107]
+#define __pyx_n_u_format __pyx_string_tab[108]
+#define __pyx_n_u_fortran __pyx_string_tab[109]
+#define __pyx_n_u_game_2 __pyx_string_tab[110]
+#define __pyx_n_u_hatches __pyx_string_tab[111]
+#define __pyx_n_u_i __pyx_string_tab[112]
+#define __pyx_n_u_id __pyx_string_tab[113]
+#define __pyx_n_u_index __pyx_string_tab[114]
+#define __pyx_n_u_items __pyx_string_tab[115]
+#define __pyx_n_u_itemsize __pyx_string_tab[116]
+#define __pyx_n_u_j __pyx_string_tab[117]
+#define __pyx_n_u_k __pyx_string_tab[118]
+#define __pyx_n_u_legal __pyx_string_tab[119]
+#define __pyx_n_u_mask __pyx_string_tab[120]
+#define __pyx_n_u_memview __pyx_string_tab[121]
+#define __pyx_n_u_mode __pyx_string_tab[122]
+#define __pyx_n_u_n __pyx_string_tab[123]
+#define __pyx_n_u_name __pyx_string_tab[124]
+#define __pyx_n_u_ndim __pyx_string_tab[125]
+#define __pyx_n_u_obj __pyx_string_tab[126]
+#define __pyx_n_u_out __pyx_string_tab[127]
+#define __pyx_n_u_pack __pyx_string_tab[128]
+#define __pyx_n_u_piece __pyx_string_tab[129]
+#define __pyx_n_u_pop __pyx_string_tab[130]
+#define __pyx_n_u_record __pyx_string_tab[131]
+#define __pyx_n_u_register __pyx_string_tab[132]
+#define __pyx_n_u_self __pyx_string_tab[133]
+#define __pyx_n_u_setdefault __pyx_string_tab[134]
+#define __pyx_n_u_shape __pyx_string_tab[135]
+#define __pyx_n_u_size __pyx_string_tab[136]
+#define __pyx_n_u_sq __pyx_string_tab[137]
+#define __pyx_n_u_start __pyx_string_tab[138]
+#define __pyx_n_u_state __pyx_string_tab[139]
+#define __pyx_n_u_status __pyx_string_tab[140]
+#define __pyx_n_u_step __pyx_string_tab[141]
+#define __pyx_n_u_stop __pyx_string_tab[142]
+#define __pyx_n_u_struct __pyx_string_tab[143]
+#define __pyx_n_u_turns __pyx_string_tab[144]
+#define __pyx_n_u_unpack __pyx_string_tab[145]
+#define __pyx_n_u_update __pyx_string_tab[146]
+#define __pyx_n_u_values __pyx_string_tab[147]
+#define __pyx_n_u_white __pyx_string_tab[148]
+#define __pyx_n_u_wts_engine__batch __pyx_string_tab[149]
+#define __pyx_n_u_wts_params __pyx_string_tab[150]
+#define __pyx_n_u_x __pyx_string_tab[151]
+#define __pyx_n_b_O __pyx_string_tab[152]
+#define __pyx_kp_b_int___pyx_t_3wts_6engine_5_core __pyx_string_tab[153]
+#define __pyx_kp_b_iso88591_Q __pyx_string_tab[154]
+#define __pyx_kp_b_iso88591_A_IQaq_AQd_gQiq __pyx_string_tab[155]
+#define __pyx_kp_b_iso88591_A_N_3fAQ_U_4q_1E_WARq __pyx_string_tab[156]
+#define __pyx_kp_b_iso88591_A_N_3fAQ_U_4q_1E_AQd __pyx_string_tab[157]
+#define __pyx_kp_b_iso88591_A_N_4vQa_U_4q_4q_AQd __pyx_string_tab[158]
+#define __pyx_kp_b_iso88591_A_N_6_q_N_5_aq_U_4q_as_t7_2Q_as __pyx_string_tab[159]
+#define __pyx_kp_b_iso88591_A_AQgQd_gQa_E_1 __pyx_string_tab[160]
+#define __pyx_kp_b_iso88591_A_N_3fAQ_3fAS_1_AQ_E_at1_O1AT_e1 __pyx_string_tab[161]
+#define __pyx_kp_b_iso88591_A_N_3fAQ_3fAS_2S_6_S_AQ_E_at1_e1 __pyx_string_tab[162]
+#define __pyx_kp_b_iso88591_A_5_V1Cs_vQfF_xvUVVW_t3d_Cq_AQ_D __pyx_string_tab[163]
 #define __pyx_int_0 __pyx_number_tab[0]
 #define __pyx_int_neg_1 __pyx_number_tab[1]
 #define __pyx_int_136983863 __pyx_number_tab[2]
@@ -4112,8 +4122,8 @@ static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_values.method);
   for (int i=0; i<1; ++i) { Py_CLEAR(clear_module_state->__pyx_slice[i]); }
   for (int i=0; i<2; ++i) { Py_CLEAR(clear_module_state->__pyx_tuple[i]); }
-  for (int i=0; i<10; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<160; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<11; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<164; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<3; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_clear_contents ### */
 /* CommonTypesMetaclass.module_state_clear */
@@ -4153,8 +4163,8 @@ static CYTHON_SMALL_CODE int __pyx_m_traverse(PyObject *m, visitproc visit, void
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_values.method);
   for (int i=0; i<1; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_slice[i]); }
   for (int i=0; i<2; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_tuple[i]); }
-  for (int i=0; i<10; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<160; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<11; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<164; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<3; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_traverse_contents ### */
 /* CommonTypesMetaclass.module_state_traverse */
@@ -18341,11 +18351,11 @@ static PyObject *__pyx_unpickle_Enum__set_state(struct __pyx_MemviewEnum_obj *__
   return __pyx_r;
 }
 
-/* "wts/engine/_batch.pyx":21
+/* "wts/engine/_batch.pyx":22
  * 
  * 
  * cdef inline bint _can_play(const wts_state *state, int64_t move) noexcept nogil:             # <<<<<<<<<<<<<<
- *     return 0 <= move < 81 and wts_piece_at(state, <int>move) == WTS_EMPTY
+ *     return 0 <= move < WTS_NUM_SQUARES and wts_is_legal(state, <int>move)
  * 
 */
 
@@ -18354,16 +18364,16 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_6_batch__can_play(__pyx_t_3wts_6en
   int __pyx_t_1;
   int __pyx_t_2;
 
-  /* "wts/engine/_batch.pyx":22
+  /* "wts/engine/_batch.pyx":23
  * 
  * cdef inline bint _can_play(const wts_state *state, int64_t move) noexcept nogil:
- *     return 0 <= move < 81 and wts_piece_at(state, <int>move) == WTS_EMPTY             # <<<<<<<<<<<<<<
+ *     return 0 <= move < WTS_NUM_SQUARES and wts_is_legal(state, <int>move)             # <<<<<<<<<<<<<<
  * 
  * 
 */
   __pyx_t_2 = (0 <= __pyx_v_move);
   if (__pyx_t_2) {
-    __pyx_t_2 = (__pyx_v_move < 81);
+    __pyx_t_2 = (__pyx_v_move < __pyx_e_3wts_6engine_5_core_WTS_NUM_SQUARES);
   }
   if (__pyx_t_2) {
 
@@ -18373,7 +18383,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_6_batch__can_play(__pyx_t_3wts_6en
 
     goto __pyx_L3_bool_binop_done;
   }
-  __pyx_t_2 = (__pyx_f_3wts_6engine_5_core_wts_piece_at(__pyx_v_state, ((int)__pyx_v_move)) == __pyx_e_3wts_6engine_5_core_WTS_EMPTY);
+  __pyx_t_2 = __pyx_f_3wts_6engine_5_core_wts_is_legal(__pyx_v_state, ((int)__pyx_v_move));
 
 
   __pyx_t_1 = __pyx_t_2;
@@ -18384,11 +18394,11 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_6_batch__can_play(__pyx_t_3wts_6en
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_batch.pyx":21
+  /* "wts/engine/_batch.pyx":22
  * 
  * 
  * cdef inline bint _can_play(const wts_state *state, int64_t move) noexcept nogil:             # <<<<<<<<<<<<<<
- *     return 0 <= move < 81 and wts_piece_at(state, <int>move) == WTS_EMPTY
+ *     return 0 <= move < WTS_NUM_SQUARES and wts_is_legal(state, <int>move)
  * 
 */
 
@@ -18397,7 +18407,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_6_batch__can_play(__pyx_t_3wts_6en
   return __pyx_r;
 }
 
-/* "wts/engine/_batch.pyx":36
+/* "wts/engine/_batch.pyx":37
  *     cdef cython.pymutex _lock
  * 
  *     def __cinit__(self, n=0):             # <<<<<<<<<<<<<<
@@ -18443,24 +18453,24 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_n,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL_TPNEW(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 36, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 37, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 36, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 37, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__cinit__", 0) < (0)) __PYX_ERR(0, 36, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__cinit__", 0) < (0)) __PYX_ERR(0, 37, __pyx_L3_error)
       if (!values[0]) values[0] = __Pyx_NewRef(((PyObject *)__pyx_mstate_global->__pyx_int_0));
     } else {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 36, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 37, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
@@ -18471,7 +18481,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("__cinit__", 0, 0, 1, __pyx_nargs); __PYX_ERR(0, 36, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("__cinit__", 0, 0, 1, __pyx_nargs); __PYX_ERR(0, 37, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -18514,7 +18524,7 @@ static int __pyx_pf_3wts_6engine_6_batch_9BatchCore___cinit__(struct __pyx_obj_3
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("__cinit__", 0);
 
-  /* "wts/engine/_batch.pyx":37
+  /* "wts/engine/_batch.pyx":38
  * 
  *     def __cinit__(self, n=0):
  *         cdef Py_ssize_t i, size = check_int(n, "n", 0, PY_SSIZE_T_MAX)             # <<<<<<<<<<<<<<
@@ -18522,9 +18532,9 @@ static int __pyx_pf_3wts_6engine_6_batch_9BatchCore___cinit__(struct __pyx_obj_3
  *             raise MemoryError(f"a batch of {size} games does not fit in memory")
 */
   __pyx_t_2 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_check_int); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 37, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_check_int); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 38, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = PyLong_FromSsize_t(PY_SSIZE_T_MAX); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 37, __pyx_L1_error)
+  __pyx_t_4 = PyLong_FromSsize_t(PY_SSIZE_T_MAX); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 38, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __pyx_t_5 = 1;
   #if CYTHON_UNPACK_METHODS
@@ -18544,14 +18554,14 @@ static int __pyx_pf_3wts_6engine_6_batch_9BatchCore___cinit__(struct __pyx_obj_3
     __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 37, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 38, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
-  __pyx_t_6 = __Pyx_PyIndex_AsSsize_t(__pyx_t_1); if (unlikely((__pyx_t_6 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 37, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyIndex_AsSsize_t(__pyx_t_1); if (unlikely((__pyx_t_6 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 38, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_size = __pyx_t_6;
 
-  /* "wts/engine/_batch.pyx":38
+  /* "wts/engine/_batch.pyx":39
  *     def __cinit__(self, n=0):
  *         cdef Py_ssize_t i, size = check_int(n, "n", 0, PY_SSIZE_T_MAX)
  *         if size > PY_SSIZE_T_MAX // <Py_ssize_t>sizeof(wts_state):             # <<<<<<<<<<<<<<
@@ -18563,7 +18573,7 @@ static int __pyx_pf_3wts_6engine_6_batch_9BatchCore___cinit__(struct __pyx_obj_3
   if (unlikely(__pyx_t_7)) {
 
 
-    /* "wts/engine/_batch.pyx":39
+    /* "wts/engine/_batch.pyx":40
  *         cdef Py_ssize_t i, size = check_int(n, "n", 0, PY_SSIZE_T_MAX)
  *         if size > PY_SSIZE_T_MAX // <Py_ssize_t>sizeof(wts_state):
  *             raise MemoryError(f"a batch of {size} games does not fit in memory")             # <<<<<<<<<<<<<<
@@ -18571,7 +18581,7 @@ static int __pyx_pf_3wts_6engine_6_batch_9BatchCore___cinit__(struct __pyx_obj_3
  *         if self.states == NULL:
 */
     __pyx_t_3 = NULL;
-    __pyx_t_4 = __Pyx_PyUnicode_From_Py_ssize_t(__pyx_v_size, 0, ' ', 'd'); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 39, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyUnicode_From_Py_ssize_t(__pyx_v_size, 0, ' ', 'd'); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 40, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_8[0] = __pyx_mstate_global->__pyx_kp_u_a_batch_of;
     __pyx_t_8[1] = __pyx_t_4;
@@ -18582,7 +18592,7 @@ static int __pyx_pf_3wts_6engine_6_batch_9BatchCore___cinit__(struct __pyx_obj_3
     #endif
     __pyx_t_9 = 0;
     __pyx_t_2 = __Pyx_PyUnicode_Join(__pyx_t_8, 3, __pyx_t_6, __pyx_t_9);
-    if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 39, __pyx_L1_error)
+    if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 40, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __pyx_t_5 = 1;
@@ -18591,14 +18601,14 @@ static int __pyx_pf_3wts_6engine_6_batch_9BatchCore___cinit__(struct __pyx_obj_3
       __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_MemoryError)), __pyx_callargs+__pyx_t_5, (2-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
       __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 39, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 40, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     __Pyx_Raise(__pyx_t_1, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __PYX_ERR(0, 39, __pyx_L1_error)
+    __PYX_ERR(0, 40, __pyx_L1_error)
 
-    /* "wts/engine/_batch.pyx":38
+    /* "wts/engine/_batch.pyx":39
  *     def __cinit__(self, n=0):
  *         cdef Py_ssize_t i, size = check_int(n, "n", 0, PY_SSIZE_T_MAX)
  *         if size > PY_SSIZE_T_MAX // <Py_ssize_t>sizeof(wts_state):             # <<<<<<<<<<<<<<
@@ -18607,7 +18617,7 @@ static int __pyx_pf_3wts_6engine_6_batch_9BatchCore___cinit__(struct __pyx_obj_3
 */
   }
 
-  /* "wts/engine/_batch.pyx":40
+  /* "wts/engine/_batch.pyx":41
  *         if size > PY_SSIZE_T_MAX // <Py_ssize_t>sizeof(wts_state):
  *             raise MemoryError(f"a batch of {size} games does not fit in memory")
  *         self.states = <wts_state *>PyMem_Malloc(max(size, 1) * sizeof(wts_state))             # <<<<<<<<<<<<<<
@@ -18631,7 +18641,7 @@ static int __pyx_pf_3wts_6engine_6_batch_9BatchCore___cinit__(struct __pyx_obj_3
   __pyx_v_self->states = ((__pyx_t_3wts_6engine_5_core_wts_state *)PyMem_Malloc((__pyx_t_11 * (sizeof(__pyx_t_3wts_6engine_5_core_wts_state)))));
 
 
-  /* "wts/engine/_batch.pyx":41
+  /* "wts/engine/_batch.pyx":42
  *             raise MemoryError(f"a batch of {size} games does not fit in memory")
  *         self.states = <wts_state *>PyMem_Malloc(max(size, 1) * sizeof(wts_state))
  *         if self.states == NULL:             # <<<<<<<<<<<<<<
@@ -18643,7 +18653,7 @@ static int __pyx_pf_3wts_6engine_6_batch_9BatchCore___cinit__(struct __pyx_obj_3
   if (unlikely(__pyx_t_7)) {
 
 
-    /* "wts/engine/_batch.pyx":42
+    /* "wts/engine/_batch.pyx":43
  *         self.states = <wts_state *>PyMem_Malloc(max(size, 1) * sizeof(wts_state))
  *         if self.states == NULL:
  *             raise MemoryError(f"cannot allocate a batch of {size} games")             # <<<<<<<<<<<<<<
@@ -18651,7 +18661,7 @@ static int __pyx_pf_3wts_6engine_6_batch_9BatchCore___cinit__(struct __pyx_obj_3
  *         for i in range(size):
 */
     __pyx_t_2 = NULL;
-    __pyx_t_3 = __Pyx_PyUnicode_From_Py_ssize_t(__pyx_v_size, 0, ' ', 'd'); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 42, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyUnicode_From_Py_ssize_t(__pyx_v_size, 0, ' ', 'd'); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 43, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __pyx_t_8[0] = __pyx_mstate_global->__pyx_kp_u_cannot_allocate_a_batch_of;
     __pyx_t_8[1] = __pyx_t_3;
@@ -18662,7 +18672,7 @@ static int __pyx_pf_3wts_6engine_6_batch_9BatchCore___cinit__(struct __pyx_obj_3
     #endif
     __pyx_t_9 = 0;
     __pyx_t_4 = __Pyx_PyUnicode_Join(__pyx_t_8, 3, __pyx_t_11, __pyx_t_9);
-    if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 42, __pyx_L1_error)
+    if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 43, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __pyx_t_5 = 1;
@@ -18671,14 +18681,14 @@ static int __pyx_pf_3wts_6engine_6_batch_9BatchCore___cinit__(struct __pyx_obj_3
       __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_MemoryError)), __pyx_callargs+__pyx_t_5, (2-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 42, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 43, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     __Pyx_Raise(__pyx_t_1, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __PYX_ERR(0, 42, __pyx_L1_error)
+    __PYX_ERR(0, 43, __pyx_L1_error)
 
-    /* "wts/engine/_batch.pyx":41
+    /* "wts/engine/_batch.pyx":42
  *             raise MemoryError(f"a batch of {size} games does not fit in memory")
  *         self.states = <wts_state *>PyMem_Malloc(max(size, 1) * sizeof(wts_state))
  *         if self.states == NULL:             # <<<<<<<<<<<<<<
@@ -18687,7 +18697,7 @@ static int __pyx_pf_3wts_6engine_6_batch_9BatchCore___cinit__(struct __pyx_obj_3
 */
   }
 
-  /* "wts/engine/_batch.pyx":43
+  /* "wts/engine/_batch.pyx":44
  *         if self.states == NULL:
  *             raise MemoryError(f"cannot allocate a batch of {size} games")
  *         self.n = size             # <<<<<<<<<<<<<<
@@ -18696,7 +18706,7 @@ static int __pyx_pf_3wts_6engine_6_batch_9BatchCore___cinit__(struct __pyx_obj_3
 */
   __pyx_v_self->n = __pyx_v_size;
 
-  /* "wts/engine/_batch.pyx":44
+  /* "wts/engine/_batch.pyx":45
  *             raise MemoryError(f"cannot allocate a batch of {size} games")
  *         self.n = size
  *         for i in range(size):             # <<<<<<<<<<<<<<
@@ -18710,7 +18720,7 @@ static int __pyx_pf_3wts_6engine_6_batch_9BatchCore___cinit__(struct __pyx_obj_3
   for (__pyx_t_12 = 0; __pyx_t_12 < __pyx_t_6; __pyx_t_12+=1) {
     __pyx_v_i = __pyx_t_12;
 
-    /* "wts/engine/_batch.pyx":45
+    /* "wts/engine/_batch.pyx":46
  *         self.n = size
  *         for i in range(size):
  *             wts_init(&self.states[i])             # <<<<<<<<<<<<<<
@@ -18721,7 +18731,7 @@ static int __pyx_pf_3wts_6engine_6_batch_9BatchCore___cinit__(struct __pyx_obj_3
   }
 
 
-  /* "wts/engine/_batch.pyx":36
+  /* "wts/engine/_batch.pyx":37
  *     cdef cython.pymutex _lock
  * 
  *     def __cinit__(self, n=0):             # <<<<<<<<<<<<<<
@@ -18747,7 +18757,7 @@ static int __pyx_pf_3wts_6engine_6_batch_9BatchCore___cinit__(struct __pyx_obj_3
   return __pyx_r;
 }
 
-/* "wts/engine/_batch.pyx":47
+/* "wts/engine/_batch.pyx":48
  *             wts_init(&self.states[i])
  * 
  *     def __dealloc__(self):             # <<<<<<<<<<<<<<
@@ -18770,7 +18780,7 @@ static void __pyx_pw_3wts_6engine_6_batch_9BatchCore_3__dealloc__(PyObject *__py
 
 static void __pyx_pf_3wts_6engine_6_batch_9BatchCore_2__dealloc__(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self) {
 
-  /* "wts/engine/_batch.pyx":48
+  /* "wts/engine/_batch.pyx":49
  * 
  *     def __dealloc__(self):
  *         PyMem_Free(self.states)             # <<<<<<<<<<<<<<
@@ -18779,7 +18789,7 @@ static void __pyx_pf_3wts_6engine_6_batch_9BatchCore_2__dealloc__(struct __pyx_o
 */
   PyMem_Free(__pyx_v_self->states);
 
-  /* "wts/engine/_batch.pyx":47
+  /* "wts/engine/_batch.pyx":48
  *             wts_init(&self.states[i])
  * 
  *     def __dealloc__(self):             # <<<<<<<<<<<<<<
@@ -18791,7 +18801,7 @@ static void __pyx_pf_3wts_6engine_6_batch_9BatchCore_2__dealloc__(struct __pyx_o
 
 }
 
-/* "wts/engine/_batch.pyx":50
+/* "wts/engine/_batch.pyx":51
  *         PyMem_Free(self.states)
  * 
  *     def __len__(self):             # <<<<<<<<<<<<<<
@@ -18817,7 +18827,7 @@ static Py_ssize_t __pyx_pw_3wts_6engine_6_batch_9BatchCore_5__len__(PyObject *__
 static Py_ssize_t __pyx_pf_3wts_6engine_6_batch_9BatchCore_4__len__(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self) {
   Py_ssize_t __pyx_r;
 
-  /* "wts/engine/_batch.pyx":51
+  /* "wts/engine/_batch.pyx":52
  * 
  *     def __len__(self):
  *         return self.n             # <<<<<<<<<<<<<<
@@ -18830,7 +18840,7 @@ static Py_ssize_t __pyx_pf_3wts_6engine_6_batch_9BatchCore_4__len__(struct __pyx
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_batch.pyx":50
+  /* "wts/engine/_batch.pyx":51
  *         PyMem_Free(self.states)
  * 
  *     def __len__(self):             # <<<<<<<<<<<<<<
@@ -18844,7 +18854,7 @@ static Py_ssize_t __pyx_pf_3wts_6engine_6_batch_9BatchCore_4__len__(struct __pyx
   return __pyx_r;
 }
 
-/* "wts/engine/_batch.pyx":53
+/* "wts/engine/_batch.pyx":54
  *         return self.n
  * 
  *     cdef Py_ssize_t _index(self, Py_ssize_t index) except -1:             # <<<<<<<<<<<<<<
@@ -18871,7 +18881,7 @@ static Py_ssize_t __pyx_f_3wts_6engine_6_batch_9BatchCore__index(struct __pyx_ob
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_index", 0);
 
-  /* "wts/engine/_batch.pyx":54
+  /* "wts/engine/_batch.pyx":55
  * 
  *     cdef Py_ssize_t _index(self, Py_ssize_t index) except -1:
  *         if not 0 <= index < self.n:             # <<<<<<<<<<<<<<
@@ -18888,7 +18898,7 @@ static Py_ssize_t __pyx_f_3wts_6engine_6_batch_9BatchCore__index(struct __pyx_ob
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "wts/engine/_batch.pyx":55
+    /* "wts/engine/_batch.pyx":56
  *     cdef Py_ssize_t _index(self, Py_ssize_t index) except -1:
  *         if not 0 <= index < self.n:
  *             raise IndexError(f"game {index} is out of range for a batch of {self.n}")             # <<<<<<<<<<<<<<
@@ -18896,9 +18906,9 @@ static Py_ssize_t __pyx_f_3wts_6engine_6_batch_9BatchCore__index(struct __pyx_ob
  * 
 */
     __pyx_t_4 = NULL;
-    __pyx_t_5 = __Pyx_PyUnicode_From_Py_ssize_t(__pyx_v_index, 0, ' ', 'd'); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 55, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyUnicode_From_Py_ssize_t(__pyx_v_index, 0, ' ', 'd'); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 56, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_6 = __Pyx_PyUnicode_From_Py_ssize_t(__pyx_v_self->n, 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 55, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyUnicode_From_Py_ssize_t(__pyx_v_self->n, 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 56, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __pyx_t_7[0] = __pyx_mstate_global->__pyx_kp_u_game;
     __pyx_t_7[1] = __pyx_t_5;
@@ -18910,7 +18920,7 @@ static Py_ssize_t __pyx_f_3wts_6engine_6_batch_9BatchCore__index(struct __pyx_ob
     #endif
     __pyx_t_9 = 0;
     __pyx_t_10 = __Pyx_PyUnicode_Join(__pyx_t_7, 4, __pyx_t_8, __pyx_t_9);
-    if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 55, __pyx_L1_error)
+    if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 56, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_10);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
@@ -18920,14 +18930,14 @@ static Py_ssize_t __pyx_f_3wts_6engine_6_batch_9BatchCore__index(struct __pyx_ob
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_IndexError)), __pyx_callargs+__pyx_t_11, (2-__pyx_t_11) | (__pyx_t_11*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 55, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 56, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     __Pyx_Raise(__pyx_t_3, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __PYX_ERR(0, 55, __pyx_L1_error)
+    __PYX_ERR(0, 56, __pyx_L1_error)
 
-    /* "wts/engine/_batch.pyx":54
+    /* "wts/engine/_batch.pyx":55
  * 
  *     cdef Py_ssize_t _index(self, Py_ssize_t index) except -1:
  *         if not 0 <= index < self.n:             # <<<<<<<<<<<<<<
@@ -18936,7 +18946,7 @@ static Py_ssize_t __pyx_f_3wts_6engine_6_batch_9BatchCore__index(struct __pyx_ob
 */
   }
 
-  /* "wts/engine/_batch.pyx":56
+  /* "wts/engine/_batch.pyx":57
  *         if not 0 <= index < self.n:
  *             raise IndexError(f"game {index} is out of range for a batch of {self.n}")
  *         return index             # <<<<<<<<<<<<<<
@@ -18949,7 +18959,7 @@ static Py_ssize_t __pyx_f_3wts_6engine_6_batch_9BatchCore__index(struct __pyx_ob
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_batch.pyx":53
+  /* "wts/engine/_batch.pyx":54
  *         return self.n
  * 
  *     cdef Py_ssize_t _index(self, Py_ssize_t index) except -1:             # <<<<<<<<<<<<<<
@@ -18972,7 +18982,7 @@ static Py_ssize_t __pyx_f_3wts_6engine_6_batch_9BatchCore__index(struct __pyx_ob
   return __pyx_r;
 }
 
-/* "wts/engine/_batch.pyx":58
+/* "wts/engine/_batch.pyx":59
  *         return index
  * 
  *     def _get_state(self, Py_ssize_t index, GameCore game not None):             # <<<<<<<<<<<<<<
@@ -19020,39 +19030,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_index,&__pyx_mstate_global->__pyx_n_u_game_2,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 58, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 59, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 58, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 59, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 58, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 59, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_get_state", 0) < (0)) __PYX_ERR(0, 58, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_get_state", 0) < (0)) __PYX_ERR(0, 59, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_get_state", 1, 2, 2, i); __PYX_ERR(0, 58, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_get_state", 1, 2, 2, i); __PYX_ERR(0, 59, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 58, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 59, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 58, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 59, __pyx_L3_error)
     }
-    __pyx_v_index = __Pyx_PyIndex_AsSsize_t(values[0]); if (unlikely((__pyx_v_index == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 58, __pyx_L3_error)
+    __pyx_v_index = __Pyx_PyIndex_AsSsize_t(values[0]); if (unlikely((__pyx_v_index == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 59, __pyx_L3_error)
     __pyx_v_game = ((struct __pyx_obj_3wts_6engine_5_game_GameCore *)values[1]);
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("_get_state", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 58, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("_get_state", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 59, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -19063,7 +19073,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_game), __pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore, 0, "game", 0))) __PYX_ERR(0, 58, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_game), __pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore, 0, "game", 0))) __PYX_ERR(0, 59, __pyx_L1_error)
   __pyx_r = __pyx_pf_3wts_6engine_6_batch_9BatchCore_6_get_state(((struct __pyx_obj_3wts_6engine_6_batch_BatchCore *)__pyx_v_self), __pyx_v_index, __pyx_v_game);
 
   /* function exit code */
@@ -19095,7 +19105,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_6_get_state(struct __p
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_get_state", 0);
 
-  /* "wts/engine/_batch.pyx":60
+  /* "wts/engine/_batch.pyx":61
  *     def _get_state(self, Py_ssize_t index, GameCore game not None):
  *         cdef wts_state state
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -19107,19 +19117,19 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_6_get_state(struct __p
       __Pyx_Locks_PyMutex_LockGil(*__pyx_t_1);
       /*try:*/ {
 
-        /* "wts/engine/_batch.pyx":61
+        /* "wts/engine/_batch.pyx":62
  *         cdef wts_state state
  *         with self._lock:
  *             wts_copy(&state, &self.states[self._index(index)])             # <<<<<<<<<<<<<<
  *         game.load(&state)
  * 
 */
-        __pyx_t_2 = ((struct __pyx_vtabstruct_3wts_6engine_6_batch_BatchCore *)__pyx_v_self->__pyx_vtab)->_index(__pyx_v_self, __pyx_v_index); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 61, __pyx_L4_error)
+        __pyx_t_2 = ((struct __pyx_vtabstruct_3wts_6engine_6_batch_BatchCore *)__pyx_v_self->__pyx_vtab)->_index(__pyx_v_self, __pyx_v_index); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 62, __pyx_L4_error)
         __pyx_f_3wts_6engine_5_core_wts_copy((&__pyx_v_state), (&(__pyx_v_self->states[__pyx_t_2])));
 
       }
 
-      /* "wts/engine/_batch.pyx":60
+      /* "wts/engine/_batch.pyx":61
  *     def _get_state(self, Py_ssize_t index, GameCore game not None):
  *         cdef wts_state state
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -19139,7 +19149,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_6_get_state(struct __p
       }
   }
 
-  /* "wts/engine/_batch.pyx":62
+  /* "wts/engine/_batch.pyx":63
  *         with self._lock:
  *             wts_copy(&state, &self.states[self._index(index)])
  *         game.load(&state)             # <<<<<<<<<<<<<<
@@ -19148,7 +19158,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_6_get_state(struct __p
 */
   ((struct __pyx_vtabstruct_3wts_6engine_5_game_GameCore *)__pyx_v_game->__pyx_vtab)->load(__pyx_v_game, (&__pyx_v_state));
 
-  /* "wts/engine/_batch.pyx":58
+  /* "wts/engine/_batch.pyx":59
  *         return index
  * 
  *     def _get_state(self, Py_ssize_t index, GameCore game not None):             # <<<<<<<<<<<<<<
@@ -19169,7 +19179,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_6_get_state(struct __p
   return __pyx_r;
 }
 
-/* "wts/engine/_batch.pyx":64
+/* "wts/engine/_batch.pyx":65
  *         game.load(&state)
  * 
  *     def _set_state(self, Py_ssize_t index, GameCore game not None):             # <<<<<<<<<<<<<<
@@ -19217,39 +19227,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_index,&__pyx_mstate_global->__pyx_n_u_game_2,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 64, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 65, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 64, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 65, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 64, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 65, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_set_state", 0) < (0)) __PYX_ERR(0, 64, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_set_state", 0) < (0)) __PYX_ERR(0, 65, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_set_state", 1, 2, 2, i); __PYX_ERR(0, 64, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_set_state", 1, 2, 2, i); __PYX_ERR(0, 65, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 64, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 65, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 64, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 65, __pyx_L3_error)
     }
-    __pyx_v_index = __Pyx_PyIndex_AsSsize_t(values[0]); if (unlikely((__pyx_v_index == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 64, __pyx_L3_error)
+    __pyx_v_index = __Pyx_PyIndex_AsSsize_t(values[0]); if (unlikely((__pyx_v_index == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 65, __pyx_L3_error)
     __pyx_v_game = ((struct __pyx_obj_3wts_6engine_5_game_GameCore *)values[1]);
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("_set_state", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 64, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("_set_state", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 65, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -19260,7 +19270,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_game), __pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore, 0, "game", 0))) __PYX_ERR(0, 64, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_game), __pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore, 0, "game", 0))) __PYX_ERR(0, 65, __pyx_L1_error)
   __pyx_r = __pyx_pf_3wts_6engine_6_batch_9BatchCore_8_set_state(((struct __pyx_obj_3wts_6engine_6_batch_BatchCore *)__pyx_v_self), __pyx_v_index, __pyx_v_game);
 
   /* function exit code */
@@ -19292,7 +19302,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_8_set_state(struct __p
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_set_state", 0);
 
-  /* "wts/engine/_batch.pyx":66
+  /* "wts/engine/_batch.pyx":67
  *     def _set_state(self, Py_ssize_t index, GameCore game not None):
  *         cdef wts_state state
  *         game.snapshot(&state)             # <<<<<<<<<<<<<<
@@ -19301,7 +19311,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_8_set_state(struct __p
 */
   ((struct __pyx_vtabstruct_3wts_6engine_5_game_GameCore *)__pyx_v_game->__pyx_vtab)->snapshot(__pyx_v_game, (&__pyx_v_state));
 
-  /* "wts/engine/_batch.pyx":67
+  /* "wts/engine/_batch.pyx":68
  *         cdef wts_state state
  *         game.snapshot(&state)
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -19313,19 +19323,19 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_8_set_state(struct __p
       __Pyx_Locks_PyMutex_LockGil(*__pyx_t_1);
       /*try:*/ {
 
-        /* "wts/engine/_batch.pyx":68
+        /* "wts/engine/_batch.pyx":69
  *         game.snapshot(&state)
  *         with self._lock:
  *             wts_copy(&self.states[self._index(index)], &state)             # <<<<<<<<<<<<<<
  * 
  *     cdef Py_ssize_t _first_bad_move(self, const int64_t[::1] black,
 */
-        __pyx_t_2 = ((struct __pyx_vtabstruct_3wts_6engine_6_batch_BatchCore *)__pyx_v_self->__pyx_vtab)->_index(__pyx_v_self, __pyx_v_index); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 68, __pyx_L4_error)
+        __pyx_t_2 = ((struct __pyx_vtabstruct_3wts_6engine_6_batch_BatchCore *)__pyx_v_self->__pyx_vtab)->_index(__pyx_v_self, __pyx_v_index); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 69, __pyx_L4_error)
         __pyx_f_3wts_6engine_5_core_wts_copy((&(__pyx_v_self->states[__pyx_t_2])), (&__pyx_v_state));
 
       }
 
-      /* "wts/engine/_batch.pyx":67
+      /* "wts/engine/_batch.pyx":68
  *         cdef wts_state state
  *         game.snapshot(&state)
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -19345,7 +19355,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_8_set_state(struct __p
       }
   }
 
-  /* "wts/engine/_batch.pyx":64
+  /* "wts/engine/_batch.pyx":65
  *         game.load(&state)
  * 
  *     def _set_state(self, Py_ssize_t index, GameCore game not None):             # <<<<<<<<<<<<<<
@@ -19366,7 +19376,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_8_set_state(struct __p
   return __pyx_r;
 }
 
-/* "wts/engine/_batch.pyx":70
+/* "wts/engine/_batch.pyx":71
  *             wts_copy(&self.states[self._index(index)], &state)
  * 
  *     cdef Py_ssize_t _first_bad_move(self, const int64_t[::1] black,             # <<<<<<<<<<<<<<
@@ -19384,7 +19394,7 @@ static Py_ssize_t __pyx_f_3wts_6engine_6_batch_9BatchCore__first_bad_move(struct
   Py_ssize_t __pyx_t_5;
   int __pyx_t_6;
 
-  /* "wts/engine/_batch.pyx":74
+  /* "wts/engine/_batch.pyx":75
  *         """The first game whose moves cannot be played; -1 if none."""
  *         cdef Py_ssize_t i
  *         for i in range(self.n):             # <<<<<<<<<<<<<<
@@ -19398,7 +19408,7 @@ static Py_ssize_t __pyx_f_3wts_6engine_6_batch_9BatchCore__first_bad_move(struct
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_i = __pyx_t_3;
 
-    /* "wts/engine/_batch.pyx":75
+    /* "wts/engine/_batch.pyx":76
  *         cdef Py_ssize_t i
  *         for i in range(self.n):
  *             if wts_is_over(&self.states[i]):             # <<<<<<<<<<<<<<
@@ -19410,7 +19420,7 @@ static Py_ssize_t __pyx_f_3wts_6engine_6_batch_9BatchCore__first_bad_move(struct
     if (__pyx_t_4) {
 
 
-      /* "wts/engine/_batch.pyx":76
+      /* "wts/engine/_batch.pyx":77
  *         for i in range(self.n):
  *             if wts_is_over(&self.states[i]):
  *                 if black[i] != -1 or white[i] != -1:             # <<<<<<<<<<<<<<
@@ -19438,7 +19448,7 @@ static Py_ssize_t __pyx_f_3wts_6engine_6_batch_9BatchCore__first_bad_move(struct
       if (__pyx_t_4) {
 
 
-        /* "wts/engine/_batch.pyx":77
+        /* "wts/engine/_batch.pyx":78
  *             if wts_is_over(&self.states[i]):
  *                 if black[i] != -1 or white[i] != -1:
  *                     return i             # <<<<<<<<<<<<<<
@@ -19451,7 +19461,7 @@ static Py_ssize_t __pyx_f_3wts_6engine_6_batch_9BatchCore__first_bad_move(struct
         }
         goto __pyx_L0;
 
-        /* "wts/engine/_batch.pyx":76
+        /* "wts/engine/_batch.pyx":77
  *         for i in range(self.n):
  *             if wts_is_over(&self.states[i]):
  *                 if black[i] != -1 or white[i] != -1:             # <<<<<<<<<<<<<<
@@ -19460,7 +19470,7 @@ static Py_ssize_t __pyx_f_3wts_6engine_6_batch_9BatchCore__first_bad_move(struct
 */
       }
 
-      /* "wts/engine/_batch.pyx":75
+      /* "wts/engine/_batch.pyx":76
  *         cdef Py_ssize_t i
  *         for i in range(self.n):
  *             if wts_is_over(&self.states[i]):             # <<<<<<<<<<<<<<
@@ -19470,7 +19480,7 @@ static Py_ssize_t __pyx_f_3wts_6engine_6_batch_9BatchCore__first_bad_move(struct
       goto __pyx_L5;
     }
 
-    /* "wts/engine/_batch.pyx":78
+    /* "wts/engine/_batch.pyx":79
  *                 if black[i] != -1 or white[i] != -1:
  *                     return i
  *             elif not (_can_play(&self.states[i], black[i])             # <<<<<<<<<<<<<<
@@ -19489,7 +19499,7 @@ static Py_ssize_t __pyx_f_3wts_6engine_6_batch_9BatchCore__first_bad_move(struct
       goto __pyx_L9_bool_binop_done;
     }
 
-    /* "wts/engine/_batch.pyx":79
+    /* "wts/engine/_batch.pyx":80
  *                     return i
  *             elif not (_can_play(&self.states[i], black[i])
  *                       and _can_play(&self.states[i], white[i])):             # <<<<<<<<<<<<<<
@@ -19504,7 +19514,7 @@ static Py_ssize_t __pyx_f_3wts_6engine_6_batch_9BatchCore__first_bad_move(struct
 
     __pyx_L9_bool_binop_done:;
 
-    /* "wts/engine/_batch.pyx":78
+    /* "wts/engine/_batch.pyx":79
  *                 if black[i] != -1 or white[i] != -1:
  *                     return i
  *             elif not (_can_play(&self.states[i], black[i])             # <<<<<<<<<<<<<<
@@ -19517,7 +19527,7 @@ static Py_ssize_t __pyx_f_3wts_6engine_6_batch_9BatchCore__first_bad_move(struct
     if (__pyx_t_6) {
 
 
-      /* "wts/engine/_batch.pyx":80
+      /* "wts/engine/_batch.pyx":81
  *             elif not (_can_play(&self.states[i], black[i])
  *                       and _can_play(&self.states[i], white[i])):
  *                 return i             # <<<<<<<<<<<<<<
@@ -19530,7 +19540,7 @@ static Py_ssize_t __pyx_f_3wts_6engine_6_batch_9BatchCore__first_bad_move(struct
       }
       goto __pyx_L0;
 
-      /* "wts/engine/_batch.pyx":78
+      /* "wts/engine/_batch.pyx":79
  *                 if black[i] != -1 or white[i] != -1:
  *                     return i
  *             elif not (_can_play(&self.states[i], black[i])             # <<<<<<<<<<<<<<
@@ -19542,7 +19552,7 @@ static Py_ssize_t __pyx_f_3wts_6engine_6_batch_9BatchCore__first_bad_move(struct
   }
 
 
-  /* "wts/engine/_batch.pyx":81
+  /* "wts/engine/_batch.pyx":82
  *                       and _can_play(&self.states[i], white[i])):
  *                 return i
  *         return -1             # <<<<<<<<<<<<<<
@@ -19555,7 +19565,7 @@ static Py_ssize_t __pyx_f_3wts_6engine_6_batch_9BatchCore__first_bad_move(struct
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_batch.pyx":70
+  /* "wts/engine/_batch.pyx":71
  *             wts_copy(&self.states[self._index(index)], &state)
  * 
  *     cdef Py_ssize_t _first_bad_move(self, const int64_t[::1] black,             # <<<<<<<<<<<<<<
@@ -19569,7 +19579,7 @@ static Py_ssize_t __pyx_f_3wts_6engine_6_batch_9BatchCore__first_bad_move(struct
   return __pyx_r;
 }
 
-/* "wts/engine/_batch.pyx":83
+/* "wts/engine/_batch.pyx":84
  *         return -1
  * 
  *     def _step(self, const int64_t[::1] black, const int64_t[::1] white, uint8_t[::1] status,             # <<<<<<<<<<<<<<
@@ -19622,67 +19632,67 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_black,&__pyx_mstate_global->__pyx_n_u_white,&__pyx_mstate_global->__pyx_n_u_status,&__pyx_mstate_global->__pyx_n_u_captures,&__pyx_mstate_global->__pyx_n_u_hatches,&__pyx_mstate_global->__pyx_n_u_bad,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 83, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 84, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 83, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 84, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 83, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 84, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 83, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 84, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 83, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 84, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 83, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 84, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 83, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 84, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_step", 0) < (0)) __PYX_ERR(0, 83, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_step", 0) < (0)) __PYX_ERR(0, 84, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 6; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_step", 1, 6, 6, i); __PYX_ERR(0, 83, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_step", 1, 6, 6, i); __PYX_ERR(0, 84, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 6)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 83, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 84, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 83, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 84, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 83, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 84, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 83, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 84, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 83, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 84, __pyx_L3_error)
       values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 83, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 84, __pyx_L3_error)
     }
-    __pyx_v_black = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int64_t__const__(values[0], 0); if (unlikely(!__pyx_v_black.memview)) __PYX_ERR(0, 83, __pyx_L3_error)
-    __pyx_v_white = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_white.memview)) __PYX_ERR(0, 83, __pyx_L3_error)
-    __pyx_v_status = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_uint8_t(values[2], PyBUF_WRITABLE); if (unlikely(!__pyx_v_status.memview)) __PYX_ERR(0, 83, __pyx_L3_error)
-    __pyx_v_captures = __Pyx_PyObject_to_MemoryviewSlice_d_dc_nn_int32_t(values[3], PyBUF_WRITABLE); if (unlikely(!__pyx_v_captures.memview)) __PYX_ERR(0, 84, __pyx_L3_error)
-    __pyx_v_hatches = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int32_t(values[4], PyBUF_WRITABLE); if (unlikely(!__pyx_v_hatches.memview)) __PYX_ERR(0, 84, __pyx_L3_error)
+    __pyx_v_black = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int64_t__const__(values[0], 0); if (unlikely(!__pyx_v_black.memview)) __PYX_ERR(0, 84, __pyx_L3_error)
+    __pyx_v_white = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int64_t__const__(values[1], 0); if (unlikely(!__pyx_v_white.memview)) __PYX_ERR(0, 84, __pyx_L3_error)
+    __pyx_v_status = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_uint8_t(values[2], PyBUF_WRITABLE); if (unlikely(!__pyx_v_status.memview)) __PYX_ERR(0, 84, __pyx_L3_error)
+    __pyx_v_captures = __Pyx_PyObject_to_MemoryviewSlice_d_dc_nn_int32_t(values[3], PyBUF_WRITABLE); if (unlikely(!__pyx_v_captures.memview)) __PYX_ERR(0, 85, __pyx_L3_error)
+    __pyx_v_hatches = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int32_t(values[4], PyBUF_WRITABLE); if (unlikely(!__pyx_v_hatches.memview)) __PYX_ERR(0, 85, __pyx_L3_error)
     __pyx_v_bad = ((struct __pyx_obj_3wts_6engine_5_game_GameCore *)values[5]);
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("_step", 1, 6, 6, __pyx_nargs); __PYX_ERR(0, 83, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("_step", 1, 6, 6, __pyx_nargs); __PYX_ERR(0, 84, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -19698,7 +19708,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_bad), __pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore, 0, "bad", 0))) __PYX_ERR(0, 84, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_bad), __pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore, 0, "bad", 0))) __PYX_ERR(0, 85, __pyx_L1_error)
   __pyx_r = __pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(((struct __pyx_obj_3wts_6engine_6_batch_BatchCore *)__pyx_v_self), __pyx_v_black, __pyx_v_white, __pyx_v_status, __pyx_v_captures, __pyx_v_hatches, __pyx_v_bad);
 
   /* function exit code */
@@ -19752,7 +19762,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_step", 0);
 
-  /* "wts/engine/_batch.pyx":92
+  /* "wts/engine/_batch.pyx":93
  *         cdef wts_turn_record record
  *         cdef wts_state state
  *         if not (black.shape[0] == white.shape[0] == status.shape[0] == captures.shape[0]             # <<<<<<<<<<<<<<
@@ -19766,7 +19776,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
       __pyx_t_2 = ((__pyx_v_status.shape[0]) == (__pyx_v_captures.shape[0]));
       if (__pyx_t_2) {
 
-        /* "wts/engine/_batch.pyx":93
+        /* "wts/engine/_batch.pyx":94
  *         cdef wts_state state
  *         if not (black.shape[0] == white.shape[0] == status.shape[0] == captures.shape[0]
  *                 == hatches.shape[0] == self.n and captures.shape[1] == 2):             # <<<<<<<<<<<<<<
@@ -19795,7 +19805,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
 
   __pyx_L4_bool_binop_done:;
 
-  /* "wts/engine/_batch.pyx":92
+  /* "wts/engine/_batch.pyx":93
  *         cdef wts_turn_record record
  *         cdef wts_state state
  *         if not (black.shape[0] == white.shape[0] == status.shape[0] == captures.shape[0]             # <<<<<<<<<<<<<<
@@ -19808,7 +19818,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "wts/engine/_batch.pyx":94
+    /* "wts/engine/_batch.pyx":95
  *         if not (black.shape[0] == white.shape[0] == status.shape[0] == captures.shape[0]
  *                 == hatches.shape[0] == self.n and captures.shape[1] == 2):
  *             raise ValueError("the arrays must have one entry per game")             # <<<<<<<<<<<<<<
@@ -19821,14 +19831,14 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
       PyObject *__pyx_callargs[2] = {__pyx_t_4, __pyx_mstate_global->__pyx_kp_u_the_arrays_must_have_one_entry_p};
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_5, (2-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 94, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 95, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     __Pyx_Raise(__pyx_t_3, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __PYX_ERR(0, 94, __pyx_L1_error)
+    __PYX_ERR(0, 95, __pyx_L1_error)
 
-    /* "wts/engine/_batch.pyx":92
+    /* "wts/engine/_batch.pyx":93
  *         cdef wts_turn_record record
  *         cdef wts_state state
  *         if not (black.shape[0] == white.shape[0] == status.shape[0] == captures.shape[0]             # <<<<<<<<<<<<<<
@@ -19837,7 +19847,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
 */
   }
 
-  /* "wts/engine/_batch.pyx":95
+  /* "wts/engine/_batch.pyx":96
  *                 == hatches.shape[0] == self.n and captures.shape[1] == 2):
  *             raise ValueError("the arrays must have one entry per game")
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -19849,7 +19859,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
       __Pyx_Locks_PyMutex_LockGil(*__pyx_t_6);
       /*try:*/ {
 
-        /* "wts/engine/_batch.pyx":96
+        /* "wts/engine/_batch.pyx":97
  *             raise ValueError("the arrays must have one entry per game")
  *         with self._lock:
  *             with nogil:             # <<<<<<<<<<<<<<
@@ -19862,7 +19872,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
             __Pyx_FastGIL_Remember();
             /*try:*/ {
 
-              /* "wts/engine/_batch.pyx":97
+              /* "wts/engine/_batch.pyx":98
  *         with self._lock:
  *             with nogil:
  *                 first_bad = self._first_bad_move(black, white)             # <<<<<<<<<<<<<<
@@ -19871,7 +19881,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
 */
               __pyx_v_first_bad = ((struct __pyx_vtabstruct_3wts_6engine_6_batch_BatchCore *)__pyx_v_self->__pyx_vtab)->_first_bad_move(__pyx_v_self, __pyx_v_black, __pyx_v_white);
 
-              /* "wts/engine/_batch.pyx":98
+              /* "wts/engine/_batch.pyx":99
  *             with nogil:
  *                 first_bad = self._first_bad_move(black, white)
  *                 if first_bad >= 0:             # <<<<<<<<<<<<<<
@@ -19883,7 +19893,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
               if (__pyx_t_2) {
 
 
-                /* "wts/engine/_batch.pyx":99
+                /* "wts/engine/_batch.pyx":100
  *                 first_bad = self._first_bad_move(black, white)
  *                 if first_bad >= 0:
  *                     wts_copy(&state, &self.states[first_bad])             # <<<<<<<<<<<<<<
@@ -19892,7 +19902,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
 */
                 __pyx_f_3wts_6engine_5_core_wts_copy((&__pyx_v_state), (&(__pyx_v_self->states[__pyx_v_first_bad])));
 
-                /* "wts/engine/_batch.pyx":98
+                /* "wts/engine/_batch.pyx":99
  *             with nogil:
  *                 first_bad = self._first_bad_move(black, white)
  *                 if first_bad >= 0:             # <<<<<<<<<<<<<<
@@ -19902,7 +19912,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
                 goto __pyx_L12;
               }
 
-              /* "wts/engine/_batch.pyx":101
+              /* "wts/engine/_batch.pyx":102
  *                     wts_copy(&state, &self.states[first_bad])
  *                 else:
  *                     for i in range(self.n):             # <<<<<<<<<<<<<<
@@ -19917,7 +19927,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
                 for (__pyx_t_9 = 0; __pyx_t_9 < __pyx_t_8; __pyx_t_9+=1) {
                   __pyx_v_i = __pyx_t_9;
 
-                  /* "wts/engine/_batch.pyx":102
+                  /* "wts/engine/_batch.pyx":103
  *                 else:
  *                     for i in range(self.n):
  *                         if wts_is_over(&self.states[i]):             # <<<<<<<<<<<<<<
@@ -19929,7 +19939,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
                   if (__pyx_t_2) {
 
 
-                    /* "wts/engine/_batch.pyx":103
+                    /* "wts/engine/_batch.pyx":104
  *                     for i in range(self.n):
  *                         if wts_is_over(&self.states[i]):
  *                             captures[i, 0] = captures[i, 1] = hatches[i] = 0             # <<<<<<<<<<<<<<
@@ -19945,7 +19955,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
                     __pyx_t_10 = __pyx_v_i;
                     *((int32_t *) ( /* dim=0 */ ((char *) (((int32_t *) __pyx_v_hatches.data) + __pyx_t_10)) )) = 0;
 
-                    /* "wts/engine/_batch.pyx":102
+                    /* "wts/engine/_batch.pyx":103
  *                 else:
  *                     for i in range(self.n):
  *                         if wts_is_over(&self.states[i]):             # <<<<<<<<<<<<<<
@@ -19955,7 +19965,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
                     goto __pyx_L15;
                   }
 
-                  /* "wts/engine/_batch.pyx":105
+                  /* "wts/engine/_batch.pyx":106
  *                             captures[i, 0] = captures[i, 1] = hatches[i] = 0
  *                         else:
  *                             wts_resolve_turn(&self.states[i], <int>black[i], <int>white[i],             # <<<<<<<<<<<<<<
@@ -19966,7 +19976,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
                     __pyx_t_10 = __pyx_v_i;
                     __pyx_t_11 = __pyx_v_i;
 
-                    /* "wts/engine/_batch.pyx":106
+                    /* "wts/engine/_batch.pyx":107
  *                         else:
  *                             wts_resolve_turn(&self.states[i], <int>black[i], <int>white[i],
  *                                              &record)             # <<<<<<<<<<<<<<
@@ -19975,7 +19985,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
 */
                     __pyx_f_3wts_6engine_5_core_wts_resolve_turn((&(__pyx_v_self->states[__pyx_v_i])), ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_black.data) + __pyx_t_10)) )))), ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_white.data) + __pyx_t_11)) )))), (&__pyx_v_record));
 
-                    /* "wts/engine/_batch.pyx":107
+                    /* "wts/engine/_batch.pyx":108
  *                             wts_resolve_turn(&self.states[i], <int>black[i], <int>white[i],
  *                                              &record)
  *                             black_captures = 0             # <<<<<<<<<<<<<<
@@ -19984,7 +19994,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
 */
                     __pyx_v_black_captures = 0;
 
-                    /* "wts/engine/_batch.pyx":108
+                    /* "wts/engine/_batch.pyx":109
  *                                              &record)
  *                             black_captures = 0
  *                             for j in range(record.n_captures):             # <<<<<<<<<<<<<<
@@ -19998,7 +20008,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
                     for (__pyx_t_14 = 0; __pyx_t_14 < __pyx_t_13; __pyx_t_14+=1) {
                       __pyx_v_j = __pyx_t_14;
 
-                      /* "wts/engine/_batch.pyx":109
+                      /* "wts/engine/_batch.pyx":110
  *                             black_captures = 0
  *                             for j in range(record.n_captures):
  *                                 black_captures += record.captures[j].color == WTS_BLACK             # <<<<<<<<<<<<<<
@@ -20009,7 +20019,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
                     }
 
 
-                    /* "wts/engine/_batch.pyx":110
+                    /* "wts/engine/_batch.pyx":111
  *                             for j in range(record.n_captures):
  *                                 black_captures += record.captures[j].color == WTS_BLACK
  *                             captures[i, 0] = black_captures             # <<<<<<<<<<<<<<
@@ -20020,7 +20030,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
                     __pyx_t_10 = 0;
                     *((int32_t *) ( /* dim=1 */ ((char *) (((int32_t *) ( /* dim=0 */ (__pyx_v_captures.data + __pyx_t_11 * __pyx_v_captures.strides[0]) )) + __pyx_t_10)) )) = __pyx_v_black_captures;
 
-                    /* "wts/engine/_batch.pyx":111
+                    /* "wts/engine/_batch.pyx":112
  *                                 black_captures += record.captures[j].color == WTS_BLACK
  *                             captures[i, 0] = black_captures
  *                             captures[i, 1] = record.n_captures - black_captures             # <<<<<<<<<<<<<<
@@ -20031,7 +20041,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
                     __pyx_t_11 = 1;
                     *((int32_t *) ( /* dim=1 */ ((char *) (((int32_t *) ( /* dim=0 */ (__pyx_v_captures.data + __pyx_t_10 * __pyx_v_captures.strides[0]) )) + __pyx_t_11)) )) = (__pyx_v_record.n_captures - __pyx_v_black_captures);
 
-                    /* "wts/engine/_batch.pyx":112
+                    /* "wts/engine/_batch.pyx":113
  *                             captures[i, 0] = black_captures
  *                             captures[i, 1] = record.n_captures - black_captures
  *                             hatches[i] = record.n_hatched             # <<<<<<<<<<<<<<
@@ -20046,7 +20056,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
                   }
                   __pyx_L15:;
 
-                  /* "wts/engine/_batch.pyx":113
+                  /* "wts/engine/_batch.pyx":114
  *                             captures[i, 1] = record.n_captures - black_captures
  *                             hatches[i] = record.n_hatched
  *                         status[i] = self.states[i].status             # <<<<<<<<<<<<<<
@@ -20064,7 +20074,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
               __pyx_L12:;
             }
 
-            /* "wts/engine/_batch.pyx":96
+            /* "wts/engine/_batch.pyx":97
  *             raise ValueError("the arrays must have one entry per game")
  *         with self._lock:
  *             with nogil:             # <<<<<<<<<<<<<<
@@ -20082,7 +20092,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
         }
       }
 
-      /* "wts/engine/_batch.pyx":95
+      /* "wts/engine/_batch.pyx":96
  *                 == hatches.shape[0] == self.n and captures.shape[1] == 2):
  *             raise ValueError("the arrays must have one entry per game")
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -20098,7 +20108,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
       }
   }
 
-  /* "wts/engine/_batch.pyx":114
+  /* "wts/engine/_batch.pyx":115
  *                             hatches[i] = record.n_hatched
  *                         status[i] = self.states[i].status
  *         if first_bad >= 0:             # <<<<<<<<<<<<<<
@@ -20110,7 +20120,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
   if (__pyx_t_2) {
 
 
-    /* "wts/engine/_batch.pyx":115
+    /* "wts/engine/_batch.pyx":116
  *                         status[i] = self.states[i].status
  *         if first_bad >= 0:
  *             bad.load(&state)             # <<<<<<<<<<<<<<
@@ -20119,7 +20129,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
 */
     ((struct __pyx_vtabstruct_3wts_6engine_5_game_GameCore *)__pyx_v_bad->__pyx_vtab)->load(__pyx_v_bad, (&__pyx_v_state));
 
-    /* "wts/engine/_batch.pyx":114
+    /* "wts/engine/_batch.pyx":115
  *                             hatches[i] = record.n_hatched
  *                         status[i] = self.states[i].status
  *         if first_bad >= 0:             # <<<<<<<<<<<<<<
@@ -20128,14 +20138,14 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
 */
   }
 
-  /* "wts/engine/_batch.pyx":116
+  /* "wts/engine/_batch.pyx":117
  *         if first_bad >= 0:
  *             bad.load(&state)
  *         return first_bad             # <<<<<<<<<<<<<<
  * 
  *     def _status(self, uint8_t[::1] out):
 */
-  __pyx_t_3 = PyLong_FromSsize_t(__pyx_v_first_bad); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 116, __pyx_L1_error)
+  __pyx_t_3 = PyLong_FromSsize_t(__pyx_v_first_bad); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 117, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   {
     PyObject *__pyx_temp;
@@ -20148,7 +20158,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
   __pyx_t_3 = 0;
   goto __pyx_L0;
 
-  /* "wts/engine/_batch.pyx":83
+  /* "wts/engine/_batch.pyx":84
  *         return -1
  * 
  *     def _step(self, const int64_t[::1] black, const int64_t[::1] white, uint8_t[::1] status,             # <<<<<<<<<<<<<<
@@ -20174,7 +20184,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_10_step(struct __pyx_o
   return __pyx_r;
 }
 
-/* "wts/engine/_batch.pyx":118
+/* "wts/engine/_batch.pyx":119
  *         return first_bad
  * 
  *     def _status(self, uint8_t[::1] out):             # <<<<<<<<<<<<<<
@@ -20221,32 +20231,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_out,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 118, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 119, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 118, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 119, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_status", 0) < (0)) __PYX_ERR(0, 118, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_status", 0) < (0)) __PYX_ERR(0, 119, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_status", 1, 1, 1, i); __PYX_ERR(0, 118, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_status", 1, 1, 1, i); __PYX_ERR(0, 119, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 118, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 119, __pyx_L3_error)
     }
-    __pyx_v_out = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_uint8_t(values[0], PyBUF_WRITABLE); if (unlikely(!__pyx_v_out.memview)) __PYX_ERR(0, 118, __pyx_L3_error)
+    __pyx_v_out = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_uint8_t(values[0], PyBUF_WRITABLE); if (unlikely(!__pyx_v_out.memview)) __PYX_ERR(0, 119, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("_status", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 118, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("_status", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 119, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -20285,17 +20295,17 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_12_status(struct __pyx
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_status", 0);
 
-  /* "wts/engine/_batch.pyx":120
+  /* "wts/engine/_batch.pyx":121
  *     def _status(self, uint8_t[::1] out):
  *         cdef Py_ssize_t i
  *         self._check_length(out.shape[0])             # <<<<<<<<<<<<<<
  *         with self._lock:
  *             for i in range(self.n):
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_3wts_6engine_6_batch_BatchCore *)__pyx_v_self->__pyx_vtab)->_check_length(__pyx_v_self, (__pyx_v_out.shape[0])); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 120, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_3wts_6engine_6_batch_BatchCore *)__pyx_v_self->__pyx_vtab)->_check_length(__pyx_v_self, (__pyx_v_out.shape[0])); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 121, __pyx_L1_error)
 
 
-  /* "wts/engine/_batch.pyx":121
+  /* "wts/engine/_batch.pyx":122
  *         cdef Py_ssize_t i
  *         self._check_length(out.shape[0])
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -20307,7 +20317,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_12_status(struct __pyx
       __Pyx_Locks_PyMutex_LockGil(*__pyx_t_2);
       /*try:*/ {
 
-        /* "wts/engine/_batch.pyx":122
+        /* "wts/engine/_batch.pyx":123
  *         self._check_length(out.shape[0])
  *         with self._lock:
  *             for i in range(self.n):             # <<<<<<<<<<<<<<
@@ -20321,12 +20331,12 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_12_status(struct __pyx
         for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
           __pyx_v_i = __pyx_t_5;
 
-          /* "wts/engine/_batch.pyx":123
+          /* "wts/engine/_batch.pyx":124
  *         with self._lock:
  *             for i in range(self.n):
  *                 out[i] = self.states[i].status             # <<<<<<<<<<<<<<
  * 
- *     def _counts(self, int32_t[:, ::1] counts, int64_t[::1] turns):
+ *     def _over(self, uint8_t[::1] out):
 */
           __pyx_t_6 = (__pyx_v_self->states[__pyx_v_i]).status;
 
@@ -20337,7 +20347,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_12_status(struct __pyx
 
       }
 
-      /* "wts/engine/_batch.pyx":121
+      /* "wts/engine/_batch.pyx":122
  *         cdef Py_ssize_t i
  *         self._check_length(out.shape[0])
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -20353,7 +20363,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_12_status(struct __pyx
       }
   }
 
-  /* "wts/engine/_batch.pyx":118
+  /* "wts/engine/_batch.pyx":119
  *         return first_bad
  * 
  *     def _status(self, uint8_t[::1] out):             # <<<<<<<<<<<<<<
@@ -20374,8 +20384,204 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_12_status(struct __pyx
   return __pyx_r;
 }
 
-/* "wts/engine/_batch.pyx":125
+/* "wts/engine/_batch.pyx":126
  *                 out[i] = self.states[i].status
+ * 
+ *     def _over(self, uint8_t[::1] out):             # <<<<<<<<<<<<<<
+ *         cdef Py_ssize_t i
+ *         self._check_length(out.shape[0])
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_15_over(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+static PyMethodDef __pyx_mdef_3wts_6engine_6_batch_9BatchCore_15_over = {"_over", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_15_over, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_15_over(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  __Pyx_memviewslice __pyx_v_out = { 0, 0, { 0 }, { 0 }, { 0 } };
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[1] = {0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("_over (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_out,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 126, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 126, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_over", 0) < (0)) __PYX_ERR(0, 126, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_over", 1, 1, 1, i); __PYX_ERR(0, 126, __pyx_L3_error) }
+      }
+    } else if (unlikely(__pyx_nargs != 1)) {
+      goto __pyx_L5_argtuple_error;
+    } else {
+      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 126, __pyx_L3_error)
+    }
+    __pyx_v_out = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_uint8_t(values[0], PyBUF_WRITABLE); if (unlikely(!__pyx_v_out.memview)) __PYX_ERR(0, 126, __pyx_L3_error)
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("_over", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 126, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_out, 1);
+  __Pyx_AddTraceback("wts.engine._batch.BatchCore._over", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  __pyx_r = __pyx_pf_3wts_6engine_6_batch_9BatchCore_14_over(((struct __pyx_obj_3wts_6engine_6_batch_BatchCore *)__pyx_v_self), __pyx_v_out);
+
+  /* function exit code */
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_out, 1);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_14_over(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, __Pyx_memviewslice __pyx_v_out) {
+  Py_ssize_t __pyx_v_i;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  int __pyx_t_1;
+  __Pyx_Locks_PyMutex *__pyx_t_2;
+  Py_ssize_t __pyx_t_3;
+  Py_ssize_t __pyx_t_4;
+  Py_ssize_t __pyx_t_5;
+  Py_ssize_t __pyx_t_6;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("_over", 0);
+
+  /* "wts/engine/_batch.pyx":128
+ *     def _over(self, uint8_t[::1] out):
+ *         cdef Py_ssize_t i
+ *         self._check_length(out.shape[0])             # <<<<<<<<<<<<<<
+ *         with self._lock:
+ *             for i in range(self.n):
+*/
+  __pyx_t_1 = ((struct __pyx_vtabstruct_3wts_6engine_6_batch_BatchCore *)__pyx_v_self->__pyx_vtab)->_check_length(__pyx_v_self, (__pyx_v_out.shape[0])); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 128, __pyx_L1_error)
+
+
+  /* "wts/engine/_batch.pyx":129
+ *         cdef Py_ssize_t i
+ *         self._check_length(out.shape[0])
+ *         with self._lock:             # <<<<<<<<<<<<<<
+ *             for i in range(self.n):
+ *                 out[i] = wts_is_over(&self.states[i])
+*/
+  {
+      __pyx_t_2 = &__pyx_v_self->_lock;
+      __Pyx_Locks_PyMutex_LockGil(*__pyx_t_2);
+      /*try:*/ {
+
+        /* "wts/engine/_batch.pyx":130
+ *         self._check_length(out.shape[0])
+ *         with self._lock:
+ *             for i in range(self.n):             # <<<<<<<<<<<<<<
+ *                 out[i] = wts_is_over(&self.states[i])
+ * 
+*/
+
+        __pyx_t_3 = __pyx_v_self->n;
+        __pyx_t_4 = __pyx_t_3;
+
+        for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
+          __pyx_v_i = __pyx_t_5;
+
+          /* "wts/engine/_batch.pyx":131
+ *         with self._lock:
+ *             for i in range(self.n):
+ *                 out[i] = wts_is_over(&self.states[i])             # <<<<<<<<<<<<<<
+ * 
+ *     def _counts(self, int32_t[:, ::1] counts, int64_t[::1] turns):
+*/
+          __pyx_t_6 = __pyx_v_i;
+          *((uint8_t *) ( /* dim=0 */ ((char *) (((uint8_t *) __pyx_v_out.data) + __pyx_t_6)) )) = __pyx_f_3wts_6engine_5_core_wts_is_over((&(__pyx_v_self->states[__pyx_v_i])));
+        }
+
+      }
+
+      /* "wts/engine/_batch.pyx":129
+ *         cdef Py_ssize_t i
+ *         self._check_length(out.shape[0])
+ *         with self._lock:             # <<<<<<<<<<<<<<
+ *             for i in range(self.n):
+ *                 out[i] = wts_is_over(&self.states[i])
+*/
+      /*finally:*/ {
+        /*normal exit:*/{
+          __Pyx_Locks_PyMutex_Unlock(*__pyx_t_2);
+          goto __pyx_L5;
+        }
+        __pyx_L5:;
+      }
+  }
+
+  /* "wts/engine/_batch.pyx":126
+ *                 out[i] = self.states[i].status
+ * 
+ *     def _over(self, uint8_t[::1] out):             # <<<<<<<<<<<<<<
+ *         cdef Py_ssize_t i
+ *         self._check_length(out.shape[0])
+*/
+
+  /* function exit code */
+  __pyx_r = Py_None; __Pyx_INCREF(Py_None);
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __Pyx_AddTraceback("wts.engine._batch.BatchCore._over", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "wts/engine/_batch.pyx":133
+ *                 out[i] = wts_is_over(&self.states[i])
  * 
  *     def _counts(self, int32_t[:, ::1] counts, int64_t[::1] turns):             # <<<<<<<<<<<<<<
  *         cdef Py_ssize_t i
@@ -20383,15 +20589,15 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_12_status(struct __pyx
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_15_counts(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_17_counts(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-static PyMethodDef __pyx_mdef_3wts_6engine_6_batch_9BatchCore_15_counts = {"_counts", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_15_counts, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_15_counts(PyObject *__pyx_v_self, 
+static PyMethodDef __pyx_mdef_3wts_6engine_6_batch_9BatchCore_17_counts = {"_counts", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_17_counts, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_17_counts(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -20422,39 +20628,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_counts,&__pyx_mstate_global->__pyx_n_u_turns,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 125, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 133, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 125, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 133, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 125, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 133, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_counts", 0) < (0)) __PYX_ERR(0, 125, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_counts", 0) < (0)) __PYX_ERR(0, 133, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_counts", 1, 2, 2, i); __PYX_ERR(0, 125, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_counts", 1, 2, 2, i); __PYX_ERR(0, 133, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 125, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 133, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 125, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 133, __pyx_L3_error)
     }
-    __pyx_v_counts = __Pyx_PyObject_to_MemoryviewSlice_d_dc_nn_int32_t(values[0], PyBUF_WRITABLE); if (unlikely(!__pyx_v_counts.memview)) __PYX_ERR(0, 125, __pyx_L3_error)
-    __pyx_v_turns = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int64_t(values[1], PyBUF_WRITABLE); if (unlikely(!__pyx_v_turns.memview)) __PYX_ERR(0, 125, __pyx_L3_error)
+    __pyx_v_counts = __Pyx_PyObject_to_MemoryviewSlice_d_dc_nn_int32_t(values[0], PyBUF_WRITABLE); if (unlikely(!__pyx_v_counts.memview)) __PYX_ERR(0, 133, __pyx_L3_error)
+    __pyx_v_turns = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int64_t(values[1], PyBUF_WRITABLE); if (unlikely(!__pyx_v_turns.memview)) __PYX_ERR(0, 133, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("_counts", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 125, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("_counts", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 133, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -20467,7 +20673,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_3wts_6engine_6_batch_9BatchCore_14_counts(((struct __pyx_obj_3wts_6engine_6_batch_BatchCore *)__pyx_v_self), __pyx_v_counts, __pyx_v_turns);
+  __pyx_r = __pyx_pf_3wts_6engine_6_batch_9BatchCore_16_counts(((struct __pyx_obj_3wts_6engine_6_batch_BatchCore *)__pyx_v_self), __pyx_v_counts, __pyx_v_turns);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -20479,7 +20685,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_14_counts(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, __Pyx_memviewslice __pyx_v_counts, __Pyx_memviewslice __pyx_v_turns) {
+static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_16_counts(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, __Pyx_memviewslice __pyx_v_counts, __Pyx_memviewslice __pyx_v_turns) {
   Py_ssize_t __pyx_v_i;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
@@ -20497,27 +20703,27 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_14_counts(struct __pyx
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_counts", 0);
 
-  /* "wts/engine/_batch.pyx":127
+  /* "wts/engine/_batch.pyx":135
  *     def _counts(self, int32_t[:, ::1] counts, int64_t[::1] turns):
  *         cdef Py_ssize_t i
  *         self._check_length(counts.shape[0])             # <<<<<<<<<<<<<<
  *         self._check_length(turns.shape[0])
  *         with self._lock:
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_3wts_6engine_6_batch_BatchCore *)__pyx_v_self->__pyx_vtab)->_check_length(__pyx_v_self, (__pyx_v_counts.shape[0])); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 127, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_3wts_6engine_6_batch_BatchCore *)__pyx_v_self->__pyx_vtab)->_check_length(__pyx_v_self, (__pyx_v_counts.shape[0])); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 135, __pyx_L1_error)
 
 
-  /* "wts/engine/_batch.pyx":128
+  /* "wts/engine/_batch.pyx":136
  *         cdef Py_ssize_t i
  *         self._check_length(counts.shape[0])
  *         self._check_length(turns.shape[0])             # <<<<<<<<<<<<<<
  *         with self._lock:
  *             for i in range(self.n):
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_3wts_6engine_6_batch_BatchCore *)__pyx_v_self->__pyx_vtab)->_check_length(__pyx_v_self, (__pyx_v_turns.shape[0])); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 128, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_3wts_6engine_6_batch_BatchCore *)__pyx_v_self->__pyx_vtab)->_check_length(__pyx_v_self, (__pyx_v_turns.shape[0])); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 136, __pyx_L1_error)
 
 
-  /* "wts/engine/_batch.pyx":129
+  /* "wts/engine/_batch.pyx":137
  *         self._check_length(counts.shape[0])
  *         self._check_length(turns.shape[0])
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -20529,7 +20735,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_14_counts(struct __pyx
       __Pyx_Locks_PyMutex_LockGil(*__pyx_t_2);
       /*try:*/ {
 
-        /* "wts/engine/_batch.pyx":130
+        /* "wts/engine/_batch.pyx":138
  *         self._check_length(turns.shape[0])
  *         with self._lock:
  *             for i in range(self.n):             # <<<<<<<<<<<<<<
@@ -20543,7 +20749,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_14_counts(struct __pyx
         for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
           __pyx_v_i = __pyx_t_5;
 
-          /* "wts/engine/_batch.pyx":131
+          /* "wts/engine/_batch.pyx":139
  *         with self._lock:
  *             for i in range(self.n):
  *                 counts[i, 0] = self.states[i].black_count             # <<<<<<<<<<<<<<
@@ -20557,7 +20763,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_14_counts(struct __pyx
           *((int32_t *) ( /* dim=1 */ ((char *) (((int32_t *) ( /* dim=0 */ (__pyx_v_counts.data + __pyx_t_7 * __pyx_v_counts.strides[0]) )) + __pyx_t_8)) )) = __pyx_t_6;
 
 
-          /* "wts/engine/_batch.pyx":132
+          /* "wts/engine/_batch.pyx":140
  *             for i in range(self.n):
  *                 counts[i, 0] = self.states[i].black_count
  *                 counts[i, 1] = self.states[i].white_count             # <<<<<<<<<<<<<<
@@ -20571,7 +20777,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_14_counts(struct __pyx
           *((int32_t *) ( /* dim=1 */ ((char *) (((int32_t *) ( /* dim=0 */ (__pyx_v_counts.data + __pyx_t_8 * __pyx_v_counts.strides[0]) )) + __pyx_t_7)) )) = __pyx_t_6;
 
 
-          /* "wts/engine/_batch.pyx":133
+          /* "wts/engine/_batch.pyx":141
  *                 counts[i, 0] = self.states[i].black_count
  *                 counts[i, 1] = self.states[i].white_count
  *                 turns[i] = self.states[i].turn             # <<<<<<<<<<<<<<
@@ -20587,7 +20793,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_14_counts(struct __pyx
 
       }
 
-      /* "wts/engine/_batch.pyx":129
+      /* "wts/engine/_batch.pyx":137
  *         self._check_length(counts.shape[0])
  *         self._check_length(turns.shape[0])
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -20603,8 +20809,8 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_14_counts(struct __pyx
       }
   }
 
-  /* "wts/engine/_batch.pyx":125
- *                 out[i] = self.states[i].status
+  /* "wts/engine/_batch.pyx":133
+ *                 out[i] = wts_is_over(&self.states[i])
  * 
  *     def _counts(self, int32_t[:, ::1] counts, int64_t[::1] turns):             # <<<<<<<<<<<<<<
  *         cdef Py_ssize_t i
@@ -20624,7 +20830,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_14_counts(struct __pyx
   return __pyx_r;
 }
 
-/* "wts/engine/_batch.pyx":135
+/* "wts/engine/_batch.pyx":143
  *                 turns[i] = self.states[i].turn
  * 
  *     def _legal_mask(self, uint8_t[:, ::1] out):             # <<<<<<<<<<<<<<
@@ -20633,15 +20839,15 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_14_counts(struct __pyx
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_17_legal_mask(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_19_legal_mask(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-static PyMethodDef __pyx_mdef_3wts_6engine_6_batch_9BatchCore_17_legal_mask = {"_legal_mask", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_17_legal_mask, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_17_legal_mask(PyObject *__pyx_v_self, 
+static PyMethodDef __pyx_mdef_3wts_6engine_6_batch_9BatchCore_19_legal_mask = {"_legal_mask", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_19_legal_mask, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_19_legal_mask(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -20671,32 +20877,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_out,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 135, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 143, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 135, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 143, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_legal_mask", 0) < (0)) __PYX_ERR(0, 135, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_legal_mask", 0) < (0)) __PYX_ERR(0, 143, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_legal_mask", 1, 1, 1, i); __PYX_ERR(0, 135, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_legal_mask", 1, 1, 1, i); __PYX_ERR(0, 143, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 135, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 143, __pyx_L3_error)
     }
-    __pyx_v_out = __Pyx_PyObject_to_MemoryviewSlice_d_dc_nn_uint8_t(values[0], PyBUF_WRITABLE); if (unlikely(!__pyx_v_out.memview)) __PYX_ERR(0, 135, __pyx_L3_error)
+    __pyx_v_out = __Pyx_PyObject_to_MemoryviewSlice_d_dc_nn_uint8_t(values[0], PyBUF_WRITABLE); if (unlikely(!__pyx_v_out.memview)) __PYX_ERR(0, 143, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("_legal_mask", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 135, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("_legal_mask", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 143, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -20708,7 +20914,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_3wts_6engine_6_batch_9BatchCore_16_legal_mask(((struct __pyx_obj_3wts_6engine_6_batch_BatchCore *)__pyx_v_self), __pyx_v_out);
+  __pyx_r = __pyx_pf_3wts_6engine_6_batch_9BatchCore_18_legal_mask(((struct __pyx_obj_3wts_6engine_6_batch_BatchCore *)__pyx_v_self), __pyx_v_out);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -20719,9 +20925,10 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_16_legal_mask(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, __Pyx_memviewslice __pyx_v_out) {
+static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_18_legal_mask(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, __Pyx_memviewslice __pyx_v_out) {
   Py_ssize_t __pyx_v_i;
   int __pyx_v_sq;
+  wts_board __pyx_v_legal;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   int __pyx_t_1;
@@ -20733,38 +20940,40 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_16_legal_mask(struct _
   Py_ssize_t __pyx_t_7;
   Py_ssize_t __pyx_t_8;
   Py_ssize_t __pyx_t_9;
-  Py_ssize_t __pyx_t_10;
-  Py_ssize_t __pyx_t_11;
+  int __pyx_t_10;
+  int __pyx_t_11;
+  Py_ssize_t __pyx_t_12;
+  Py_ssize_t __pyx_t_13;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_legal_mask", 0);
 
-  /* "wts/engine/_batch.pyx":138
- *         cdef Py_ssize_t i
+  /* "wts/engine/_batch.pyx":147
  *         cdef int sq
+ *         cdef wts_board legal
  *         self._check_length(out.shape[0])             # <<<<<<<<<<<<<<
- *         if out.shape[1] != 81:
+ *         if out.shape[1] != WTS_NUM_SQUARES:
  *             raise ValueError("a legal mask has 81 squares a game")
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_3wts_6engine_6_batch_BatchCore *)__pyx_v_self->__pyx_vtab)->_check_length(__pyx_v_self, (__pyx_v_out.shape[0])); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 138, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_3wts_6engine_6_batch_BatchCore *)__pyx_v_self->__pyx_vtab)->_check_length(__pyx_v_self, (__pyx_v_out.shape[0])); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 147, __pyx_L1_error)
 
 
-  /* "wts/engine/_batch.pyx":139
- *         cdef int sq
+  /* "wts/engine/_batch.pyx":148
+ *         cdef wts_board legal
  *         self._check_length(out.shape[0])
- *         if out.shape[1] != 81:             # <<<<<<<<<<<<<<
+ *         if out.shape[1] != WTS_NUM_SQUARES:             # <<<<<<<<<<<<<<
  *             raise ValueError("a legal mask has 81 squares a game")
  *         with self._lock:
 */
-  __pyx_t_2 = ((__pyx_v_out.shape[1]) != 81);
+  __pyx_t_2 = ((__pyx_v_out.shape[1]) != __pyx_e_3wts_6engine_5_core_WTS_NUM_SQUARES);
 
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "wts/engine/_batch.pyx":140
+    /* "wts/engine/_batch.pyx":149
  *         self._check_length(out.shape[0])
- *         if out.shape[1] != 81:
+ *         if out.shape[1] != WTS_NUM_SQUARES:
  *             raise ValueError("a legal mask has 81 squares a game")             # <<<<<<<<<<<<<<
  *         with self._lock:
  *             with nogil:
@@ -20775,24 +20984,24 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_16_legal_mask(struct _
       PyObject *__pyx_callargs[2] = {__pyx_t_4, __pyx_mstate_global->__pyx_kp_u_a_legal_mask_has_81_squares_a_ga};
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_5, (2-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 140, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 149, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     __Pyx_Raise(__pyx_t_3, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __PYX_ERR(0, 140, __pyx_L1_error)
+    __PYX_ERR(0, 149, __pyx_L1_error)
 
-    /* "wts/engine/_batch.pyx":139
- *         cdef int sq
+    /* "wts/engine/_batch.pyx":148
+ *         cdef wts_board legal
  *         self._check_length(out.shape[0])
- *         if out.shape[1] != 81:             # <<<<<<<<<<<<<<
+ *         if out.shape[1] != WTS_NUM_SQUARES:             # <<<<<<<<<<<<<<
  *             raise ValueError("a legal mask has 81 squares a game")
  *         with self._lock:
 */
   }
 
-  /* "wts/engine/_batch.pyx":141
- *         if out.shape[1] != 81:
+  /* "wts/engine/_batch.pyx":150
+ *         if out.shape[1] != WTS_NUM_SQUARES:
  *             raise ValueError("a legal mask has 81 squares a game")
  *         with self._lock:             # <<<<<<<<<<<<<<
  *             with nogil:
@@ -20803,12 +21012,12 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_16_legal_mask(struct _
       __Pyx_Locks_PyMutex_LockGil(*__pyx_t_6);
       /*try:*/ {
 
-        /* "wts/engine/_batch.pyx":142
+        /* "wts/engine/_batch.pyx":151
  *             raise ValueError("a legal mask has 81 squares a game")
  *         with self._lock:
  *             with nogil:             # <<<<<<<<<<<<<<
  *                 for i in range(self.n):
- *                     if wts_is_over(&self.states[i]):
+ *                     legal = wts_legal_moves(&self.states[i])
 */
         {
             PyThreadState * _save;
@@ -20816,12 +21025,12 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_16_legal_mask(struct _
             __Pyx_FastGIL_Remember();
             /*try:*/ {
 
-              /* "wts/engine/_batch.pyx":143
+              /* "wts/engine/_batch.pyx":152
  *         with self._lock:
  *             with nogil:
  *                 for i in range(self.n):             # <<<<<<<<<<<<<<
- *                     if wts_is_over(&self.states[i]):
- *                         for sq in range(81):
+ *                     legal = wts_legal_moves(&self.states[i])
+ *                     for sq in range(WTS_NUM_SQUARES):
 */
 
               __pyx_t_7 = __pyx_v_self->n;
@@ -20830,84 +21039,51 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_16_legal_mask(struct _
               for (__pyx_t_9 = 0; __pyx_t_9 < __pyx_t_8; __pyx_t_9+=1) {
                 __pyx_v_i = __pyx_t_9;
 
-                /* "wts/engine/_batch.pyx":144
+                /* "wts/engine/_batch.pyx":153
  *             with nogil:
  *                 for i in range(self.n):
- *                     if wts_is_over(&self.states[i]):             # <<<<<<<<<<<<<<
- *                         for sq in range(81):
- *                             out[i, sq] = 0
+ *                     legal = wts_legal_moves(&self.states[i])             # <<<<<<<<<<<<<<
+ *                     for sq in range(WTS_NUM_SQUARES):
+ *                         out[i, sq] = wts_test_bit(legal, wts_square_bit(sq))
 */
-                __pyx_t_2 = __pyx_f_3wts_6engine_5_core_wts_is_over((&(__pyx_v_self->states[__pyx_v_i])));
+                __pyx_v_legal = __pyx_f_3wts_6engine_5_core_wts_legal_moves((&(__pyx_v_self->states[__pyx_v_i])));
 
-                if (__pyx_t_2) {
-
-
-                  /* "wts/engine/_batch.pyx":145
+                /* "wts/engine/_batch.pyx":154
  *                 for i in range(self.n):
- *                     if wts_is_over(&self.states[i]):
- *                         for sq in range(81):             # <<<<<<<<<<<<<<
- *                             out[i, sq] = 0
- *                     else:
-*/
-                  for (__pyx_t_1 = 0; __pyx_t_1 < 81; __pyx_t_1+=1) {
-                    __pyx_v_sq = __pyx_t_1;
-
-                    /* "wts/engine/_batch.pyx":146
- *                     if wts_is_over(&self.states[i]):
- *                         for sq in range(81):
- *                             out[i, sq] = 0             # <<<<<<<<<<<<<<
- *                     else:
- *                         for sq in range(81):
-*/
-                    __pyx_t_10 = __pyx_v_i;
-                    __pyx_t_11 = __pyx_v_sq;
-                    *((uint8_t *) ( /* dim=1 */ ((char *) (((uint8_t *) ( /* dim=0 */ (__pyx_v_out.data + __pyx_t_10 * __pyx_v_out.strides[0]) )) + __pyx_t_11)) )) = 0;
-                  }
-
-                  /* "wts/engine/_batch.pyx":144
- *             with nogil:
- *                 for i in range(self.n):
- *                     if wts_is_over(&self.states[i]):             # <<<<<<<<<<<<<<
- *                         for sq in range(81):
- *                             out[i, sq] = 0
-*/
-                  goto __pyx_L12;
-                }
-
-                /* "wts/engine/_batch.pyx":148
- *                             out[i, sq] = 0
- *                     else:
- *                         for sq in range(81):             # <<<<<<<<<<<<<<
- *                             out[i, sq] = wts_piece_at(&self.states[i], sq) == WTS_EMPTY
+ *                     legal = wts_legal_moves(&self.states[i])
+ *                     for sq in range(WTS_NUM_SQUARES):             # <<<<<<<<<<<<<<
+ *                         out[i, sq] = wts_test_bit(legal, wts_square_bit(sq))
  * 
 */
-                /*else*/ {
-                  for (__pyx_t_1 = 0; __pyx_t_1 < 81; __pyx_t_1+=1) {
-                    __pyx_v_sq = __pyx_t_1;
 
-                    /* "wts/engine/_batch.pyx":149
- *                     else:
- *                         for sq in range(81):
- *                             out[i, sq] = wts_piece_at(&self.states[i], sq) == WTS_EMPTY             # <<<<<<<<<<<<<<
+                __pyx_t_10 = __pyx_e_3wts_6engine_5_core_WTS_NUM_SQUARES;
+                __pyx_t_11 = __pyx_t_10;
+
+                for (__pyx_t_1 = 0; __pyx_t_1 < __pyx_t_11; __pyx_t_1+=1) {
+                  __pyx_v_sq = __pyx_t_1;
+
+                  /* "wts/engine/_batch.pyx":155
+ *                     legal = wts_legal_moves(&self.states[i])
+ *                     for sq in range(WTS_NUM_SQUARES):
+ *                         out[i, sq] = wts_test_bit(legal, wts_square_bit(sq))             # <<<<<<<<<<<<<<
  * 
  *     def _observation(self, uint8_t[:, :, ::1] out):
 */
-                    __pyx_t_11 = __pyx_v_i;
-                    __pyx_t_10 = __pyx_v_sq;
-                    *((uint8_t *) ( /* dim=1 */ ((char *) (((uint8_t *) ( /* dim=0 */ (__pyx_v_out.data + __pyx_t_11 * __pyx_v_out.strides[0]) )) + __pyx_t_10)) )) = (__pyx_f_3wts_6engine_5_core_wts_piece_at((&(__pyx_v_self->states[__pyx_v_i])), __pyx_v_sq) == __pyx_e_3wts_6engine_5_core_WTS_EMPTY);
-                  }
+                  __pyx_t_12 = __pyx_v_i;
+                  __pyx_t_13 = __pyx_v_sq;
+                  *((uint8_t *) ( /* dim=1 */ ((char *) (((uint8_t *) ( /* dim=0 */ (__pyx_v_out.data + __pyx_t_12 * __pyx_v_out.strides[0]) )) + __pyx_t_13)) )) = wts_test_bit(__pyx_v_legal, wts_square_bit(__pyx_v_sq));
                 }
-                __pyx_L12:;
+
               }
 
             }
 
-            /* "wts/engine/_batch.pyx":142
+            /* "wts/engine/_batch.pyx":151
  *             raise ValueError("a legal mask has 81 squares a game")
  *         with self._lock:
  *             with nogil:             # <<<<<<<<<<<<<<
  *                 for i in range(self.n):
- *                     if wts_is_over(&self.states[i]):
+ *                     legal = wts_legal_moves(&self.states[i])
 */
             /*finally:*/ {
               /*normal exit:*/{
@@ -20920,8 +21096,8 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_16_legal_mask(struct _
         }
       }
 
-      /* "wts/engine/_batch.pyx":141
- *         if out.shape[1] != 81:
+      /* "wts/engine/_batch.pyx":150
+ *         if out.shape[1] != WTS_NUM_SQUARES:
  *             raise ValueError("a legal mask has 81 squares a game")
  *         with self._lock:             # <<<<<<<<<<<<<<
  *             with nogil:
@@ -20936,7 +21112,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_16_legal_mask(struct _
       }
   }
 
-  /* "wts/engine/_batch.pyx":135
+  /* "wts/engine/_batch.pyx":143
  *                 turns[i] = self.states[i].turn
  * 
  *     def _legal_mask(self, uint8_t[:, ::1] out):             # <<<<<<<<<<<<<<
@@ -20955,13 +21131,14 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_16_legal_mask(struct _
   __pyx_L0:;
 
 
+
   __Pyx_XGIVEREF(__pyx_r);
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-/* "wts/engine/_batch.pyx":151
- *                             out[i, sq] = wts_piece_at(&self.states[i], sq) == WTS_EMPTY
+/* "wts/engine/_batch.pyx":157
+ *                         out[i, sq] = wts_test_bit(legal, wts_square_bit(sq))
  * 
  *     def _observation(self, uint8_t[:, :, ::1] out):             # <<<<<<<<<<<<<<
  *         """Planes black, white, eggs (0/1) and egg age (1 = oldest), each 81 squares."""
@@ -20969,16 +21146,16 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_16_legal_mask(struct _
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_19_observation(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_21_observation(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_3wts_6engine_6_batch_9BatchCore_18_observation, "Planes black, white, eggs (0/1) and egg age (1 = oldest), each 81 squares.");
-static PyMethodDef __pyx_mdef_3wts_6engine_6_batch_9BatchCore_19_observation = {"_observation", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_19_observation, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_3wts_6engine_6_batch_9BatchCore_18_observation};
-static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_19_observation(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_3wts_6engine_6_batch_9BatchCore_20_observation, "Planes black, white, eggs (0/1) and egg age (1 = oldest), each 81 squares.");
+static PyMethodDef __pyx_mdef_3wts_6engine_6_batch_9BatchCore_21_observation = {"_observation", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_21_observation, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_3wts_6engine_6_batch_9BatchCore_20_observation};
+static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_21_observation(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -21008,32 +21185,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_out,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 151, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 157, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 151, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 157, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_observation", 0) < (0)) __PYX_ERR(0, 151, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_observation", 0) < (0)) __PYX_ERR(0, 157, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_observation", 1, 1, 1, i); __PYX_ERR(0, 151, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_observation", 1, 1, 1, i); __PYX_ERR(0, 157, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 151, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 157, __pyx_L3_error)
     }
-    __pyx_v_out = __Pyx_PyObject_to_MemoryviewSlice_d_d_dc_nn_uint8_t(values[0], PyBUF_WRITABLE); if (unlikely(!__pyx_v_out.memview)) __PYX_ERR(0, 151, __pyx_L3_error)
+    __pyx_v_out = __Pyx_PyObject_to_MemoryviewSlice_d_d_dc_nn_uint8_t(values[0], PyBUF_WRITABLE); if (unlikely(!__pyx_v_out.memview)) __PYX_ERR(0, 157, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("_observation", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 151, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("_observation", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 157, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -21045,7 +21222,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_3wts_6engine_6_batch_9BatchCore_18_observation(((struct __pyx_obj_3wts_6engine_6_batch_BatchCore *)__pyx_v_self), __pyx_v_out);
+  __pyx_r = __pyx_pf_3wts_6engine_6_batch_9BatchCore_20_observation(((struct __pyx_obj_3wts_6engine_6_batch_BatchCore *)__pyx_v_self), __pyx_v_out);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -21056,7 +21233,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_18_observation(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, __Pyx_memviewslice __pyx_v_out) {
+static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_20_observation(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, __Pyx_memviewslice __pyx_v_out) {
   Py_ssize_t __pyx_v_i;
   int __pyx_v_sq;
   int __pyx_v_piece;
@@ -21083,17 +21260,17 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_18_observation(struct 
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_observation", 0);
 
-  /* "wts/engine/_batch.pyx":155
+  /* "wts/engine/_batch.pyx":161
  *         cdef Py_ssize_t i
  *         cdef int sq, piece, k
  *         self._check_length(out.shape[0])             # <<<<<<<<<<<<<<
  *         if out.shape[1] != 4 or out.shape[2] != 81:
  *             raise ValueError("an observation has 4 planes of 81 squares a game")
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_3wts_6engine_6_batch_BatchCore *)__pyx_v_self->__pyx_vtab)->_check_length(__pyx_v_self, (__pyx_v_out.shape[0])); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 155, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_3wts_6engine_6_batch_BatchCore *)__pyx_v_self->__pyx_vtab)->_check_length(__pyx_v_self, (__pyx_v_out.shape[0])); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 161, __pyx_L1_error)
 
 
-  /* "wts/engine/_batch.pyx":156
+  /* "wts/engine/_batch.pyx":162
  *         cdef int sq, piece, k
  *         self._check_length(out.shape[0])
  *         if out.shape[1] != 4 or out.shape[2] != 81:             # <<<<<<<<<<<<<<
@@ -21119,7 +21296,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_18_observation(struct 
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "wts/engine/_batch.pyx":157
+    /* "wts/engine/_batch.pyx":163
  *         self._check_length(out.shape[0])
  *         if out.shape[1] != 4 or out.shape[2] != 81:
  *             raise ValueError("an observation has 4 planes of 81 squares a game")             # <<<<<<<<<<<<<<
@@ -21132,14 +21309,14 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_18_observation(struct 
       PyObject *__pyx_callargs[2] = {__pyx_t_5, __pyx_mstate_global->__pyx_kp_u_an_observation_has_4_planes_of_8};
       __pyx_t_4 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_6, (2-__pyx_t_6) | (__pyx_t_6*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 157, __pyx_L1_error)
+      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 163, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_4);
     }
     __Pyx_Raise(__pyx_t_4, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __PYX_ERR(0, 157, __pyx_L1_error)
+    __PYX_ERR(0, 163, __pyx_L1_error)
 
-    /* "wts/engine/_batch.pyx":156
+    /* "wts/engine/_batch.pyx":162
  *         cdef int sq, piece, k
  *         self._check_length(out.shape[0])
  *         if out.shape[1] != 4 or out.shape[2] != 81:             # <<<<<<<<<<<<<<
@@ -21148,7 +21325,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_18_observation(struct 
 */
   }
 
-  /* "wts/engine/_batch.pyx":158
+  /* "wts/engine/_batch.pyx":164
  *         if out.shape[1] != 4 or out.shape[2] != 81:
  *             raise ValueError("an observation has 4 planes of 81 squares a game")
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -21160,7 +21337,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_18_observation(struct 
       __Pyx_Locks_PyMutex_LockGil(*__pyx_t_7);
       /*try:*/ {
 
-        /* "wts/engine/_batch.pyx":159
+        /* "wts/engine/_batch.pyx":165
  *             raise ValueError("an observation has 4 planes of 81 squares a game")
  *         with self._lock:
  *             with nogil:             # <<<<<<<<<<<<<<
@@ -21173,7 +21350,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_18_observation(struct 
             __Pyx_FastGIL_Remember();
             /*try:*/ {
 
-              /* "wts/engine/_batch.pyx":160
+              /* "wts/engine/_batch.pyx":166
  *         with self._lock:
  *             with nogil:
  *                 for i in range(self.n):             # <<<<<<<<<<<<<<
@@ -21187,7 +21364,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_18_observation(struct 
               for (__pyx_t_10 = 0; __pyx_t_10 < __pyx_t_9; __pyx_t_10+=1) {
                 __pyx_v_i = __pyx_t_10;
 
-                /* "wts/engine/_batch.pyx":161
+                /* "wts/engine/_batch.pyx":167
  *             with nogil:
  *                 for i in range(self.n):
  *                     for sq in range(81):             # <<<<<<<<<<<<<<
@@ -21197,7 +21374,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_18_observation(struct 
                 for (__pyx_t_1 = 0; __pyx_t_1 < 81; __pyx_t_1+=1) {
                   __pyx_v_sq = __pyx_t_1;
 
-                  /* "wts/engine/_batch.pyx":162
+                  /* "wts/engine/_batch.pyx":168
  *                 for i in range(self.n):
  *                     for sq in range(81):
  *                         piece = wts_piece_at(&self.states[i], sq)             # <<<<<<<<<<<<<<
@@ -21206,7 +21383,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_18_observation(struct 
 */
                   __pyx_v_piece = __pyx_f_3wts_6engine_5_core_wts_piece_at((&(__pyx_v_self->states[__pyx_v_i])), __pyx_v_sq);
 
-                  /* "wts/engine/_batch.pyx":163
+                  /* "wts/engine/_batch.pyx":169
  *                     for sq in range(81):
  *                         piece = wts_piece_at(&self.states[i], sq)
  *                         out[i, 0, sq] = piece == WTS_BLACK_TURTLE             # <<<<<<<<<<<<<<
@@ -21218,7 +21395,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_18_observation(struct 
                   __pyx_t_13 = __pyx_v_sq;
                   *((uint8_t *) ( /* dim=2 */ ((char *) (((uint8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_11 * __pyx_v_out.strides[0]) ) + __pyx_t_12 * __pyx_v_out.strides[1]) )) + __pyx_t_13)) )) = (__pyx_v_piece == __pyx_e_3wts_6engine_5_core_WTS_BLACK_TURTLE);
 
-                  /* "wts/engine/_batch.pyx":164
+                  /* "wts/engine/_batch.pyx":170
  *                         piece = wts_piece_at(&self.states[i], sq)
  *                         out[i, 0, sq] = piece == WTS_BLACK_TURTLE
  *                         out[i, 1, sq] = piece == WTS_WHITE_TURTLE             # <<<<<<<<<<<<<<
@@ -21230,7 +21407,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_18_observation(struct 
                   __pyx_t_11 = __pyx_v_sq;
                   *((uint8_t *) ( /* dim=2 */ ((char *) (((uint8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_13 * __pyx_v_out.strides[0]) ) + __pyx_t_12 * __pyx_v_out.strides[1]) )) + __pyx_t_11)) )) = (__pyx_v_piece == __pyx_e_3wts_6engine_5_core_WTS_WHITE_TURTLE);
 
-                  /* "wts/engine/_batch.pyx":165
+                  /* "wts/engine/_batch.pyx":171
  *                         out[i, 0, sq] = piece == WTS_BLACK_TURTLE
  *                         out[i, 1, sq] = piece == WTS_WHITE_TURTLE
  *                         out[i, 2, sq] = piece == WTS_EGG             # <<<<<<<<<<<<<<
@@ -21242,7 +21419,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_18_observation(struct 
                   __pyx_t_13 = __pyx_v_sq;
                   *((uint8_t *) ( /* dim=2 */ ((char *) (((uint8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_11 * __pyx_v_out.strides[0]) ) + __pyx_t_12 * __pyx_v_out.strides[1]) )) + __pyx_t_13)) )) = (__pyx_v_piece == __pyx_e_3wts_6engine_5_core_WTS_EGG);
 
-                  /* "wts/engine/_batch.pyx":166
+                  /* "wts/engine/_batch.pyx":172
  *                         out[i, 1, sq] = piece == WTS_WHITE_TURTLE
  *                         out[i, 2, sq] = piece == WTS_EGG
  *                         out[i, 3, sq] = 0             # <<<<<<<<<<<<<<
@@ -21255,7 +21432,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_18_observation(struct 
                   *((uint8_t *) ( /* dim=2 */ ((char *) (((uint8_t *) ( /* dim=1 */ (( /* dim=0 */ (__pyx_v_out.data + __pyx_t_13 * __pyx_v_out.strides[0]) ) + __pyx_t_12 * __pyx_v_out.strides[1]) )) + __pyx_t_11)) )) = 0;
                 }
 
-                /* "wts/engine/_batch.pyx":167
+                /* "wts/engine/_batch.pyx":173
  *                         out[i, 2, sq] = piece == WTS_EGG
  *                         out[i, 3, sq] = 0
  *                     for k in range(self.states[i].egg_count):             # <<<<<<<<<<<<<<
@@ -21269,7 +21446,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_18_observation(struct 
                 for (__pyx_t_1 = 0; __pyx_t_1 < __pyx_t_15; __pyx_t_1+=1) {
                   __pyx_v_k = __pyx_t_1;
 
-                  /* "wts/engine/_batch.pyx":168
+                  /* "wts/engine/_batch.pyx":174
  *                         out[i, 3, sq] = 0
  *                     for k in range(self.states[i].egg_count):
  *                         out[i, 3, self.states[i].egg_queue[k]] = <uint8_t>(k + 1)             # <<<<<<<<<<<<<<
@@ -21286,7 +21463,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_18_observation(struct 
 
             }
 
-            /* "wts/engine/_batch.pyx":159
+            /* "wts/engine/_batch.pyx":165
  *             raise ValueError("an observation has 4 planes of 81 squares a game")
  *         with self._lock:
  *             with nogil:             # <<<<<<<<<<<<<<
@@ -21304,7 +21481,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_18_observation(struct 
         }
       }
 
-      /* "wts/engine/_batch.pyx":158
+      /* "wts/engine/_batch.pyx":164
  *         if out.shape[1] != 4 or out.shape[2] != 81:
  *             raise ValueError("an observation has 4 planes of 81 squares a game")
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -21320,8 +21497,8 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_18_observation(struct 
       }
   }
 
-  /* "wts/engine/_batch.pyx":151
- *                             out[i, sq] = wts_piece_at(&self.states[i], sq) == WTS_EMPTY
+  /* "wts/engine/_batch.pyx":157
+ *                         out[i, sq] = wts_test_bit(legal, wts_square_bit(sq))
  * 
  *     def _observation(self, uint8_t[:, :, ::1] out):             # <<<<<<<<<<<<<<
  *         """Planes black, white, eggs (0/1) and egg age (1 = oldest), each 81 squares."""
@@ -21346,7 +21523,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_18_observation(struct 
   return __pyx_r;
 }
 
-/* "wts/engine/_batch.pyx":170
+/* "wts/engine/_batch.pyx":176
  *                         out[i, 3, self.states[i].egg_queue[k]] = <uint8_t>(k + 1)
  * 
  *     def _reset(self, const uint8_t[::1] mask):             # <<<<<<<<<<<<<<
@@ -21355,15 +21532,15 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_18_observation(struct 
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_21_reset(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_23_reset(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-static PyMethodDef __pyx_mdef_3wts_6engine_6_batch_9BatchCore_21_reset = {"_reset", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_21_reset, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_21_reset(PyObject *__pyx_v_self, 
+static PyMethodDef __pyx_mdef_3wts_6engine_6_batch_9BatchCore_23_reset = {"_reset", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_23_reset, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_23_reset(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -21393,32 +21570,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_mask,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 170, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 176, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 170, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 176, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_reset", 0) < (0)) __PYX_ERR(0, 170, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_reset", 0) < (0)) __PYX_ERR(0, 176, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_reset", 1, 1, 1, i); __PYX_ERR(0, 170, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_reset", 1, 1, 1, i); __PYX_ERR(0, 176, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 170, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 176, __pyx_L3_error)
     }
-    __pyx_v_mask = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_uint8_t__const__(values[0], 0); if (unlikely(!__pyx_v_mask.memview)) __PYX_ERR(0, 170, __pyx_L3_error)
+    __pyx_v_mask = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_uint8_t__const__(values[0], 0); if (unlikely(!__pyx_v_mask.memview)) __PYX_ERR(0, 176, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("_reset", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 170, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("_reset", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 176, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -21430,7 +21607,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_3wts_6engine_6_batch_9BatchCore_20_reset(((struct __pyx_obj_3wts_6engine_6_batch_BatchCore *)__pyx_v_self), __pyx_v_mask);
+  __pyx_r = __pyx_pf_3wts_6engine_6_batch_9BatchCore_22_reset(((struct __pyx_obj_3wts_6engine_6_batch_BatchCore *)__pyx_v_self), __pyx_v_mask);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -21441,7 +21618,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_20_reset(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, __Pyx_memviewslice __pyx_v_mask) {
+static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_22_reset(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, __Pyx_memviewslice __pyx_v_mask) {
   Py_ssize_t __pyx_v_i;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
@@ -21457,17 +21634,17 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_20_reset(struct __pyx_
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_reset", 0);
 
-  /* "wts/engine/_batch.pyx":172
+  /* "wts/engine/_batch.pyx":178
  *     def _reset(self, const uint8_t[::1] mask):
  *         cdef Py_ssize_t i
  *         self._check_length(mask.shape[0])             # <<<<<<<<<<<<<<
  *         with self._lock:
  *             for i in range(self.n):
 */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_3wts_6engine_6_batch_BatchCore *)__pyx_v_self->__pyx_vtab)->_check_length(__pyx_v_self, (__pyx_v_mask.shape[0])); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 172, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_3wts_6engine_6_batch_BatchCore *)__pyx_v_self->__pyx_vtab)->_check_length(__pyx_v_self, (__pyx_v_mask.shape[0])); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 178, __pyx_L1_error)
 
 
-  /* "wts/engine/_batch.pyx":173
+  /* "wts/engine/_batch.pyx":179
  *         cdef Py_ssize_t i
  *         self._check_length(mask.shape[0])
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -21479,7 +21656,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_20_reset(struct __pyx_
       __Pyx_Locks_PyMutex_LockGil(*__pyx_t_2);
       /*try:*/ {
 
-        /* "wts/engine/_batch.pyx":174
+        /* "wts/engine/_batch.pyx":180
  *         self._check_length(mask.shape[0])
  *         with self._lock:
  *             for i in range(self.n):             # <<<<<<<<<<<<<<
@@ -21493,7 +21670,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_20_reset(struct __pyx_
         for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
           __pyx_v_i = __pyx_t_5;
 
-          /* "wts/engine/_batch.pyx":175
+          /* "wts/engine/_batch.pyx":181
  *         with self._lock:
  *             for i in range(self.n):
  *                 if mask[i]:             # <<<<<<<<<<<<<<
@@ -21506,7 +21683,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_20_reset(struct __pyx_
           if (__pyx_t_7) {
 
 
-            /* "wts/engine/_batch.pyx":176
+            /* "wts/engine/_batch.pyx":182
  *             for i in range(self.n):
  *                 if mask[i]:
  *                     wts_init(&self.states[i])             # <<<<<<<<<<<<<<
@@ -21515,7 +21692,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_20_reset(struct __pyx_
 */
             __pyx_f_3wts_6engine_5_core_wts_init((&(__pyx_v_self->states[__pyx_v_i])));
 
-            /* "wts/engine/_batch.pyx":175
+            /* "wts/engine/_batch.pyx":181
  *         with self._lock:
  *             for i in range(self.n):
  *                 if mask[i]:             # <<<<<<<<<<<<<<
@@ -21527,7 +21704,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_20_reset(struct __pyx_
 
       }
 
-      /* "wts/engine/_batch.pyx":173
+      /* "wts/engine/_batch.pyx":179
  *         cdef Py_ssize_t i
  *         self._check_length(mask.shape[0])
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -21543,7 +21720,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_20_reset(struct __pyx_
       }
   }
 
-  /* "wts/engine/_batch.pyx":170
+  /* "wts/engine/_batch.pyx":176
  *                         out[i, 3, self.states[i].egg_queue[k]] = <uint8_t>(k + 1)
  * 
  *     def _reset(self, const uint8_t[::1] mask):             # <<<<<<<<<<<<<<
@@ -21564,7 +21741,7 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_20_reset(struct __pyx_
   return __pyx_r;
 }
 
-/* "wts/engine/_batch.pyx":178
+/* "wts/engine/_batch.pyx":184
  *                     wts_init(&self.states[i])
  * 
  *     cdef int _check_length(self, Py_ssize_t length) except -1:             # <<<<<<<<<<<<<<
@@ -21590,7 +21767,7 @@ static int __pyx_f_3wts_6engine_6_batch_9BatchCore__check_length(struct __pyx_ob
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_check_length", 0);
 
-  /* "wts/engine/_batch.pyx":179
+  /* "wts/engine/_batch.pyx":185
  * 
  *     cdef int _check_length(self, Py_ssize_t length) except -1:
  *         if length != self.n:             # <<<<<<<<<<<<<<
@@ -21602,16 +21779,16 @@ static int __pyx_f_3wts_6engine_6_batch_9BatchCore__check_length(struct __pyx_ob
   if (unlikely(__pyx_t_1)) {
 
 
-    /* "wts/engine/_batch.pyx":180
+    /* "wts/engine/_batch.pyx":186
  *     cdef int _check_length(self, Py_ssize_t length) except -1:
  *         if length != self.n:
  *             raise ValueError(f"the array has {length} entries, the batch {self.n} games")             # <<<<<<<<<<<<<<
  *         return 0
 */
     __pyx_t_3 = NULL;
-    __pyx_t_4 = __Pyx_PyUnicode_From_Py_ssize_t(__pyx_v_length, 0, ' ', 'd'); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 180, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyUnicode_From_Py_ssize_t(__pyx_v_length, 0, ' ', 'd'); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 186, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyUnicode_From_Py_ssize_t(__pyx_v_self->n, 0, ' ', 'd'); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 180, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyUnicode_From_Py_ssize_t(__pyx_v_self->n, 0, ' ', 'd'); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 186, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __pyx_t_6[0] = __pyx_mstate_global->__pyx_kp_u_the_array_has;
     __pyx_t_6[1] = __pyx_t_4;
@@ -21624,7 +21801,7 @@ static int __pyx_f_3wts_6engine_6_batch_9BatchCore__check_length(struct __pyx_ob
     #endif
     __pyx_t_8 = 0;
     __pyx_t_9 = __Pyx_PyUnicode_Join(__pyx_t_6, 5, __pyx_t_7, __pyx_t_8);
-    if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 180, __pyx_L1_error)
+    if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 186, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_9);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
@@ -21634,14 +21811,14 @@ static int __pyx_f_3wts_6engine_6_batch_9BatchCore__check_length(struct __pyx_ob
       __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_10, (2-__pyx_t_10) | (__pyx_t_10*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 180, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 186, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
     }
     __Pyx_Raise(__pyx_t_2, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    __PYX_ERR(0, 180, __pyx_L1_error)
+    __PYX_ERR(0, 186, __pyx_L1_error)
 
-    /* "wts/engine/_batch.pyx":179
+    /* "wts/engine/_batch.pyx":185
  * 
  *     cdef int _check_length(self, Py_ssize_t length) except -1:
  *         if length != self.n:             # <<<<<<<<<<<<<<
@@ -21650,7 +21827,7 @@ static int __pyx_f_3wts_6engine_6_batch_9BatchCore__check_length(struct __pyx_ob
 */
   }
 
-  /* "wts/engine/_batch.pyx":181
+  /* "wts/engine/_batch.pyx":187
  *         if length != self.n:
  *             raise ValueError(f"the array has {length} entries, the batch {self.n} games")
  *         return 0             # <<<<<<<<<<<<<<
@@ -21661,7 +21838,7 @@ static int __pyx_f_3wts_6engine_6_batch_9BatchCore__check_length(struct __pyx_ob
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_batch.pyx":178
+  /* "wts/engine/_batch.pyx":184
  *                     wts_init(&self.states[i])
  * 
  *     cdef int _check_length(self, Py_ssize_t length) except -1:             # <<<<<<<<<<<<<<
@@ -21691,15 +21868,15 @@ static int __pyx_f_3wts_6engine_6_batch_9BatchCore__check_length(struct __pyx_ob
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_23__reduce_cython__(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_25__reduce_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-static PyMethodDef __pyx_mdef_3wts_6engine_6_batch_9BatchCore_23__reduce_cython__ = {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_23__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_23__reduce_cython__(PyObject *__pyx_v_self, 
+static PyMethodDef __pyx_mdef_3wts_6engine_6_batch_9BatchCore_25__reduce_cython__ = {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_25__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_25__reduce_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -21725,14 +21902,14 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
   if (unlikely(__pyx_kwds_len < 0)) return NULL;
   if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("__reduce_cython__", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_3wts_6engine_6_batch_9BatchCore_22__reduce_cython__(((struct __pyx_obj_3wts_6engine_6_batch_BatchCore *)__pyx_v_self));
+  __pyx_r = __pyx_pf_3wts_6engine_6_batch_9BatchCore_24__reduce_cython__(((struct __pyx_obj_3wts_6engine_6_batch_BatchCore *)__pyx_v_self));
 
   /* function exit code */
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_22__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self) {
+static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_24__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   int __pyx_lineno = 0;
@@ -21772,15 +21949,15 @@ static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_22__reduce_cython__(CY
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_25__setstate_cython__(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_27__setstate_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-static PyMethodDef __pyx_mdef_3wts_6engine_6_batch_9BatchCore_25__setstate_cython__ = {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_25__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_25__setstate_cython__(PyObject *__pyx_v_self, 
+static PyMethodDef __pyx_mdef_3wts_6engine_6_batch_9BatchCore_27__setstate_cython__ = {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_27__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_3wts_6engine_6_batch_9BatchCore_27__setstate_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -21846,7 +22023,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_3wts_6engine_6_batch_9BatchCore_24__setstate_cython__(((struct __pyx_obj_3wts_6engine_6_batch_BatchCore *)__pyx_v_self), __pyx_v___pyx_state);
+  __pyx_r = __pyx_pf_3wts_6engine_6_batch_9BatchCore_26__setstate_cython__(((struct __pyx_obj_3wts_6engine_6_batch_BatchCore *)__pyx_v_self), __pyx_v___pyx_state);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -21856,7 +22033,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_24__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state) {
+static PyObject *__pyx_pf_3wts_6engine_6_batch_9BatchCore_26__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_3wts_6engine_6_batch_BatchCore *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   int __pyx_lineno = 0;
@@ -21989,12 +22166,13 @@ static PyMethodDef __pyx_methods_3wts_6engine_6_batch_BatchCore[] = {
   {"_set_state", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_9_set_state, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
   {"_step", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_11_step, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_3wts_6engine_6_batch_9BatchCore_10_step},
   {"_status", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_13_status, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
-  {"_counts", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_15_counts, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
-  {"_legal_mask", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_17_legal_mask, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
-  {"_observation", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_19_observation, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_3wts_6engine_6_batch_9BatchCore_18_observation},
-  {"_reset", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_21_reset, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
-  {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_23__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
-  {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_25__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"_over", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_15_over, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"_counts", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_17_counts, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"_legal_mask", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_19_legal_mask, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"_observation", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_21_observation, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_3wts_6engine_6_batch_9BatchCore_20_observation},
+  {"_reset", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_23_reset, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_25__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_3wts_6engine_6_batch_9BatchCore_27__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
   {0, 0, 0, 0}
 };
 #if CYTHON_USE_TYPE_SPECS
@@ -23284,14 +23462,14 @@ static int __Pyx_modinit_Exttype___pyx_obj_3wts_6engine_6_batch_BatchCore(__pyx_
   __pyx_vtable_3wts_6engine_6_batch_BatchCore._first_bad_move = (Py_ssize_t (*)(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *, __Pyx_memviewslice, __Pyx_memviewslice))__pyx_f_3wts_6engine_6_batch_9BatchCore__first_bad_move;
   __pyx_vtable_3wts_6engine_6_batch_BatchCore._check_length = (int (*)(struct __pyx_obj_3wts_6engine_6_batch_BatchCore *, Py_ssize_t))__pyx_f_3wts_6engine_6_batch_9BatchCore__check_length;
   #if CYTHON_USE_TYPE_SPECS
-  __pyx_mstate->__pyx_ptype_3wts_6engine_6_batch_BatchCore = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_3wts_6engine_6_batch_BatchCore_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_3wts_6engine_6_batch_BatchCore)) __PYX_ERR(0, 25, __pyx_L1_error)
+  __pyx_mstate->__pyx_ptype_3wts_6engine_6_batch_BatchCore = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_3wts_6engine_6_batch_BatchCore_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_3wts_6engine_6_batch_BatchCore)) __PYX_ERR(0, 26, __pyx_L1_error)
   #else
   __pyx_mstate->__pyx_ptype_3wts_6engine_6_batch_BatchCore = &__pyx_type_3wts_6engine_6_batch_BatchCore;
   #endif
   #if !CYTHON_COMPILING_IN_LIMITED_API
   #endif
   #if !CYTHON_USE_TYPE_SPECS
-  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_3wts_6engine_6_batch_BatchCore) < (0)) __PYX_ERR(0, 25, __pyx_L1_error)
+  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_3wts_6engine_6_batch_BatchCore) < (0)) __PYX_ERR(0, 26, __pyx_L1_error)
   #endif
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_3wts_6engine_6_batch_BatchCore);
@@ -23301,9 +23479,9 @@ static int __Pyx_modinit_Exttype___pyx_obj_3wts_6engine_6_batch_BatchCore(__pyx_
     __pyx_mstate->__pyx_ptype_3wts_6engine_6_batch_BatchCore->tp_getattro = PyObject_GenericGetAttr;
   }
   #endif
-  if (__Pyx_SetVtable(__pyx_mstate->__pyx_ptype_3wts_6engine_6_batch_BatchCore, __pyx_vtabptr_3wts_6engine_6_batch_BatchCore) < (0)) __PYX_ERR(0, 25, __pyx_L1_error)
-  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_BatchCore, (PyObject *) __pyx_mstate->__pyx_ptype_3wts_6engine_6_batch_BatchCore) < (0)) __PYX_ERR(0, 25, __pyx_L1_error)
-  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_3wts_6engine_6_batch_BatchCore) < (0)) __PYX_ERR(0, 25, __pyx_L1_error)
+  if (__Pyx_SetVtable(__pyx_mstate->__pyx_ptype_3wts_6engine_6_batch_BatchCore, __pyx_vtabptr_3wts_6engine_6_batch_BatchCore) < (0)) __PYX_ERR(0, 26, __pyx_L1_error)
+  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_BatchCore, (PyObject *) __pyx_mstate->__pyx_ptype_3wts_6engine_6_batch_BatchCore) < (0)) __PYX_ERR(0, 26, __pyx_L1_error)
+  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_3wts_6engine_6_batch_BatchCore) < (0)) __PYX_ERR(0, 26, __pyx_L1_error)
   __Pyx_RefNannyFinishContext();
   return 0;
   __pyx_L1_error:;
@@ -23550,8 +23728,8 @@ static int __Pyx_modinit_Function_import_code(__pyx_mstatetype *__pyx_mstate) {
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (unlikely(!__pyx_import_signature)) __PYX_ERR(0, 1, __pyx_L1_error)
     #endif
-    const char * __pyx_import_name = __pyx_import_signature + 354;
-    void (**const __pyx_import_pointers[])(void) = {(void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_is_over, (void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_piece_at, (void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_init, (void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_copy, (void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_resolve_turn, (void (**)(void)) NULL};
+    const char * __pyx_import_name = __pyx_import_signature + 413;
+    void (**const __pyx_import_pointers[])(void) = {(void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_is_over, (void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_is_legal, (void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_piece_at, (void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_init, (void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_copy, (void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_resolve_turn, (void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_legal_moves, (void (**)(void)) NULL};
     void (**const *__pyx_import_pointer)(void) = __pyx_import_pointers;
     const char *__pyx_import_current_signature = __pyx_import_signature;
     while (*__pyx_import_pointer) {
@@ -24355,7 +24533,7 @@ __Pyx_RefNannySetupContext("PyInit__batch", 0);
   if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Enum, __pyx_t_4) < (0)) __PYX_ERR(1, 4, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "wts/engine/_batch.pyx":18
+  /* "wts/engine/_batch.pyx":19
  * from wts.engine._game cimport GameCore
  * 
  * from wts.params import check_int             # <<<<<<<<<<<<<<
@@ -24364,139 +24542,154 @@ __Pyx_RefNannySetupContext("PyInit__batch", 0);
 */
   {
     PyObject* const __pyx_imported_names[] = {__pyx_mstate_global->__pyx_n_u_check_int};
-    __pyx_t_1 = __Pyx_Import(__pyx_mstate_global->__pyx_n_u_wts_params, __pyx_imported_names, 1, NULL, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 18, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_Import(__pyx_mstate_global->__pyx_n_u_wts_params, __pyx_imported_names, 1, NULL, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 19, __pyx_L1_error)
   }
   __pyx_t_4 = __pyx_t_1;
   __Pyx_GOTREF(__pyx_t_4);
   {
     PyObject* const __pyx_imported_names[] = {__pyx_mstate_global->__pyx_n_u_check_int};
     __pyx_t_9 = 0; {
-      __pyx_t_5 = __Pyx_ImportFrom(__pyx_t_4, __pyx_imported_names[__pyx_t_9]); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 18, __pyx_L1_error)
+      __pyx_t_5 = __Pyx_ImportFrom(__pyx_t_4, __pyx_imported_names[__pyx_t_9]); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 19, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
-      if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_imported_names[__pyx_t_9], __pyx_t_5) < (0)) __PYX_ERR(0, 18, __pyx_L1_error)
+      if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_imported_names[__pyx_t_9], __pyx_t_5) < (0)) __PYX_ERR(0, 19, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     }
   }
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "wts/engine/_batch.pyx":58
+  /* "wts/engine/_batch.pyx":59
  *         return index
  * 
  *     def _get_state(self, Py_ssize_t index, GameCore game not None):             # <<<<<<<<<<<<<<
  *         cdef wts_state state
  *         with self._lock:
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_6_batch_9BatchCore_7_get_state, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_BatchCore__get_state, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__batch, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 58, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_6_batch_9BatchCore_7_get_state, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_BatchCore__get_state, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__batch, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 59, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_6_batch_BatchCore, __pyx_mstate_global->__pyx_n_u_get_state, __pyx_t_4) < (0)) __PYX_ERR(0, 58, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_6_batch_BatchCore, __pyx_mstate_global->__pyx_n_u_get_state, __pyx_t_4) < (0)) __PYX_ERR(0, 59, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "wts/engine/_batch.pyx":64
+  /* "wts/engine/_batch.pyx":65
  *         game.load(&state)
  * 
  *     def _set_state(self, Py_ssize_t index, GameCore game not None):             # <<<<<<<<<<<<<<
  *         cdef wts_state state
  *         game.snapshot(&state)
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_6_batch_9BatchCore_9_set_state, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_BatchCore__set_state, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__batch, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[1])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 64, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_6_batch_9BatchCore_9_set_state, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_BatchCore__set_state, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__batch, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[1])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 65, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_6_batch_BatchCore, __pyx_mstate_global->__pyx_n_u_set_state, __pyx_t_4) < (0)) __PYX_ERR(0, 64, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_6_batch_BatchCore, __pyx_mstate_global->__pyx_n_u_set_state, __pyx_t_4) < (0)) __PYX_ERR(0, 65, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "wts/engine/_batch.pyx":83
+  /* "wts/engine/_batch.pyx":84
  *         return -1
  * 
  *     def _step(self, const int64_t[::1] black, const int64_t[::1] white, uint8_t[::1] status,             # <<<<<<<<<<<<<<
  *               int32_t[:, ::1] captures, int32_t[::1] hatches, GameCore bad not None):
  *         """Play every game not over, if every move can be played; else change
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_6_batch_9BatchCore_11_step, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_BatchCore__step, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__batch, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 83, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_6_batch_9BatchCore_11_step, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_BatchCore__step, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__batch, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 84, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_6_batch_BatchCore, __pyx_mstate_global->__pyx_n_u_step_2, __pyx_t_4) < (0)) __PYX_ERR(0, 83, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_6_batch_BatchCore, __pyx_mstate_global->__pyx_n_u_step_2, __pyx_t_4) < (0)) __PYX_ERR(0, 84, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "wts/engine/_batch.pyx":118
+  /* "wts/engine/_batch.pyx":119
  *         return first_bad
  * 
  *     def _status(self, uint8_t[::1] out):             # <<<<<<<<<<<<<<
  *         cdef Py_ssize_t i
  *         self._check_length(out.shape[0])
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_6_batch_9BatchCore_13_status, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_BatchCore__status, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__batch, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 118, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_6_batch_9BatchCore_13_status, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_BatchCore__status, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__batch, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 119, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_6_batch_BatchCore, __pyx_mstate_global->__pyx_n_u_status_2, __pyx_t_4) < (0)) __PYX_ERR(0, 118, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_6_batch_BatchCore, __pyx_mstate_global->__pyx_n_u_status_2, __pyx_t_4) < (0)) __PYX_ERR(0, 119, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "wts/engine/_batch.pyx":125
+  /* "wts/engine/_batch.pyx":126
  *                 out[i] = self.states[i].status
+ * 
+ *     def _over(self, uint8_t[::1] out):             # <<<<<<<<<<<<<<
+ *         cdef Py_ssize_t i
+ *         self._check_length(out.shape[0])
+*/
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_6_batch_9BatchCore_15_over, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_BatchCore__over, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__batch, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 126, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
+  #endif
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_6_batch_BatchCore, __pyx_mstate_global->__pyx_n_u_over, __pyx_t_4) < (0)) __PYX_ERR(0, 126, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+
+  /* "wts/engine/_batch.pyx":133
+ *                 out[i] = wts_is_over(&self.states[i])
  * 
  *     def _counts(self, int32_t[:, ::1] counts, int64_t[::1] turns):             # <<<<<<<<<<<<<<
  *         cdef Py_ssize_t i
  *         self._check_length(counts.shape[0])
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_6_batch_9BatchCore_15_counts, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_BatchCore__counts, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__batch, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 125, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_6_batch_9BatchCore_17_counts, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_BatchCore__counts, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__batch, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 133, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_6_batch_BatchCore, __pyx_mstate_global->__pyx_n_u_counts_2, __pyx_t_4) < (0)) __PYX_ERR(0, 125, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_6_batch_BatchCore, __pyx_mstate_global->__pyx_n_u_counts_2, __pyx_t_4) < (0)) __PYX_ERR(0, 133, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "wts/engine/_batch.pyx":135
+  /* "wts/engine/_batch.pyx":143
  *                 turns[i] = self.states[i].turn
  * 
  *     def _legal_mask(self, uint8_t[:, ::1] out):             # <<<<<<<<<<<<<<
  *         cdef Py_ssize_t i
  *         cdef int sq
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_6_batch_9BatchCore_17_legal_mask, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_BatchCore__legal_mask, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__batch, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 135, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_6_batch_9BatchCore_19_legal_mask, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_BatchCore__legal_mask, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__batch, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 143, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_6_batch_BatchCore, __pyx_mstate_global->__pyx_n_u_legal_mask, __pyx_t_4) < (0)) __PYX_ERR(0, 135, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_6_batch_BatchCore, __pyx_mstate_global->__pyx_n_u_legal_mask, __pyx_t_4) < (0)) __PYX_ERR(0, 143, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "wts/engine/_batch.pyx":151
- *                             out[i, sq] = wts_piece_at(&self.states[i], sq) == WTS_EMPTY
+  /* "wts/engine/_batch.pyx":157
+ *                         out[i, sq] = wts_test_bit(legal, wts_square_bit(sq))
  * 
  *     def _observation(self, uint8_t[:, :, ::1] out):             # <<<<<<<<<<<<<<
  *         """Planes black, white, eggs (0/1) and egg age (1 = oldest), each 81 squares."""
  *         cdef Py_ssize_t i
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_6_batch_9BatchCore_19_observation, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_BatchCore__observation, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__batch, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 151, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_6_batch_9BatchCore_21_observation, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_BatchCore__observation, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__batch, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 157, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_6_batch_BatchCore, __pyx_mstate_global->__pyx_n_u_observation, __pyx_t_4) < (0)) __PYX_ERR(0, 151, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_6_batch_BatchCore, __pyx_mstate_global->__pyx_n_u_observation, __pyx_t_4) < (0)) __PYX_ERR(0, 157, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "wts/engine/_batch.pyx":170
+  /* "wts/engine/_batch.pyx":176
  *                         out[i, 3, self.states[i].egg_queue[k]] = <uint8_t>(k + 1)
  * 
  *     def _reset(self, const uint8_t[::1] mask):             # <<<<<<<<<<<<<<
  *         cdef Py_ssize_t i
  *         self._check_length(mask.shape[0])
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_6_batch_9BatchCore_21_reset, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_BatchCore__reset, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__batch, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 170, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_6_batch_9BatchCore_23_reset, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_BatchCore__reset, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__batch, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[8])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 176, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_6_batch_BatchCore, __pyx_mstate_global->__pyx_n_u_reset, __pyx_t_4) < (0)) __PYX_ERR(0, 170, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_6_batch_BatchCore, __pyx_mstate_global->__pyx_n_u_reset, __pyx_t_4) < (0)) __PYX_ERR(0, 176, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
   /* "(tree fragment)":1
@@ -24504,7 +24697,7 @@ __Pyx_RefNannySetupContext("PyInit__batch", 0);
  *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"
  * def __setstate_cython__(self, __pyx_state):
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_6_batch_9BatchCore_23__reduce_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_BatchCore___reduce_cython, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__batch, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[8])); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 1, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_6_batch_9BatchCore_25__reduce_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_BatchCore___reduce_cython, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__batch, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[9])); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 1, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
@@ -24518,7 +24711,7 @@ __Pyx_RefNannySetupContext("PyInit__batch", 0);
  * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
  *     raise TypeError, "no default __reduce__ due to non-trivial __cinit__"
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_6_batch_9BatchCore_25__setstate_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_BatchCore___setstate_cython, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__batch, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[9])); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 3, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_6_batch_9BatchCore_27__setstate_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_BatchCore___setstate_cython, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__batch, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[10])); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 3, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
@@ -24700,38 +24893,38 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
-    const struct { const unsigned int length: 8; } str_length_index[] = {{6},{20},{6},{29},{32},{8},{15},{1},{2},{15},{23},{25},{32},{20},{22},{1},{1},{37},{45},{22},{179},{11},{34},{8},{48},{27},{15},{7},{6},{5},{2},{9},{50},{25},{14},{39},{30},{37},{5},{9},{27},{29},{17},{20},{21},{22},{16},{20},{17},{15},{8},{8},{15},{20},{12},{9},{17},{8},{8},{12},{10},{8},{10},{8},{7},{14},{11},{10},{19},{14},{12},{10},{17},{13},{12},{12},{19},{8},{7},{10},{13},{11},{12},{6},{10},{7},{5},{3},{15},{18},{3},{4},{5},{14},{1},{8},{9},{18},{5},{6},{15},{6},{9},{5},{9},{5},{6},{7},{4},{7},{1},{2},{5},{5},{8},{1},{1},{4},{7},{4},{1},{4},{4},{3},{3},{4},{5},{3},{6},{8},{4},{10},{5},{4},{2},{5},{5},{6},{4},{4},{6},{5},{6},{6},{6},{5},{17},{10},{1}};
-    const struct { const unsigned int length: 9; } bytes_length_index[] = {{1},{413},{9},{43},{52},{59},{105},{43},{143},{222},{341}};
+    const struct { const unsigned int length: 8; } str_length_index[] = {{6},{20},{6},{29},{32},{8},{15},{1},{2},{15},{23},{25},{32},{20},{22},{1},{1},{37},{45},{22},{179},{11},{34},{8},{48},{27},{15},{7},{6},{5},{2},{9},{50},{25},{14},{39},{30},{37},{5},{9},{27},{29},{17},{20},{21},{22},{15},{16},{20},{17},{15},{8},{8},{15},{20},{12},{9},{17},{8},{8},{12},{10},{8},{10},{8},{7},{14},{11},{10},{19},{14},{12},{10},{17},{13},{12},{12},{19},{8},{7},{10},{13},{11},{12},{5},{6},{10},{7},{5},{3},{15},{18},{3},{4},{5},{14},{1},{8},{9},{18},{5},{6},{15},{6},{9},{5},{9},{5},{6},{7},{4},{7},{1},{2},{5},{5},{8},{1},{1},{5},{4},{7},{4},{1},{4},{4},{3},{3},{4},{5},{3},{6},{8},{4},{10},{5},{4},{2},{5},{5},{6},{4},{4},{6},{5},{6},{6},{6},{5},{17},{10},{1}};
+    const struct { const unsigned int length: 9; } bytes_length_index[] = {{1},{501},{9},{43},{52},{56},{59},{105},{43},{113},{222},{341}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1686 bytes) */
-static const char cstring[] = "x\332\225UAs\023\307\022F/\201@\342T\020\030B%\252\227Q\002\010\210-\"l\234\024\241\362J\317\230\224\017!\010\227\r9M\215vG\353\211W3\253\231YYJ.\034}\324q\217{\334\343\036u\324QG\037\367\310O\310OH\317\254,-\301\225\304\252\322j\266\247\273\247\373\373\276i!\242\3217\003D\271\226\214\252\025\244\367)j\023\355\354#\344\221.U\263\247+\340\301\205F\035\246\021\343\250K\273B\016\021SH\204\032\211\016\222\204{\024u\204Dd\026\017F$\332\277RG\377pGK\n\233\222x]8\350n\375\021z\374\223M\260\307\350\241q|\354\010\256\231\027\212P!\302]\3442i\342\376jf\374dCA\271.u\013\316\010\216\376\273\375\267ms\317\037\376\267I\270i\214(\305<\216\264@\222\022wUp\1778\353\262\017En\363>\361\231\213\272\302\245+\210\016\002\210\205T5\247f\316\255A\337\032\020\250\255 \017R\2358\253}\022P\203\026\031\000P\317\204\246\000/\340\2759\324\373\202\033\360\\\352\2636\225DS8\315\324\007Y\245q\342\350\371\326\363\325\365\357\326m\265\222\032\030\025Ra\333\361\241P\340\002@k\207\314\327\220]\017\003\252\352h\273\203\206\"D\234B]\320E\000~\305\000 \226#E\265e\270f{&\232\t\216!\234q\2576\203\211\365\251\211~J|E\353\005*\t\362\251G|\324%\352\000\355\023\205\276k \325\013\211\204\324\304\212\204\270.\206\244\024j\027mEe\337\246\267\276\353(\360\t\317\253~\047\316\231\341\357\373\302\001 \212\372q\204\357\233\232\004Wu\322v\\\246H\333\247\224\233\247\tE\236\303T\376\352r\001hvH\350k\204\261\244n\350P\214\221\033\332v\270\340\253\200n\237A\007\030;\2143\215\261\222\316\375C\255\356S\3561N\357c{l=\030\016\014BDJ2\264\305\317\337\024\352\206J\203\r \022\234\332;3D\001\020fj\tm\031\346\260E\0476\207K4\251\237\262\233\253\303\320\233\013S\325\233;\233\333\333\3777Ul\nI\347\213\372\274\037\307\n\007\343\342\026P\252\200\311S7\035\021r\255\n\006\217jl\275\0136\313+6\274\026\214\005\006\013V \215\352\302\273:%\235y\017\325[\006\032l\371>\013\024S;\264\027R\356Ps\357\353\213\021\200\361\363\341\000\276O@\377\370\031\035\350\027\264\203\361L\243@#PfT\274X@\037L\323\2561\270&\006>\235\220;\346\327;\301\003>\254\033""\300\3054\253.a\334\376\n7\364\355\036\007\316\354\2579\036c\240\035;\373\3249Pa7\177\233e1Ks\303\362U\310\003\346\034@\206-~\342\327\327\206Z\223\003d\355\237\244=Q\340;\334\315\rt`^\014\204\0471\252P\372;\264b\254\2512\275\344\244.\250\304L\201M\302\034\006\025\027\330,r\2303\267\340k\306\222\345\006.\326\211&q;\354t`\034\251!w\230\250\317\263\2526q\333D\321\266O\234\003\373\300\016\tt\010Y\235\371\302\200\207\031\327\216o\352\000\270a\":\264\r\316\266\342\274l\327B\t\025\347\377\014\240\005\030\250\024\260\264C\220J)d\207I\350\023N\354\370\304S0Y\273D\317\346\253\271g\373FYT1\346\302\014\247\003#\003\225?~\243\277\036\230\306aj\233\221mF57\320\302\250\357\302q\320J\000\305\004\214:4\020\001\014;!]I=\006 HE\375\016\2403\233 \366j\232\204\252\007@\311\234\211\0342\203\230\322\002\2762t4t\316\025h\002\362\206\001\\t\n\203?\244\352p\037*\202\321R\317GK=\037-\306\020\020I\272j\3603\340\204\356\314\304\205\327`\007o\344\276\370\241!\223bc\262\307\302\020\3440u\356\335=w\366\230\025\370\363\321w\317\365\005\374\031\375\313\310{gt_Ag\354\342\214\331\241\201\331\343\237B\014\0278g\325\234cLFg}*\355\332\362\216\211\3167\340\017\300.\034\021\014\355\002\024,\374>\265Y^\227\262\367?<\372z\324z\335|sq\351h{\324\032\221Q/\373\270<*gK\313\243&\274\273Q-.\3077c/i%,\355\215K\271\353\263\250\032\255E\235\270\031\267f\356\227G\347G\273`]\217z\331\345\253\243\306h+Z\216^\202\303\213\270\267\210Y\217\372q+&\247\307\254\217zQ)[\256D\315\250\025\271q-)\047\325E\350F|=\356%\245l\366\3720\276\020\223\270wZ\246\353\320\205\212nE:\3766\251&\017\222\326\251\246k\320\035\205\200CH#\2232\034T\354\333\233\227p3\361\322VJ\314\271[\243\362\250:j\274n\376q\341\334\245\217\337\002\341\342GGkG\035\010\335\211\336\213\032\331\322\225\321=\323F^^\371Jvy\031\000\271\026\021\250\240\221-\177:\372=\256\306\215\370I\362A\322KK\331\215J\3644\276e\333\253|\021\365\342\367\342\215\244\374\3464k\305\324\222\352\361\267\223\352d}\242\247kS\002\345\\\374\333r\036D;y\306\344\253d\007N\373\207\342nD\027\"\n\3055""\263\033(^J\232\300\274\233\326\306\345\361\3151\311n|\0365\242\315H\305\267\223\013\211\223\226\317f(\231\354\347\243]h~=>LH\"\213\373\271\312\332\351\207\343\352xc\362\331\364\301\364\305\024\264\363\307\225s\227\226\216\036\002\303{3\307[q\037\034;\351\323\361\355Iir}2\230\366\217w\367\216\367^fW?\213n\307%P\212N\326\240\352;\326\341\352ds\322;\245\353J\364\344\030}\223\226\322O\307%\243\277G\200\323\\\177\036\350\324Mji9\255\276)\024\3353\345~o\224\227\274\237\374\2306\322fV\271\t\220\357$\347\223W\300\2153\2766\366&\255\t\2356\336TV\336\002\217N\036NK\323\345\351\356\361\213\227\307/_\035\277\372%[\255\047$\253\254\202\034+(>\037\357\20267\000\021\364 \275=\2764)O\276\234\374h\030^\034\321Z,\367\322\307c9)g\225\257\200\253\255\344z\002\245\375\0278\014g\252\372OZ52x\004\022\000\312?9\n\255\256A\307\237\034\365\376\004G$\032u";
-    PyObject *data = __Pyx_DecompressString(cstring, 1686, 1);
+    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1701 bytes) */
+static const char cstring[] = "x\332\225U\315o\333F\026\267\332&\233t]4J\234l\321\032\305\270M\243\244k+U\354\270E6\350Bu\234\302\207M\243x\355d\201\005\006#\362\211\236\232\232\2418CY\352)G\037u\344\221G\036y\324QG\035}\3241\177B\377\204\276\031\352\203i\214\315Z\200\310\2317\357\363\367{\363H\230&\337\365\010\010\035rP\353D\037\001i2\355\034\021\342\2616\250\351\323\225\370\020R\223\026\327\204\013\322\206\266\014\373\204+\"#Md\213\204Lx@Z2$lj\217B\"\233\277\202\243\177\274\253C\300\303\220ym\014t\257\372\210<\376\227up\310\341\304(>v\244\320\334\213d\244\010\023.qyh\354\376,\346bv\2400]\027\334\2022\301\320\377\353\374m\331\\\363\307\177\3560a\ncJqO\020-I\010\314\335\220\302\357O\253\354b\222{\242\313|\356\222\266ta\235@/@[tUq*&n\005\353\326\210@e\235x\350j\246\254\216X\000\006-\326C\240\236I\r\010/\342\275\323\327GR\030\360\\\360y\023B\246\001\243\231\374\320kh\224\004y\276\373|c\353\207-\233m\010\006FET\324t|L\024\271@\320\232\021\3675z\327\375\000T\225\354\265H_FD\000\346\205U\004\250W4@b\005Q\240-\303\025[3\323\\\n\212\346\\x\225)L\274\013\306\372)\363\025T\013T2\342\203\307|\322f\352\230\0341E~\250\021\325\211X\210\256\231m\022\346\272\024\235\002\346.\233\n\302\256uou\267H\3403\221g\375\216\2353\305\337\367\245\203@\024\373\307\221\276or\222BUY\323q\271bM\037@\230\2471%\236\303U\276u\205D4[,\3625\2414\0047r\200R\342F\266\034!\305\006\242\333\345X\001\245\016\027\\S\252B\347\376\211V\367Ax\\\300}j\303V\203~\317 \304\302\220\365m\362\363\235\"\355Hi\224!DR\200\2753}\022 a&\227\310\246a\202-*\261>\\\246Y\365\234\323\274;\014\275yc\252j}\177go\357\047\223\305\216\014a\276\250\316\353ql\343PZ<BJ\0252y\356\241##\241UA\340\201\246V\273 \263\274R\303kAX`\260(\355BX\330\"\207\240\013{u\216w\263\217\324[\002\010v}\237\007\212\253}\350D \0340c\240\272\230\010\224>\357\367\360\377\004\257\003}\006=\375\002Z\224N[\026YE\006MS/\026X\026\327\3206\002\327\330\340\257\025\t\307\274\275\031<\370\343\355\000\357\251Y\265\031\027\366-\335\310\267g\002)\264o\023\236R\354\002\352\034\201s\254\242v\276\233z1Ks""\341\362U$\002\356\034\243\207]1\323\353j\303\264\361\201]\356\317\334\316\032\362\035*\347\002\350\231\215\201pf\243\n\251\277\3032\245\032\224\251%\347x\301,\345\ne!\216el\352\002\271EJ-\2219}\013\322\246TY\202\360\262\315\372\2246\243V\013G\224\352\013\207\313\352\334\265j2\267\311\0244}\346\034\333\007uX\240#\364\352\314\027\006A\312\205v|\223\014b\216S\322\201&*\333\264\363\334]\213\047\246\235\177-\260!p\310\002\002j\007#\204\241\014[<\304b1b\313g\236\302i\333fz:s\315\335;2\355\005\212s\027\347:\364L/\250\374\361\033\374zl10\020\34087\263\334\314pa@\306o@\033cb=\001f\024pp \220\001NA\031\272!x\034\221\010\025\370-\204h:Z\354\2355^U\007\321\nsNr\334\014lJK\374\207\221\243\261|\241\260;\320o\024\340\004\000\374\"D\240N\2160-\2349\325|\346T\363\231c\004\001\013Y[\365~A\260\310\335i\233\321M<\241\333\271.}hh\005jD6,NG\201\343\350\333{K\027\267Y\307\257\222\276\267\264\324\225\370\231\372?M1\320\205\324\327\311\005\313\270\240w\254`\372x\237\211!\203\346\264\2328F\324\224,t/\014\264\021\231>\305\3333[\333\346\262\033\333?\224\351\374\004\2770v\341\310\240o\027x\035\244\337\005\233\214\025L\257&:S\257K\223\217>>\375\373\240\361\272\376\346\312\362\351\336\2401`\203\316\344\223\362\240<Y^\031\324q\357\306\225\244\234\334N\274\264\221\362\2543,\345\252\317\342\265x3n%\365\2441U\2776\27048@\351V\334\231\\\2731\250\rv\343\225\370%*\274H:\027\260\371\302\034\047nZ\311\312\331\332\302n+\356\242\230\235o\2675\350\304\245\311\312j\\\217\033\261\233T\322rZ0\335Nn%\235\2644\231n\037&\227\023\226t\316\363t\013\253W\3617\261N\276O\327\322\007i\343\\\321MD\005\320\340\004\335\204i\031\003\025\361\362\346)\334N\275\254\2211\023wwP\036\254\rj\257\353\277_Y\272\372\311[@\\\371\353\351\346i\013M\367\343\017\343\332d\371\372\340[SF\236^\371\372\344\332\n\202r3f\230A\315\224\370KZK\353\351\277\263\277\rK\303\362d\345\263\370r\014I-\251O>\373\"\256\305;\010\323\177\021\271\312\360\313Qg\\zo\300\007\361~\362a\262\215\331~\235\356g\245\367\205/D#\3112\346\321H]\214U\036\336\036\262Y\002*""\271\223^N\235\254|1A\311x\277\024\037$k\311Vr\222\2624,\236\347\375\327\314>\036\256\r\267G\237\217\037\214_\214\261\253~\277\276tu\371\364!rx8U\374&\351\242b+{:\2743*\215n\215z\343\356\331\301\341\331\341\313\311\215\317\343;I\t{A\247\233\230\365]\253pc\2643\352\234S\365j\374\344\214|\227\225\014\314\246\303\036!N\363\016\363\026\r\372\246\220t\307\244\373\017\323[\351G\351\317Y-\253OVo#\344\373\351\245\364\025v\2023\2749\364F\215\021\214koV\327\337\002\017F\017\307\245\361\312\370\340\354\305\313\263\227\257\316^\375g\262QM\331du\003\033n\225$\227\222\003\354\276mD\204<\310\356\014\257\216\312\243\257F?\2177\307l\021\242\261X\036f\217\207\341\250<Y\375\032\271\332Mo\245\230\332\227\310a\224<I\377\222v\262\017\2625\323\006\217\260\005\220\362OO#\333\271\330\251\237\236v\376\000/\205M\245";
+    PyObject *data = __Pyx_DecompressString(cstring, 1701, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (2185 bytes) */
-static const char cstring[] = "\377 at 0x e\377ntries, \377the batc\377h  games\356\000\003 do\010\000not\377 fit in \377memory i\377s out of\377 range f\317or a9\004\022\000 o\377bject>(t{re\032\000ragmf\000\277).: <M<\002V\367iew:\001<con\377tiguous \177and dir4\001\326\007\rin\021\005s\254\000deed\"\010 x\000\004\031><(\t\276A\006>?Can\325\001a\377ssign to\377 read-on\353ly\337\004v\242\000Inv\377alid mod?e, exp\324\000|\000W\047c\047t\001\047\365\000t\377\000\317\047, g\241 %\005sh\267ape\252!ax\246 N\347ote\334 \355 Cyt\367hon\271!deli?beratek\000\320\001\357cter!\001n P\277EP-484\212\"r\375e\303!s subc\361l\246\000\224@\360 buil\375t\211@types.\377 If you \023ne\224 \303\000p\316\000%\t\326@_n set\335B\047\357\002\277ation_<\000i\267ng\047\355$iv\242\000o\177 False.\300H\377a legal \377mask has\377 81 squa\365r\240`a\246badd_\356\237`ean\364@ser\371vZ\002\047\0024 pla\351n\260\003\047\016c\371$lloyc\206 \264icoll\275`\376\243\000s.abcdi\177sableen\002\001\276\232\204\001 gcis\t\003d\377no defau\377lt __red\377uce__ du\376\312\002non-tri\373vi\277\000__cin\377it__src/\377wts/engi\357ne/_\362\204\002.py}x\200\205\001array\344\002~\005\006s must\372\000\356\240 one\257\205\002y p$\256@\246\205\001u\221\002\274aa\301\006?\002\037data.\013\020\230c\352\204\001\376\307\204\003s.ASCII\275B\371\205\001Core\000\006.\232\307\006c\264b__\017\t\320@s\365t\276`_\n\020coun{ts>\010get_)\002dR\010\323B_\324Ag\010ob\271F,}\010\352@et\215\010s<\020\211\001\375uh\tstepEl\377lipsisSe\277quence\364\206\001.\276\371\206\007__Pyx\001\000D\377ict_Next\037Ref__\235\204\004\304@\260@\346\363\204\001__\001\005\305\000ite\345m\r\001d0\001\027\000fun\341c\035\001\340\000\212#+\000impkor\347@_\334\000in;\001\337modulM\002na\315m\002\003ewT\001\364@_c?hecksuT\000\n\001\330?\004\025\001\336\205\001__\037\001unopick?\000En \005\363vt\221\204\001\230\001qual0O\005\372e\253N\224\204\006ex\314\001\277!\360\203\005\302F\346\000\306N__te\351s\310\001\317C_\302F_is\377_coroutiWne_\304G_\271H_\265B\331_\247F\200bus\211`ep\367abc""\252\204\005_buf\377ferasync\367io.M\006sbad\377baseblac\375k\000\002_captu\317resc\000\006\271!_i\317ntcl\204\001\354 tr\217aceb/\000\202\204\002\206\204\003d\360\306\"\257\000\224\213\003\211`odee\374\311 \200\211\002errorf\363ir\345\000o\000flag\177sformat\331\211\004\372\216\214\001h\231\214\001esiid_index\203as\000\002\337izejk\233\210\001me\351m\257\212\001\247\212\001n\342Andi\377mobjoutp\376\274\000piecepo\367pre\262 dreg\377isterselOfset\273\207\004\264\212\002sN\000\177sqstart\334\205\002\374\323\204\003\312\204\001stopstoruct\200 ns\221`\376\224 updatev\377alueswhi\277tewts.\325\207\003.\374\325\207\003\r\001params\333xO\245  (\315ct_\2773wts_6\201\210\003_\3155\311Ae_\017\001\323\206\002 c\377onst *)\000\366\002/, \215@)\000vokidF%*\000,, \227\200, `*\274\002\301\002F\037\210A_\320C\252!<\320!\344aver\000\334!\363B\307_at\010\002\375\212\001\021\002co\373py\032\002resol\367ve_\316A\200\001\330\004\377\n\210+\220Q\200A\340\377\010\014\210I\220Q\220a\377\220q\330\r\021\220\021\330\357\014\024\220A\r\000d\230\047\377\240\021\240$\240g\250Q\277\250i\260q\270\001%\003N\377\230!\2303\230f\240A\373\240Q(\004\020\220\005\220U\376\023\0004\230q\330\020\023\220\1771\220E\230\024\230W\036\000\367R\240q*\0074\230v\240\367Q\240a\036\0234\220q\230\377\001\330\024\034\230A\230Q\377\230d\240\047\250\021\250!\376e\0076\240\026\240q\250\001\371\330\246\000z\0015\240\006\240a\353\240qj\021\026\303\000s\230%\377\230t\2407\250!\2502\257\250Q\330\020\000\020\025\353\000e\357\2304\230wD\000r\250\021\364\200 \354\tgz\006$\250g\260\367Q\260at\001E\220\021\220\377!\2201\200A\360\006\000\367\t\r\210\371\t\010\013\2103\373\210f\260 S\230\003\2301\237\330\014\022\220*\303\001\306#\021\357\022\330\020\024\216 \025\230a\376\222\0001\330\024\027\220{\240\377!\2401\240D\250\007\250\377q\260\001\330\030\034\230F\373\240%\332\002\034\037\230q\240\277\003\2406\250\021\340\002\021\034\376\210\001\260t\2707\300!\300\1774\300t\3103\310a\214\000\335\010r\0322\230SL\003\250#\363\250Sk\000~\034""\030\230\006\230\375e\232\000A\330\030 \240\014\373\250A\367@d\260\047\270\021\377\270$\270a\330\030\033\230\3771\230C\230s\240&\250\037\006\250c\260\021\000\016\005\032\333@\337\030\230\005\230U\372\0004\240\237w\250a\250r6\t\340cb\377\260\n\270!\2706\300\032\337\3102\310R\310\271`\360\022_\000\t\014\2105\335`Vu\004\377%\240v\250Q\250f\260\377F\270&\300\001\300\026\300\377x\310v\320UV\320V\377W\330\023\032\230&\240\001\376\247`t\2503\250d\260(\276\034\002\023\300C\300q\200P\034\377\230D\320 0\260\001\260\227\027\270\001\260\204\001:\245 \367fg\377\240Q\240d\250\047\260\021\257\260!\340\024\253\007q\376\001;\376\366a\250\004\250G\2601\260\377A\330\034$\240A\240S\357\250\005\250X\245`c\270\025\377\270g\300Q\300e\3101\367\340\034,\260*e\3005\310\377\001\310\024\310U\320RW\377\320WX\320XY\330-\377.\250a\330\034-\250Q\377\330\034 \240\005\240U\250\367!\2506\321  2\260&\377\270\t\300\021\300\"\300G\364\336AY\007Qd\007V\260<\270\277r\300\021\330\034#\306`EW\250\026\250\230\000\036\336`u\317d\377\002\260!\330\010\013\210:\377\220S\230\001\330\014\017\210\375u\313\206\002a\330\010\017\210q";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 2185, 3341);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (2212 bytes) */
+static const char cstring[] = "\377 at 0x e\377ntries, \377the batc\377h  games\356\000\003 do\010\000not\377 fit in \377memory i\377s out of\377 range f\317or a9\004\022\000 o\377bject>(t{re\032\000ragmf\000\277).: <M<\002V\367iew:\001<con\377tiguous \177and dir4\001\326\007\rin\021\005s\254\000deed\"\010 x\000\004\031><(\t\276A\006>?Can\325\001a\377ssign to\377 read-on\353ly\337\004v\242\000Inv\377alid mod?e, exp\324\000|\000W\047c\047t\001\047\365\000t\377\000\317\047, g\241 %\005sh\267ape\252!ax\246 N\347ote\334 \355 Cyt\367hon\271!deli?beratek\000\320\001\357cter!\001n P\277EP-484\212\"r\375e\303!s subc\361l\246\000\224@\360 buil\375t\211@types.\377 If you \023ne\224 \303\000p\316\000%\t\326@_n set\335B\047\357\002\277ation_<\000i\267ng\047\355$iv\242\000o\177 False.\300H\377a legal \377mask has\377 81 squa\365r\240`a\246badd_\356\237`ean\364@ser\371vZ\002\047\0024 pla\351n\260\003\047\016c\371$lloyc\206 \264icoll\275`\376\243\000s.abcdi\177sableen\002\001\276\232\204\001 gcis\t\003d\377no defau\377lt __red\377uce__ du\376\312\002non-tri\373vi\277\000__cin\377it__src/\377wts/engi\357ne/_\362\204\002.py}x\200\205\001array\344\002~\005\006s must\372\000\356\240 one\257\205\002y p$\256@\246\205\001u\221\002\274aa\301\006?\002\037data.\013\020\230c\352\204\001\376\307\204\003s.ASCII\275B\371\205\001Core\000\006.\232\307\006c\264b__\017\t\320@s\365t\276`_\n\020coun{ts>\010get_)\002dR\010\323B_\324Ag\010ob\271F\316\n\tver\214\010\371@et\322\234\010sK\020\230\001uw\tst\377epEllips\377isSequen\353ce\203\207\001.\210\207\007__P\373yx\001\000Dict_\377NextRef_a_\254\204\004\323@\277@\202\205\001__\001\005^\324\000item\r\001d0\001\036\027\000func\035\001\357\000\231#\276+\000impor\366@_\366\353\000in;\001modu\335lM\002nam\002\003ew\374T\001\203`_check\203suT\000\n\001?\004\025\001\355\205\001_\375_\037\001unpick6?\000En \005vt\240\204\001\230\001\017qualO\005\211\204\005\272N\243\204\006\003ex\314\001\277!\203\005\321F\346\000\325N\237__tes\310\001\336C_\376\321F_is_cor\177outine_\323G\255_\310H_o\306@_""\272B_\354\254F\224bus\235`epa\373bc\276\204\005_buff\377erasynci\373o.R\006sbadb\377aseblack\376\000\002_captur\347esc\000\006\276!_in\347tcl\211\001\361 traGceb/\000\226\204\002\232\204\003d\313\"x\264\000\250\213\003\216`odee\316 \376\224\211\002errorfi\371r\352\000o\000flags?format\355\211\004\242\214\001\375h\255\214\001esiidi\257ndex\210as\000\002i\317zejk\264\210\002\264\210\001me\351m\310\212\001\300\212\001n\354Andi\377mobjoutp\376\301\000piecepo\367pre\274 dreg\377isterselOfset\324\207\004\315\212\002sS\000\177sqstart\365\205\002\374\335\204\003\324\204\001stopstoruct\205 ns\233`\376\231 updatev\377alueswhi\277tewts.\356\207\003.\374\356\207\003\r\001params\333xO\252  (\327ct_\2773wts_6\232\210\003_\3155\323Ae_\017\001\354\206\002 c\377onst *)\000\366\002/, \222@)\000\000v\307oidG%f\000\002*, @\230\200,/,\324`\302\002F\037\211A_\321C|\253!\321!board\270\201.<\213A\244\204\001ver\000\005\004\221\215\002\334\010\002\273b_at\024\003ni\336\003\003copy\047\002re?solve_\226a8\002\376\361\211\004oves\200\001\330\377\004\n\210+\220Q\200A\377\340\010\014\210I\220Q\220\377a\220q\330\r\021\220\021\337\330\014\024\220A\r\000d\230\377\047\240\021\240$\240g\250\177Q\250i\260q\270\001%\003\377N\230!\2303\230f\240\367A\240Q(\004\020\220\005\220\375U\023\0004\230q\330\020\023\377\2201\220E\230\024\230W\256\036\000R\240q\t(\033O\001\240\177d\250\047\260\021\260!b\007\1774\230v\240Q\240aV\023\3774\220q\230\001\330\024\034\377\230A\230Q\230d\240\047\367\250\021\2500\0106\240\026\240\317q\250\001\330\336\000\262\0015\240_\006\240a\240q\242\021\026\373\000\377s\230%\230t\2407\250\177!\2502\250Q\330\020\000\020}\025\243 e\2304\230wD\000\247r\250\021\270 \244)gz\006$\277\250g\260Q\260at\001E\377\220\021\220!\2201\200A\277\360\010\000\t\r\210\261)\010\337\013\2103\210f\350 S\230\377\003\2301\330\014\022\220*|\303\001\376#\021\022\330\020\024\306 \327\025\230a\222\0001\337\001O\250\3771\250A\250T\260\027\270\377\001\270\021\330\024\030\230\006\377\230e\2401\240A\330\030_\033\2301""\230C\244 \\\267 \177\047\270\036\300q\310\001P\036\1772\230S\240\003\2406\256 \237#\250S\260\001_\035c\010 \373\240\014\205\000Q\250d\260\047\277\270\021\270$\270ay\005s\377\240&\250\006\250c\260\021\370\000\016\005\032\275@\030\230\005\230U\377\240!\2404\240w\250a\363\250r6\t\372cb\260\n\270\377!\2706\300\032\3102\310\373R\310\323`\360\022\000\t\014\353\2105\367`V\370\002s\240%\377\240v\250Q\250f\260F\377\270&\300\001\300\026\300x\377\310v\320UV\320VW\177\330\023\032\230&\240\001\211`\327t\2503\263\000(\034\002\023\300\367C\300q\3420\034\230D\320O 0\260\001\343!\312\204\001:\245 n\331fg\240Q\231\204\005\340\024\253\007\365q\377!;\330a\250\004\250G\377\2601\260A\330\034$\240\177A\240S\250\005\250X\207`\377c\270\025\270g\300Q\300\277e\3101\340\034,\260*e\377\3005\310\001\310\024\310U\377\320RW\320WX\320X\377Y\330-.\250a\330\034\377-\250Q\330\034 \240\005\277\240U\250!\2506\321  \3772\260&\270\t\300\021\300\177\"\300G\3103\310aY\007\375Qd\007V\260<\270r\300\357\021\330\034#\227`E\250\026\365\250\230\000\036\300`u\240D\250\377\007\250q\260\002\260!\330\336\365`:\220S\230\360@\017\210\375u\345\206\002a\330\010\017\210q";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 2212, 3480);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (3341 bytes) */
-static const char bytes[] = " at 0x entries, the batch  games games does not fit in memory is out of range for a batch of  object>(tree fragment).: <MemoryView of <contiguous and direct><contiguous and indirect><strided and direct or indirect><strided and direct><strided and indirect>>?Cannot assign to read-only memoryviewInvalid mode, expected \047c\047 or \047fortran\047, got Invalid shape in axis Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.a batch of a legal mask has 81 squares a gameadd_notean observation has 4 planes of 81 squares a gamecannot allocate a batch of collections.abcdisableenablegame gcisenabledno default __reduce__ due to non-trivial __cinit__src/wts/engine/_batch.pyxthe array has the arrays must have one entry per gameunable to allocate array data.unable to allocate shape and strides.ASCIIBatchCoreBatchCore.__reduce_cython__BatchCore.__setstate_cython__BatchCore._countsBatchCore._get_stateBatchCore._legal_maskBatchCore._observationBatchCore._resetBatchCore._set_stateBatchCore._statusBatchCore._stepEllipsisSequenceView.MemoryView__Pyx_PyDict_NextRef__annotate____class____class_getitem____dict____func____getstate____import____main____module____name____new____pyx_checksum__pyx_state__pyx_type__pyx_unpickle_Enum__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___counts_get_state_is_coroutine_legal_mask_observation_reset_set_state_status_stepabcallocate_bufferasyncio.coroutinesbadbaseblackblack_capturesccapturescheck_intcline_in_tracebackcountcountsdtype_is_objectencodeenumerateerrorfirst_badflagsformatfortrangamehatchesiidindexitemsitemsizejkmaskmemviewmodennamendimobjoutpackpiecepoprecordregisterselfsetdefaultshapesizesqstartstatestatusstepstopstructturnsunpackupdatevalueswhitewts.engine._batchwts.paramsxOint (__pyx_t_3wts_6engine_5_core_wts_state const *)\000int (__pyx_t_3wt""s_6engine_5_core_wts_state const *, int)\000void (__pyx_t_3wts_6engine_5_core_wts_state *)\000void (__pyx_t_3wts_6engine_5_core_wts_state *, __pyx_t_3wts_6engine_5_core_wts_state const *)\000void (__pyx_t_3wts_6engine_5_core_wts_state *, int, int, __pyx_t_3wts_6engine_5_core_wts_turn_record *)\000wts_is_over\000wts_piece_at\000wts_init\000wts_copy\000wts_resolve_turn\200\001\330\004\n\210+\220Q\200A\340\010\014\210I\220Q\220a\220q\330\r\021\220\021\330\014\024\220A\220Q\220d\230\047\240\021\240$\240g\250Q\250i\260q\270\001\200A\340\010\014\210N\230!\2303\230f\240A\240Q\330\r\021\220\021\330\014\020\220\005\220U\230!\2304\230q\330\020\023\2201\220E\230\024\230W\240A\240R\240q\200A\340\010\014\210N\230!\2304\230v\240Q\240a\330\r\021\220\021\330\014\020\220\005\220U\230!\2304\230q\330\020\023\2204\220q\230\001\330\024\034\230A\230Q\230d\240\047\250\021\250!\200A\340\010\014\210N\230!\2306\240\026\240q\250\001\330\010\014\210N\230!\2305\240\006\240a\240q\330\r\021\220\021\330\014\020\220\005\220U\230!\2304\230q\330\020\026\220a\220s\230%\230t\2407\250!\2502\250Q\330\020\026\220a\220s\230%\230t\2407\250!\2502\250Q\330\020\025\220Q\220e\2304\230w\240a\240r\250\021\200A\340\r\021\220\021\330\014\024\220A\220Q\220g\230Q\230d\240\047\250\021\250$\250g\260Q\260a\330\010\014\210E\220\021\220!\2201\200A\360\006\000\t\r\210N\230!\2303\230f\240A\240Q\330\010\013\2103\210f\220A\220S\230\003\2301\330\014\022\220*\230A\230Q\330\r\021\220\021\330\021\022\330\020\024\220E\230\025\230a\230t\2401\330\024\027\220{\240!\2401\240D\250\007\250q\260\001\330\030\034\230F\240%\240q\250\001\330\034\037\230q\240\003\2406\250\021\340\030\034\230F\240%\240q\250\001\330\034\037\230q\240\003\2406\250\034\260Q\260a\260t\2707\300!\3004\300t\3103\310a\200A\360\010\000\t\r\210N\230!\2303\230f\240A\240Q\330\010\013\2103\210f\220A\220S\230\003\2302\230S\240\003\2406\250\021\250#\250S\260\001\330\014\022\220*\230A\230Q\330\r\021\220\021\330\021\022\330\020\024\220E\230\025\230a\230t\2401\330\024\030\230""\006\230e\2401\240A\330\030 \240\014\250A\250Q\250d\260\047\270\021\270$\270a\330\030\033\2301\230C\230s\240&\250\006\250c\260\021\330\030\033\2301\230C\230s\240&\250\006\250c\260\021\330\030\033\2301\230C\230s\240&\250\006\250c\260\021\330\030\033\2301\230C\230s\240&\250\001\330\024\030\230\005\230U\240!\2404\240w\250a\250r\260\021\330\030\033\2301\230C\230s\240$\240g\250Q\250b\260\n\270!\2706\300\032\3102\310R\310q\200A\360\022\000\t\014\2105\220\005\220V\2301\230C\230s\240%\240v\250Q\250f\260F\270&\300\001\300\026\300x\310v\320UV\320VW\330\023\032\230&\240\001\240\026\240t\2503\250d\260(\270&\300\001\300\023\300C\300q\330\014\022\220*\230A\230Q\330\r\021\220\021\330\021\022\330\020\034\230D\320 0\260\001\260\027\270\001\330\020\023\220:\230S\240\001\330\024\034\230A\230Q\230g\240Q\240d\250\047\260\021\260!\340\024\030\230\005\230U\240!\2404\240q\330\030\033\230;\240a\240q\250\004\250G\2601\260A\330\034$\240A\240S\250\005\250X\260Q\260c\270\025\270g\300Q\300e\3101\340\034,\250A\250Q\250d\260\047\270\021\270$\270e\3005\310\001\310\024\310U\320RW\320WX\320XY\330-.\250a\330\034-\250Q\330\034 \240\005\240U\250!\2506\260\021\330 2\260&\270\t\300\021\300\"\300G\3103\310a\330\034$\240A\240S\250\005\250Q\330\034$\240A\240S\250\005\250V\260<\270r\300\021\330\034#\2401\240E\250\026\250q\330\030\036\230a\230u\240D\250\007\250q\260\002\260!\330\010\013\210:\220S\230\001\330\014\017\210u\220A\220Q\220a\330\010\017\210q";
+    #else /* compression: none (3480 bytes) */
+static const char bytes[] = " at 0x entries, the batch  games games does not fit in memory is out of range for a batch of  object>(tree fragment).: <MemoryView of <contiguous and direct><contiguous and indirect><strided and direct or indirect><strided and direct><strided and indirect>>?Cannot assign to read-only memoryviewInvalid mode, expected \047c\047 or \047fortran\047, got Invalid shape in axis Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.a batch of a legal mask has 81 squares a gameadd_notean observation has 4 planes of 81 squares a gamecannot allocate a batch of collections.abcdisableenablegame gcisenabledno default __reduce__ due to non-trivial __cinit__src/wts/engine/_batch.pyxthe array has the arrays must have one entry per gameunable to allocate array data.unable to allocate shape and strides.ASCIIBatchCoreBatchCore.__reduce_cython__BatchCore.__setstate_cython__BatchCore._countsBatchCore._get_stateBatchCore._legal_maskBatchCore._observationBatchCore._overBatchCore._resetBatchCore._set_stateBatchCore._statusBatchCore._stepEllipsisSequenceView.MemoryView__Pyx_PyDict_NextRef__annotate____class____class_getitem____dict____func____getstate____import____main____module____name____new____pyx_checksum__pyx_state__pyx_type__pyx_unpickle_Enum__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___counts_get_state_is_coroutine_legal_mask_observation_over_reset_set_state_status_stepabcallocate_bufferasyncio.coroutinesbadbaseblackblack_capturesccapturescheck_intcline_in_tracebackcountcountsdtype_is_objectencodeenumerateerrorfirst_badflagsformatfortrangamehatchesiidindexitemsitemsizejklegalmaskmemviewmodennamendimobjoutpackpiecepoprecordregisterselfsetdefaultshapesizesqstartstatestatusstepstopstructturnsunpackupdatevalueswhitewts.engine._batchwts.paramsxOint (__pyx_t_3wts_6engine_5_core_wts_state con""st *)\000int (__pyx_t_3wts_6engine_5_core_wts_state const *, int)\000\000void (__pyx_t_3wts_6engine_5_core_wts_state *)\000void (__pyx_t_3wts_6engine_5_core_wts_state *, __pyx_t_3wts_6engine_5_core_wts_state const *)\000void (__pyx_t_3wts_6engine_5_core_wts_state *, int, int, __pyx_t_3wts_6engine_5_core_wts_turn_record *)\000wts_board (__pyx_t_3wts_6engine_5_core_wts_state const *)\000wts_is_over\000wts_is_legal\000wts_piece_at\000wts_init\000wts_copy\000wts_resolve_turn\000wts_legal_moves\200\001\330\004\n\210+\220Q\200A\340\010\014\210I\220Q\220a\220q\330\r\021\220\021\330\014\024\220A\220Q\220d\230\047\240\021\240$\240g\250Q\250i\260q\270\001\200A\340\010\014\210N\230!\2303\230f\240A\240Q\330\r\021\220\021\330\014\020\220\005\220U\230!\2304\230q\330\020\023\2201\220E\230\024\230W\240A\240R\240q\200A\340\010\014\210N\230!\2303\230f\240A\240Q\330\r\021\220\021\330\014\020\220\005\220U\230!\2304\230q\330\020\023\2201\220E\230\033\240A\240Q\240d\250\047\260\021\260!\200A\340\010\014\210N\230!\2304\230v\240Q\240a\330\r\021\220\021\330\014\020\220\005\220U\230!\2304\230q\330\020\023\2204\220q\230\001\330\024\034\230A\230Q\230d\240\047\250\021\250!\200A\340\010\014\210N\230!\2306\240\026\240q\250\001\330\010\014\210N\230!\2305\240\006\240a\240q\330\r\021\220\021\330\014\020\220\005\220U\230!\2304\230q\330\020\026\220a\220s\230%\230t\2407\250!\2502\250Q\330\020\026\220a\220s\230%\230t\2407\250!\2502\250Q\330\020\025\220Q\220e\2304\230w\240a\240r\250\021\200A\340\r\021\220\021\330\014\024\220A\220Q\220g\230Q\230d\240\047\250\021\250$\250g\260Q\260a\330\010\014\210E\220\021\220!\2201\200A\360\010\000\t\r\210N\230!\2303\230f\240A\240Q\330\010\013\2103\210f\220A\220S\230\003\2301\330\014\022\220*\230A\230Q\330\r\021\220\021\330\021\022\330\020\024\220E\230\025\230a\230t\2401\330\024\034\230O\2501\250A\250T\260\027\270\001\270\021\330\024\030\230\006\230e\2401\240A\330\030\033\2301\230C\230v\240\\\260\021\260\047\270\036\300q\310\001\200A\360\010\000\t\r\210N\230!\2303\230f""\240A\240Q\330\010\013\2103\210f\220A\220S\230\003\2302\230S\240\003\2406\250\021\250#\250S\260\001\330\014\022\220*\230A\230Q\330\r\021\220\021\330\021\022\330\020\024\220E\230\025\230a\230t\2401\330\024\030\230\006\230e\2401\240A\330\030 \240\014\250A\250Q\250d\260\047\270\021\270$\270a\330\030\033\2301\230C\230s\240&\250\006\250c\260\021\330\030\033\2301\230C\230s\240&\250\006\250c\260\021\330\030\033\2301\230C\230s\240&\250\006\250c\260\021\330\030\033\2301\230C\230s\240&\250\001\330\024\030\230\005\230U\240!\2404\240w\250a\250r\260\021\330\030\033\2301\230C\230s\240$\240g\250Q\250b\260\n\270!\2706\300\032\3102\310R\310q\200A\360\022\000\t\014\2105\220\005\220V\2301\230C\230s\240%\240v\250Q\250f\260F\270&\300\001\300\026\300x\310v\320UV\320VW\330\023\032\230&\240\001\240\026\240t\2503\250d\260(\270&\300\001\300\023\300C\300q\330\014\022\220*\230A\230Q\330\r\021\220\021\330\021\022\330\020\034\230D\320 0\260\001\260\027\270\001\330\020\023\220:\230S\240\001\330\024\034\230A\230Q\230g\240Q\240d\250\047\260\021\260!\340\024\030\230\005\230U\240!\2404\240q\330\030\033\230;\240a\240q\250\004\250G\2601\260A\330\034$\240A\240S\250\005\250X\260Q\260c\270\025\270g\300Q\300e\3101\340\034,\250A\250Q\250d\260\047\270\021\270$\270e\3005\310\001\310\024\310U\320RW\320WX\320XY\330-.\250a\330\034-\250Q\330\034 \240\005\240U\250!\2506\260\021\330 2\260&\270\t\300\021\300\"\300G\3103\310a\330\034$\240A\240S\250\005\250Q\330\034$\240A\240S\250\005\250V\260<\270r\300\021\330\034#\2401\240E\250\026\250q\330\030\036\230a\230u\240D\250\007\250q\260\002\260!\330\010\013\210:\220S\230\001\330\014\017\210u\220A\220Q\220a\330\010\017\210q";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
     #endif
     PyObject **stringtab = __pyx_mstate->__pyx_string_tab;
     Py_ssize_t pos = 0;
-    for (int i = 0; i < 149; i++) {
+    for (int i = 0; i < 152; i++) {
       Py_ssize_t bytes_length = str_length_index[i].length;
       PyObject *string = PyUnicode_DecodeUTF8(bytes + pos, bytes_length, NULL);
       if (likely(string) && i >= 38) PyUnicode_InternInPlace(&string);
@@ -24742,8 +24935,8 @@ static const char bytes[] = " at 0x entries, the batch  games games does not fit
       stringtab[i] = string;
       pos += bytes_length;
     }
-    for (int i = 149; i < 160; i++) {
-      Py_ssize_t bytes_length = bytes_length_index[i-149].length;
+    for (int i = 152; i < 164; i++) {
+      Py_ssize_t bytes_length = bytes_length_index[i-152].length;
       PyObject *string = PyBytes_FromStringAndSize(bytes + pos, bytes_length);
       stringtab[i] = string;
       pos += bytes_length;
@@ -24753,15 +24946,15 @@ static const char bytes[] = " at 0x entries, the batch  games games does not fit
       }
     }
     Py_XDECREF(data);
-    for (Py_ssize_t i = 0; i < 160; i++) {
+    for (Py_ssize_t i = 0; i < 164; i++) {
       if (unlikely(PyObject_Hash(stringtab[i]) == -1)) {
         __PYX_ERR(0, 1, __pyx_L1_error)
       }
     }
     #if CYTHON_IMMORTAL_CONSTANTS
     {
-      PyObject **table = stringtab + 149;
-      for (Py_ssize_t i=0; i<11; ++i) {
+      PyObject **table = stringtab + 152;
+      for (Py_ssize_t i=0; i<12; ++i) {
         #if PY_VERSION_HEX >= 0x030F0000
         PyUnstable_SetImmortal(table[i]);
         #elif CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
@@ -24848,54 +25041,59 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
   PyObject* tuple_dedup_map = PyDict_New();
   if (unlikely(!tuple_dedup_map)) return -1;
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 58};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 59};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_index, __pyx_mstate->__pyx_n_u_game_2, __pyx_mstate->__pyx_n_u_state};
     __pyx_mstate_global->__pyx_codeobj_tab[0] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_wts_engine__batch_pyx, __pyx_mstate->__pyx_n_u_get_state, __pyx_mstate->__pyx_kp_b_iso88591_A_AQgQd_gQa_E_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[0])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 64};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 65};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_index, __pyx_mstate->__pyx_n_u_game_2, __pyx_mstate->__pyx_n_u_state};
     __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_wts_engine__batch_pyx, __pyx_mstate->__pyx_n_u_set_state, __pyx_mstate->__pyx_kp_b_iso88591_A_IQaq_AQd_gQiq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {7, 0, 0, 13, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 83};
+    const __Pyx_PyCode_New_function_description descr = {7, 0, 0, 13, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 84};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_black, __pyx_mstate->__pyx_n_u_white, __pyx_mstate->__pyx_n_u_status, __pyx_mstate->__pyx_n_u_captures, __pyx_mstate->__pyx_n_u_hatches, __pyx_mstate->__pyx_n_u_bad, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_first_bad, __pyx_mstate->__pyx_n_u_j, __pyx_mstate->__pyx_n_u_black_captures, __pyx_mstate->__pyx_n_u_record, __pyx_mstate->__pyx_n_u_state};
     __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_wts_engine__batch_pyx, __pyx_mstate->__pyx_n_u_step_2, __pyx_mstate->__pyx_kp_b_iso88591_A_5_V1Cs_vQfF_xvUVVW_t3d_Cq_AQ_D, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 118};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 119};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_wts_engine__batch_pyx, __pyx_mstate->__pyx_n_u_status_2, __pyx_mstate->__pyx_kp_b_iso88591_A_N_3fAQ_U_4q_1E_WARq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 125};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 126};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_i};
+    __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_wts_engine__batch_pyx, __pyx_mstate->__pyx_n_u_over, __pyx_mstate->__pyx_kp_b_iso88591_A_N_3fAQ_U_4q_1E_AQd, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 133};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_counts, __pyx_mstate->__pyx_n_u_turns, __pyx_mstate->__pyx_n_u_i};
-    __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_wts_engine__batch_pyx, __pyx_mstate->__pyx_n_u_counts_2, __pyx_mstate->__pyx_kp_b_iso88591_A_N_6_q_N_5_aq_U_4q_as_t7_2Q_as, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[5] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_wts_engine__batch_pyx, __pyx_mstate->__pyx_n_u_counts_2, __pyx_mstate->__pyx_kp_b_iso88591_A_N_6_q_N_5_aq_U_4q_as_t7_2Q_as, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[5])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 135};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_sq};
-    __pyx_mstate_global->__pyx_codeobj_tab[5] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_wts_engine__batch_pyx, __pyx_mstate->__pyx_n_u_legal_mask, __pyx_mstate->__pyx_kp_b_iso88591_A_N_3fAQ_3fAS_1_AQ_E_at1_1D_q_F, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[5])) goto bad;
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 5, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 143};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_sq, __pyx_mstate->__pyx_n_u_legal};
+    __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_wts_engine__batch_pyx, __pyx_mstate->__pyx_n_u_legal_mask, __pyx_mstate->__pyx_kp_b_iso88591_A_N_3fAQ_3fAS_1_AQ_E_at1_O1AT_e1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 151};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 157};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_i, __pyx_mstate->__pyx_n_u_sq, __pyx_mstate->__pyx_n_u_piece, __pyx_mstate->__pyx_n_u_k};
-    __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_wts_engine__batch_pyx, __pyx_mstate->__pyx_n_u_observation, __pyx_mstate->__pyx_kp_b_iso88591_A_N_3fAQ_3fAS_2S_6_S_AQ_E_at1_e1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[7] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_wts_engine__batch_pyx, __pyx_mstate->__pyx_n_u_observation, __pyx_mstate->__pyx_kp_b_iso88591_A_N_3fAQ_3fAS_2S_6_S_AQ_E_at1_e1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[7])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 170};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 176};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_mask, __pyx_mstate->__pyx_n_u_i};
-    __pyx_mstate_global->__pyx_codeobj_tab[7] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_wts_engine__batch_pyx, __pyx_mstate->__pyx_n_u_reset, __pyx_mstate->__pyx_kp_b_iso88591_A_N_4vQa_U_4q_4q_AQd, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[7])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[8] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_wts_engine__batch_pyx, __pyx_mstate->__pyx_n_u_reset, __pyx_mstate->__pyx_kp_b_iso88591_A_N_4vQa_U_4q_4q_AQd, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[8])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 1};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
-    __pyx_mstate_global->__pyx_codeobj_tab[8] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_reduce_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[8])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[9] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_reduce_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[9])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 3};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_pyx_state};
-    __pyx_mstate_global->__pyx_codeobj_tab[9] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[9])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[10] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[10])) goto bad;
   }
   Py_DECREF(tuple_dedup_map);
   return 0;
@@ -32770,6 +32968,85 @@ static CYTHON_INLINE int __Pyx_PyLong_As_int(PyObject *x) {
         return __Pyx_PyLong___Pyx_PyLong_As_int(x);
     } else {
         return __Pyx_NonPyLong___Pyx_PyLong_As_int(x);
+    }
+}
+
+/* CIntToPy */
+static CYTHON_INLINE PyObject* __Pyx_PyLong_From___pyx_anon_enum(int value) {
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#endif
+    const int neg_one = (int) -1, const_zero = (int) 0;
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic pop
+#endif
+    const int is_unsigned = neg_one > const_zero;
+    if (is_unsigned) {
+        if (sizeof(int) < sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(int) <= sizeof(unsigned long)) {
+            return PyLong_FromUnsignedLong((unsigned long) value);
+#if !CYTHON_COMPILING_IN_PYPY
+        } else if (sizeof(int) <= sizeof(unsigned PY_LONG_LONG)) {
+            return PyLong_FromUnsignedLongLong((unsigned PY_LONG_LONG) value);
+#endif
+        }
+    } else {
+        if (sizeof(int) <= sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(int) <= sizeof(PY_LONG_LONG)) {
+            return PyLong_FromLongLong((PY_LONG_LONG) value);
+        }
+    }
+    {
+        unsigned char *bytes = (unsigned char *)&value;
+#if !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX >= 0x030d00A4
+        if (is_unsigned) {
+            return PyLong_FromUnsignedNativeBytes(bytes, sizeof(value), -1);
+        } else {
+            return PyLong_FromNativeBytes(bytes, sizeof(value), -1);
+        }
+#elif !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX < 0x030d0000
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        return _PyLong_FromByteArray(bytes, sizeof(int),
+                                     little, !is_unsigned);
+#else
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        PyObject *result = NULL, *kwds = NULL;
+        PyObject *py_bytes = NULL, *order_str = NULL, *from_bytes_str = NULL;;
+        py_bytes = PyBytes_FromStringAndSize((char*)bytes, sizeof(int));
+        if (!py_bytes) goto limited_bad;
+        from_bytes_str = PyUnicode_FromStringAndSize("from_bytes", 10);
+        if (!from_bytes_str) goto limited_bad;
+        order_str = PyUnicode_FromString(little ? "little" : "big");
+        if (!order_str) goto limited_bad;
+        {
+            PyObject *args[] = { (PyObject*)&PyLong_Type, py_bytes, order_str, Py_True };
+            if (!is_unsigned) {
+                PyObject *signed_str = PyUnicode_FromStringAndSize("signed", 6);
+                if (!signed_str) goto limited_bad;
+#if CYTHON_VECTORCALL
+                kwds = PyTuple_Pack(1, signed_str);
+#else
+                {
+                    PyObject *keys[] = {signed_str};
+                    PyObject *values[] = {Py_True};
+                    kwds = __Pyx_MakeKwargDict(keys, values, 1);
+                }
+#endif
+                Py_DECREF(signed_str);
+                if (unlikely(!kwds)) goto limited_bad;
+            }
+            result = __Pyx_Object_VectorcallMethodKwds(from_bytes_str, args, 3 | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET, kwds);
+        }
+        limited_bad:
+        Py_XDECREF(kwds);
+        Py_XDECREF(order_str);
+        Py_XDECREF(py_bytes);
+        Py_XDECREF(from_bytes_str);
+        return result;
+#endif
     }
 }
 

@@ -10,8 +10,9 @@ cdef extern from "Python.h":
     const Py_ssize_t PY_SSIZE_T_MAX
 from libc.stdint cimport int32_t, int64_t, uint8_t
 from wts.engine._core cimport (
-    WTS_BLACK, WTS_BLACK_TURTLE, WTS_EGG, WTS_EMPTY, WTS_WHITE_TURTLE, wts_copy, wts_init,
-    wts_is_over, wts_piece_at, wts_resolve_turn, wts_state, wts_turn_record,
+    WTS_BLACK, WTS_BLACK_TURTLE, WTS_EGG, WTS_NUM_SQUARES, WTS_WHITE_TURTLE, wts_board, wts_copy,
+    wts_init, wts_is_legal, wts_is_over, wts_legal_moves, wts_piece_at, wts_resolve_turn,
+    wts_square_bit, wts_state, wts_test_bit, wts_turn_record,
 )
 from wts.engine._game cimport GameCore
 
@@ -19,7 +20,7 @@ from wts.params import check_int
 
 
 cdef inline bint _can_play(const wts_state *state, int64_t move) noexcept nogil:
-    return 0 <= move < 81 and wts_piece_at(state, <int>move) == WTS_EMPTY
+    return 0 <= move < WTS_NUM_SQUARES and wts_is_legal(state, <int>move)
 
 
 cdef class BatchCore:
@@ -122,6 +123,13 @@ cdef class BatchCore:
             for i in range(self.n):
                 out[i] = self.states[i].status
 
+    def _over(self, uint8_t[::1] out):
+        cdef Py_ssize_t i
+        self._check_length(out.shape[0])
+        with self._lock:
+            for i in range(self.n):
+                out[i] = wts_is_over(&self.states[i])
+
     def _counts(self, int32_t[:, ::1] counts, int64_t[::1] turns):
         cdef Py_ssize_t i
         self._check_length(counts.shape[0])
@@ -135,18 +143,16 @@ cdef class BatchCore:
     def _legal_mask(self, uint8_t[:, ::1] out):
         cdef Py_ssize_t i
         cdef int sq
+        cdef wts_board legal
         self._check_length(out.shape[0])
-        if out.shape[1] != 81:
+        if out.shape[1] != WTS_NUM_SQUARES:
             raise ValueError("a legal mask has 81 squares a game")
         with self._lock:
             with nogil:
                 for i in range(self.n):
-                    if wts_is_over(&self.states[i]):
-                        for sq in range(81):
-                            out[i, sq] = 0
-                    else:
-                        for sq in range(81):
-                            out[i, sq] = wts_piece_at(&self.states[i], sq) == WTS_EMPTY
+                    legal = wts_legal_moves(&self.states[i])
+                    for sq in range(WTS_NUM_SQUARES):
+                        out[i, sq] = wts_test_bit(legal, wts_square_bit(sq))
 
     def _observation(self, uint8_t[:, :, ::1] out):
         """Planes black, white, eggs (0/1) and egg age (1 = oldest), each 81 squares."""

@@ -1511,6 +1511,35 @@ static const char* const __pyx_f[] = {
 #define __Pyx_FastGIL_Forget()
 #define __Pyx_FastGilFuncInit()
 
+/* CriticalSectionsDefinition.proto (used by CriticalSections) */
+#if !CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
+#define __Pyx_PyCriticalSection void*
+#define __Pyx_PyCriticalSection2 void*
+#define __Pyx_PyCriticalSection_End(cs)
+#define __Pyx_PyCriticalSection2_End(cs)
+#else
+#define __Pyx_PyCriticalSection PyCriticalSection
+#define __Pyx_PyCriticalSection2 PyCriticalSection2
+#define __Pyx_PyCriticalSection_End PyCriticalSection_End
+#define __Pyx_PyCriticalSection2_End PyCriticalSection2_End
+#endif
+
+/* CriticalSections.proto (used by CallSlotAsVectorcall) */
+#if !CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
+#define __Pyx_PyCriticalSection_Begin(cs, arg) (void)(cs)
+#define __Pyx_PyCriticalSection2_Begin(cs, arg1, arg2) (void)(cs)
+#else
+#define __Pyx_PyCriticalSection_Begin PyCriticalSection_Begin
+#define __Pyx_PyCriticalSection2_Begin PyCriticalSection2_Begin
+#endif
+#if PY_VERSION_HEX < 0x030d0000 || CYTHON_COMPILING_IN_LIMITED_API
+#define __Pyx_BEGIN_CRITICAL_SECTION(o) {
+#define __Pyx_END_CRITICAL_SECTION() }
+#else
+#define __Pyx_BEGIN_CRITICAL_SECTION Py_BEGIN_CRITICAL_SECTION
+#define __Pyx_END_CRITICAL_SECTION Py_END_CRITICAL_SECTION
+#endif
+
 /* IncludeStructmemberH.proto (used by CythonFunctionShared) */
 #include <structmember.h>
 
@@ -1651,40 +1680,12 @@ static const char* const __pyx_f[] = {
     #endif
 #endif
 
-/* CriticalSectionsDefinition.proto (used by CriticalSections) */
-#if !CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
-#define __Pyx_PyCriticalSection void*
-#define __Pyx_PyCriticalSection2 void*
-#define __Pyx_PyCriticalSection_End(cs)
-#define __Pyx_PyCriticalSection2_End(cs)
-#else
-#define __Pyx_PyCriticalSection PyCriticalSection
-#define __Pyx_PyCriticalSection2 PyCriticalSection2
-#define __Pyx_PyCriticalSection_End PyCriticalSection_End
-#define __Pyx_PyCriticalSection2_End PyCriticalSection2_End
-#endif
-
-/* CriticalSections.proto (used by CythonFunctionShared) */
-#if !CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
-#define __Pyx_PyCriticalSection_Begin(cs, arg) (void)(cs)
-#define __Pyx_PyCriticalSection2_Begin(cs, arg1, arg2) (void)(cs)
-#else
-#define __Pyx_PyCriticalSection_Begin PyCriticalSection_Begin
-#define __Pyx_PyCriticalSection2_Begin PyCriticalSection2_Begin
-#endif
-#if PY_VERSION_HEX < 0x030d0000 || CYTHON_COMPILING_IN_LIMITED_API
-#define __Pyx_BEGIN_CRITICAL_SECTION(o) {
-#define __Pyx_END_CRITICAL_SECTION() }
-#else
-#define __Pyx_BEGIN_CRITICAL_SECTION Py_BEGIN_CRITICAL_SECTION
-#define __Pyx_END_CRITICAL_SECTION Py_END_CRITICAL_SECTION
-#endif
-
 /* #### Code section: numeric_typedefs ### */
 /* #### Code section: complex_type_declarations ### */
 /* #### Code section: type_declarations ### */
 
 /*--- Type declarations ---*/
+struct __pyx_obj_3wts_6engine_5_core___pyx_scope_struct__genexpr;
 struct __pyx_t_3wts_6engine_5_core_wts_state;
 typedef struct __pyx_t_3wts_6engine_5_core_wts_state __pyx_t_3wts_6engine_5_core_wts_state;
 struct __pyx_t_3wts_6engine_5_core_wts_capture;
@@ -1818,6 +1819,23 @@ struct __pyx_t_3wts_6engine_5_core_wts_turn_record {
   uint8_t dissolved[81];
   __pyx_t_3wts_6engine_5_core_wts_hatch hatched[81];
 };
+
+/* "wts/engine/_core.pyx":23
+ *     WTS_WHITE_WINS: Status.WHITE_WINS,
+ *     WTS_DRAW: Status.DRAW,
+ * }[code] for code in range(len(Status)))             # <<<<<<<<<<<<<<
+ * 
+ * # Shift of each direction on the padded board, in the order of CLARIFICATIONS 14:
+*/
+struct __pyx_obj_3wts_6engine_5_core___pyx_scope_struct__genexpr {
+  PyObject_HEAD
+  Py_ssize_t __pyx_genexpr_arg_0;
+  Py_ssize_t __pyx_v_code;
+  Py_ssize_t __pyx_t_0;
+  Py_ssize_t __pyx_t_1;
+  Py_ssize_t __pyx_t_2;
+};
+
 /* #### Code section: utility_code_proto ### */
 
 /* --- Runtime support code (head) --- */
@@ -1894,8 +1912,22 @@ struct __pyx_t_3wts_6engine_5_core_wts_turn_record {
 #define __Pyx_CLEAR(r)    do { PyObject* tmp = ((PyObject*)(r)); r = NULL; __Pyx_DECREF(tmp);} while(0)
 #define __Pyx_XCLEAR(r)   do { if((r) != NULL) {PyObject* tmp = ((PyObject*)(r)); r = NULL; __Pyx_DECREF(tmp);}} while(0)
 
-/* IncludeStdlibH.proto */
-#include <stdlib.h>
+/* IgnoreException.proto (used by GetModuleGlobalName) */
+static CYTHON_INLINE int __Pyx_IgnoreGivenException(PyObject *given_exception, PyObject *ignorable_exception);
+#define __Pyx_IgnoreException(ignorable_exception) __Pyx_IgnoreGivenException(NULL, ignorable_exception)
+
+/* FastTypeChecks.proto (used by GivenExceptionMatches) */
+#if CYTHON_COMPILING_IN_CPYTHON
+#define __Pyx_TypeCheck(obj, type) __Pyx_IsSubtype(Py_TYPE(obj), (PyTypeObject *)type)
+#define __Pyx_TypeCheck2(obj, type1, type2) __Pyx_IsAnySubtype2(Py_TYPE(obj), (PyTypeObject *)type1, (PyTypeObject *)type2)
+static CYTHON_INLINE int __Pyx_IsSubtype(PyTypeObject *a, PyTypeObject *b);
+static CYTHON_INLINE int __Pyx_IsAnySubtype2(PyTypeObject *cls, PyTypeObject *a, PyTypeObject *b);
+#define __Pyx_PyAnySet_Check(obj)  __Pyx_TypeCheck2(obj, &PySet_Type, &PyFrozenSet_Type)
+#else
+#define __Pyx_TypeCheck(obj, type) PyObject_TypeCheck(obj, (PyTypeObject *)type)
+#define __Pyx_TypeCheck2(obj, type1, type2) (PyObject_TypeCheck(obj, (PyTypeObject *)type1) || PyObject_TypeCheck(obj, (PyTypeObject *)type2))
+#define __Pyx_PyAnySet_Check(obj)  PyAnySet_Check(obj)
+#endif
 
 /* PyThreadStateGet.proto (used by PyErrFetchRestore) */
 #if CYTHON_FAST_THREAD_STATE
@@ -1915,7 +1947,7 @@ struct __pyx_t_3wts_6engine_5_core_wts_turn_record {
 #define __Pyx_PyErr_CurrentExceptionType()  PyErr_Occurred()
 #endif
 
-/* PyErrFetchRestore.proto (used by WriteUnraisableException) */
+/* PyErrFetchRestore.proto (used by GivenExceptionMatches) */
 #if CYTHON_FAST_THREAD_STATE
 #define __Pyx_PyErr_Clear() __Pyx_ErrRestore(NULL, NULL, NULL)
 #define __Pyx_ErrRestoreWithState(type, value, tb)  __Pyx_ErrRestoreInState(PyThreadState_GET(), type, value, tb)
@@ -1939,6 +1971,158 @@ static CYTHON_INLINE void __Pyx_ErrFetchInState(PyThreadState *tstate, PyObject 
 #define __Pyx_ErrRestore(type, value, tb)  PyErr_Restore(type, value, tb)
 #define __Pyx_ErrFetch(type, value, tb)  PyErr_Fetch(type, value, tb)
 #endif
+
+/* GivenExceptionMatches.proto (used by PyErrExceptionMatches) */
+#if CYTHON_COMPILING_IN_CPYTHON
+static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches(PyObject *err, PyObject *type);
+static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches2(PyObject *err, PyObject *type1, PyObject *type2);
+#else
+#define __Pyx_PyErr_GivenExceptionMatches(err, type) PyErr_GivenExceptionMatches(err, type)
+static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches2(PyObject *err, PyObject *type1, PyObject *type2) {
+    return PyErr_GivenExceptionMatches(err, type1) || PyErr_GivenExceptionMatches(err, type2);
+}
+#endif
+#define __Pyx_PyErr_ExceptionMatches2(err1, err2)  __Pyx_PyErr_GivenExceptionMatches2(__Pyx_PyErr_CurrentExceptionType(), err1, err2)
+
+/* PyErrExceptionMatches.proto (used by PyObjectGetAttrStrNoError) */
+#if CYTHON_FAST_THREAD_STATE
+#define __Pyx_PyErr_ExceptionMatches(err) __Pyx_PyErr_ExceptionMatchesInState(__pyx_tstate, err)
+static CYTHON_INLINE int __Pyx_PyErr_ExceptionMatchesInState(PyThreadState* tstate, PyObject* err);
+#else
+#define __Pyx_PyErr_ExceptionMatches(err)  PyErr_ExceptionMatches(err)
+#endif
+
+/* PyObjectGetAttrStr.proto (used by PyObjectGetAttrStrNoError) */
+#if CYTHON_USE_TYPE_SLOTS
+static CYTHON_INLINE PyObject* __Pyx_PyObject_GetAttrStr(PyObject* obj, PyObject* attr_name);
+#else
+#define __Pyx_PyObject_GetAttrStr(o,n) PyObject_GetAttr(o,n)
+#endif
+
+/* PyObjectGetAttrStrNoError.proto (used by GetBuiltinName) */
+static CYTHON_INLINE PyObject* __Pyx_PyObject_GetAttrStrNoError(PyObject* obj, PyObject* attr_name);
+
+/* GetBuiltinName.proto (used by GetModuleGlobalName) */
+static PyObject *__Pyx_GetBuiltinName(PyObject *name);
+
+/* PyDictVersioning.proto (used by GetModuleGlobalName) */
+#if CYTHON_USE_DICT_VERSIONS && CYTHON_USE_TYPE_SLOTS
+#define __PYX_DICT_VERSION_INIT  ((PY_UINT64_T) -1)
+#define __PYX_GET_DICT_VERSION(dict)  (((PyDictObject*)(dict))->ma_version_tag)
+#define __PYX_UPDATE_DICT_CACHE(dict, value, cache_var, version_var)\
+    (version_var) = __PYX_GET_DICT_VERSION(dict);\
+    (cache_var) = (value);
+#define __PYX_PY_DICT_LOOKUP_IF_MODIFIED(VAR, DICT, LOOKUP) {\
+    static PY_UINT64_T __pyx_dict_version = 0;\
+    static PyObject *__pyx_dict_cached_value = NULL;\
+    if (likely(__PYX_GET_DICT_VERSION(DICT) == __pyx_dict_version)) {\
+        (VAR) = __Pyx_XNewRef(__pyx_dict_cached_value);\
+    } else {\
+        (VAR) = __pyx_dict_cached_value = (LOOKUP);\
+        __pyx_dict_version = __PYX_GET_DICT_VERSION(DICT);\
+    }\
+}
+static CYTHON_INLINE PY_UINT64_T __Pyx_get_tp_dict_version(PyObject *obj);
+static CYTHON_INLINE PY_UINT64_T __Pyx_get_object_dict_version(PyObject *obj);
+static CYTHON_INLINE int __Pyx_object_dict_version_matches(PyObject* obj, PY_UINT64_T tp_dict_version, PY_UINT64_T obj_dict_version);
+#else
+#define __PYX_GET_DICT_VERSION(dict)  (0)
+#define __PYX_UPDATE_DICT_CACHE(dict, value, cache_var, version_var)
+#define __PYX_PY_DICT_LOOKUP_IF_MODIFIED(VAR, DICT, LOOKUP)  (VAR) = (LOOKUP);
+#endif
+
+/* GetModuleGlobalName.proto */
+#if CYTHON_USE_DICT_VERSIONS
+#define __Pyx_GetModuleGlobalName(var, name)  do {\
+    static PY_UINT64_T __pyx_dict_version = 0;\
+    static PyObject *__pyx_dict_cached_value = NULL;\
+    (var) = (likely(__pyx_dict_version == __PYX_GET_DICT_VERSION(__pyx_mstate_global->__pyx_d))) ?\
+        (likely(__pyx_dict_cached_value) ? __Pyx_NewRef(__pyx_dict_cached_value) : __Pyx_GetBuiltinName(name)) :\
+        __Pyx__GetModuleGlobalName(name, &__pyx_dict_version, &__pyx_dict_cached_value);\
+} while(0)
+#define __Pyx_GetModuleGlobalNameUncached(var, name)  do {\
+    PY_UINT64_T __pyx_dict_version;\
+    PyObject *__pyx_dict_cached_value;\
+    (var) = __Pyx__GetModuleGlobalName(name, &__pyx_dict_version, &__pyx_dict_cached_value);\
+} while(0)
+static PyObject *__Pyx__GetModuleGlobalName(PyObject *name, PY_UINT64_T *dict_version, PyObject **dict_cached_value);
+#else
+#define __Pyx_GetModuleGlobalName(var, name)  (var) = __Pyx__GetModuleGlobalName(name)
+#define __Pyx_GetModuleGlobalNameUncached(var, name)  (var) = __Pyx__GetModuleGlobalName(name)
+static CYTHON_INLINE PyObject *__Pyx__GetModuleGlobalName(PyObject *name);
+#endif
+
+/* PyFrozenDict.proto (used by DictGetItem) */
+#if CYTHON_COMPILING_IN_LIMITED_API
+#define __Pyx_PyFrozenDict_TypePtr  ((PyTypeObject*) __pyx_mstate_global->__Pyx_PyFrozenDictType)
+#define __Pyx_PyFrozenDict_New(it)  __Pyx__PyFrozenDict_New(__pyx_mstate_global->__Pyx_PyFrozenDictType, it)
+static CYTHON_INLINE PyObject* __Pyx__PyFrozenDict_New(PyObject* frozendict_type, PyObject* it);
+#define __Pyx_PyFrozenDict_NewEmpty()  __Pyx_PyFrozenDict_New(NULL)
+#define __Pyx_PyFrozenDict_Check(obj)  PyObject_TypeCheck((obj), __Pyx_PyFrozenDict_TypePtr)
+#define __Pyx_PyFrozenDict_CheckExact(obj)  Py_IS_TYPE((obj), __Pyx_PyFrozenDict_TypePtr)
+#define __Pyx_PyAnyDict_Check(obj)   __Pyx__PyAnyDict_Check(obj, __Pyx_PyFrozenDict_TypePtr)
+static CYTHON_INLINE int __Pyx__PyAnyDict_Check(PyObject *obj, PyTypeObject* frozendict_type) {
+    return PyObject_TypeCheck(obj, &PyDict_Type) || PyObject_TypeCheck(obj, frozendict_type);
+}
+#define __Pyx_PyAnyDict_CheckExact(obj)  __Pyx__PyAnyDict_CheckExact(obj, __Pyx_PyFrozenDict_TypePtr)
+static CYTHON_INLINE int __Pyx__PyAnyDict_CheckExact(PyObject *obj, PyTypeObject* frozendict_type) {
+    return Py_IS_TYPE(obj, &PyDict_Type) || Py_IS_TYPE(obj, frozendict_type);
+}
+#elif PY_VERSION_HEX >= 0x030f00a6 ||\
+    (defined(PyFrozenDict_Check) && defined(PyAnyDict_Check) && defined(PyFrozenDict_New))
+#define __Pyx_PyFrozenDict_TypePtr  (&PyFrozenDict_Type)
+#define __Pyx_PyFrozenDict_New(it)  PyFrozenDict_New(it)
+#define __Pyx_PyFrozenDict_NewEmpty()  PyFrozenDict_New(NULL)
+#define __Pyx_PyFrozenDict_Check(obj)  PyFrozenDict_Check(obj)
+#define __Pyx_PyFrozenDict_CheckExact(obj)  PyFrozenDict_CheckExact(obj)
+#define __Pyx_PyAnyDict_Check(obj)  PyAnyDict_Check(obj)
+#define __Pyx_PyAnyDict_CheckExact(obj)  PyAnyDict_CheckExact(obj)
+#else
+#define __Pyx_PyFrozenDict_TypePtr  (&PyDict_Type)
+static CYTHON_INLINE PyObject* __Pyx_PyFrozenDict_New(PyObject* it) {
+    if (!it) {
+        return PyDict_New();
+    } else if (PyDict_Check(it)) {
+        return PyDict_Copy(it);
+    } else {
+        PyObject *dict = PyDict_New();
+        if (!dict) return NULL;
+        PyObject *result = PyNumber_InPlaceOr(dict, it);
+        Py_DECREF(dict);
+        return result;
+    }
+}
+#define __Pyx_PyFrozenDict_NewEmpty()  PyDict_New()
+#define __Pyx_PyFrozenDict_Check(obj)  PyDict_Check(obj)
+#define __Pyx_PyFrozenDict_CheckExact(obj)  PyDict_CheckExact(obj)
+#define __Pyx_PyAnyDict_Check(obj)  PyDict_Check(obj)
+#define __Pyx_PyAnyDict_CheckExact(obj)  PyDict_CheckExact(obj)
+#endif
+
+/* DictGetItem.proto */
+#if !CYTHON_COMPILING_IN_PYPY
+static PyObject *__Pyx_PyDict_GetItem(PyObject *d, PyObject* key);
+#define __Pyx_PyObject_Dict_GetItem(obj, name)\
+    (likely(__Pyx_PyAnyDict_CheckExact(obj)) ?\
+     __Pyx_PyDict_GetItem(obj, name) : PyObject_GetItem(obj, name))
+#else
+#define __Pyx_PyDict_GetItem(d, key) PyObject_GetItem(d, key)
+#define __Pyx_PyObject_Dict_GetItem(obj, name)  PyObject_GetItem(obj, name)
+#endif
+
+/* GetException.proto (used by pep479) */
+#if CYTHON_FAST_THREAD_STATE
+#define __Pyx_GetException(type, value, tb)  __Pyx__GetException(__pyx_tstate, type, value, tb)
+static int __Pyx__GetException(PyThreadState *tstate, PyObject **type, PyObject **value, PyObject **tb);
+#else
+static int __Pyx_GetException(PyObject **type, PyObject **value, PyObject **tb);
+#endif
+
+/* pep479.proto */
+static void __Pyx_Generator_Replace_StopIteration(int in_async_gen);
+
+/* IncludeStdlibH.proto */
+#include <stdlib.h>
 
 /* WriteUnraisableException.proto */
 static void __Pyx_WriteUnraisable(const char *name, int clineno,
@@ -2022,11 +2206,127 @@ static CYTHON_INLINE int __Pyx_PyObject_CompareBoolEq_str_str(PyObject *op1, PyO
 #define __Pyx_ArgsSlice_FASTCALL __Pyx_ArgsSlice_VARARGS
 #endif
 
+/* CheckTypeForFreelists.proto */
+#if CYTHON_USE_FREELISTS
+#if CYTHON_USE_TYPE_SPECS
+#define __PYX_CHECK_FINAL_TYPE_FOR_FREELISTS(t, expected_tp, expected_size) ((int) ((t) == (expected_tp)))
+#define __PYX_CHECK_TYPE_FOR_FREELIST_FLAGS  Py_TPFLAGS_IS_ABSTRACT
+#else
+#define __PYX_CHECK_FINAL_TYPE_FOR_FREELISTS(t, expected_tp, expected_size) ((int) ((t)->tp_basicsize == (expected_size)))
+#define __PYX_CHECK_TYPE_FOR_FREELIST_FLAGS  (Py_TPFLAGS_IS_ABSTRACT | Py_TPFLAGS_HEAPTYPE)
+#endif
+#define __PYX_CHECK_TYPE_FOR_FREELISTS(t, expected_tp, expected_size)\
+    (__PYX_CHECK_FINAL_TYPE_FOR_FREELISTS((t), (expected_tp), (expected_size)) &\
+     (int) (!__Pyx_PyType_HasFeature((t), __PYX_CHECK_TYPE_FOR_FREELIST_FLAGS)))
+#endif
+
+/* AllocateExtensionType.proto */
+static PyObject *__Pyx_AllocateExtensionType(PyTypeObject *t, int is_final);
+
+/* CallSlotAsVectorcall.proto */
+#if CYTHON_VECTORCALL_TPNEW
+typedef PyObject * (*__Pyx_tpnewvectorcallfunc)(PyTypeObject* o, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+static PyObject * __Pyx_CallTpnewAsVectorcall(__Pyx_tpnewvectorcallfunc f, PyTypeObject* o, PyObject *a, PyObject *k);
+#endif
+
+/* FormatTypeName.proto (used by RaiseErrorWithObjectType) */
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX >= 0x030d0000
+typedef PyObject *__Pyx_TypeName;
+#define __Pyx_FMT_TYPENAME "%N"
+#define __Pyx_PyType_GetFullyQualifiedName(tp) Py_NewRef((PyObject*)tp)
+#define __Pyx_DECREF_TypeName(obj) Py_DECREF(obj)
+#elif CYTHON_COMPILING_IN_LIMITED_API
+typedef PyObject *__Pyx_TypeName;
+#define __Pyx_FMT_TYPENAME "%U"
+#define __Pyx_DECREF_TypeName(obj) Py_XDECREF(obj)
+static __Pyx_TypeName __Pyx_PyType_GetFullyQualifiedName(PyTypeObject* tp);
+#else  // !LIMITED_API
+typedef const char *__Pyx_TypeName;
+#define __Pyx_FMT_TYPENAME "%.200s"
+#define __Pyx_PyType_GetFullyQualifiedName(tp) ((tp)->tp_name)
+#define __Pyx_DECREF_TypeName(obj)
+#endif
+
+/* RaiseErrorWithObjectType.proto (used by CallNewInitFromVectorcall) */
+#define __Pyx_RaiseTypeErrorWithObjectType(message, obj)  __Pyx_RaiseErrorWithObjectType(PyExc_TypeError, message, obj)
+#define __Pyx_RaiseErrorWithObjectType(exc_type, message, obj)  __Pyx_RaiseErrorWithType(exc_type, message, Py_TYPE(obj))
+CYTHON_UNUSED
+static void __Pyx_RaiseErrorWithType(PyObject* exc_type, const char* message, PyTypeObject *type_obj);
+
+/* CallNewInitFromVectorcall.proto */
+#if CYTHON_VECTORCALL_TPNEW
+static PyObject *__Pyx_CallNewInitFromVectorcall(PyTypeObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames);
+#endif
+
 /* FunctionExport.proto */
 static int __Pyx_ExportFunction(PyObject *api_dict, const char *name, void (*f)(void), const char *sig);
 
 /* GetApiDict.proto */
 static PyObject *__Pyx_ApiExport_GetApiDict(void);
+
+/* PyObjectCallMethod0.proto (used by PyType_Ready) */
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CallMethod0(PyObject* obj, PyObject* method_name);
+
+/* GetTypeDictOffset.proto (used by ValidateBasesTuple) */
+#if !CYTHON_USE_TYPE_SLOTS
+CYTHON_UNUSED static Py_ssize_t __Pyx_GetTypeDictOffset(PyObject *tp, int require_cython_valid_result);
+#endif
+
+/* RaiseErrorWithObjectType1.proto (used by ValidateBasesTuple) */
+#define __Pyx_RaiseTypeErrorWithObjectType1(message, arg, obj) __Pyx_RaiseErrorWithObjectType1(PyExc_TypeError, message, arg, obj)
+#define __Pyx_RaiseErrorWithObjectType1(exc_type, message, arg, obj) __Pyx_RaiseErrorWithType1(exc_type, message, arg, Py_TYPE(obj))
+CYTHON_UNUSED
+static void __Pyx_RaiseErrorWithType1(PyObject* exc_type, const char* message, const char *arg, PyTypeObject *type_obj);
+
+/* ValidateBasesTuple.proto (used by PyType_Ready) */
+#if CYTHON_COMPILING_IN_CPYTHON || CYTHON_COMPILING_IN_LIMITED_API || CYTHON_USE_TYPE_SPECS
+static int __Pyx_validate_bases_tuple(const char *type_name, int has_dictoffset, PyObject *bases);
+#endif
+
+/* PyType_Ready.export */
+CYTHON_UNUSED static int __Pyx_PyType_Ready(PyTypeObject *t);
+
+/* HasAttr.proto (used by ImportImpl) */
+#if __PYX_LIMITED_VERSION_HEX >= 0x030d0000
+#define __Pyx_HasAttr(o, n)  PyObject_HasAttrWithError(o, n)
+#else
+static CYTHON_INLINE int __Pyx_HasAttr(PyObject *, PyObject *);
+#endif
+
+/* TupleOrListFromArrayImpl.proto (used by ListFromArray) */
+CYTHON_UNUSED static PyObject *
+__Pyx_PyList_FromArray(PyObject *const *src, Py_ssize_t n);
+
+/* ListFromArray.proto (used by ImportImpl) */
+
+
+/* PyObjectCall.proto (used by PyObjectFastCall) */
+#if CYTHON_COMPILING_IN_CPYTHON
+static CYTHON_INLINE PyObject* __Pyx_PyObject_Call(PyObject *func, PyObject *arg, PyObject *kw);
+#else
+#define __Pyx_PyObject_Call(func, arg, kw) PyObject_Call(func, arg, kw)
+#endif
+
+/* PyObjectCallMethO.proto (used by PyObjectFastCall) */
+#if CYTHON_COMPILING_IN_CPYTHON
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CallMethO(PyObject *func, PyObject *arg);
+#endif
+
+/* PyObjectFastCall.proto (used by PyObjectCallOneArg) */
+#define __Pyx_PyObject_FastCall(func, args, nargs)  __Pyx_PyObject_FastCallDict(func, args, (size_t)(nargs), NULL)
+static CYTHON_INLINE PyObject* __Pyx_PyObject_FastCallDict(PyObject *func, PyObject * const*args, size_t nargsf, PyObject *kwargs);
+
+/* PyObjectCallOneArg.proto (used by ImportImpl) */
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CallOneArg(PyObject *func, PyObject *arg);
+
+/* ImportImpl.export */
+static PyObject *__Pyx__Import(PyObject *name, PyObject *const *imported_names, Py_ssize_t len_imported_names, PyObject *qualname, PyObject *moddict, int level);
+
+/* Import.proto */
+static CYTHON_INLINE PyObject *__Pyx_Import(PyObject *name, PyObject *const *imported_names, Py_ssize_t len_imported_names, PyObject *qualname, int level);
+
+/* ImportFrom.export */
+static PyObject* __Pyx_ImportFrom(PyObject* module, PyObject* name);
 
 /* dict_setdefault.proto (used by FetchCommonType) */
 static CYTHON_INLINE PyObject *__Pyx_PyDict_SetDefault(PyObject *d, PyObject *key, PyObject *default_value);
@@ -2053,19 +2353,6 @@ static PyTypeObject* __Pyx_FetchCommonTypeFromSpec(PyTypeObject *metaclass, PyOb
 /* CommonTypesMetaclass.proto (used by CythonFunctionShared) */
 static int __pyx_CommonTypesMetaclass_init(PyObject *module);
 #define __Pyx_CommonTypesMetaclass_USED
-
-/* FastTypeChecks.proto (used by CythonFunctionPerModule) */
-#if CYTHON_COMPILING_IN_CPYTHON
-#define __Pyx_TypeCheck(obj, type) __Pyx_IsSubtype(Py_TYPE(obj), (PyTypeObject *)type)
-#define __Pyx_TypeCheck2(obj, type1, type2) __Pyx_IsAnySubtype2(Py_TYPE(obj), (PyTypeObject *)type1, (PyTypeObject *)type2)
-static CYTHON_INLINE int __Pyx_IsSubtype(PyTypeObject *a, PyTypeObject *b);
-static CYTHON_INLINE int __Pyx_IsAnySubtype2(PyTypeObject *cls, PyTypeObject *a, PyTypeObject *b);
-#define __Pyx_PyAnySet_Check(obj)  __Pyx_TypeCheck2(obj, &PySet_Type, &PyFrozenSet_Type)
-#else
-#define __Pyx_TypeCheck(obj, type) PyObject_TypeCheck(obj, (PyTypeObject *)type)
-#define __Pyx_TypeCheck2(obj, type1, type2) (PyObject_TypeCheck(obj, (PyTypeObject *)type1) || PyObject_TypeCheck(obj, (PyTypeObject *)type2))
-#define __Pyx_PyAnySet_Check(obj)  PyAnySet_Check(obj)
-#endif
 
 /* CythonFunctionPerModule.proto (used by CythonFunctionShared) */
 #define __Pyx_CyFunction_USED
@@ -2162,10 +2449,6 @@ static int __pyx_CyFunction_init(PyObject *module);
 #endif
 #endif
 
-/* IgnoreException.proto (used by CythonFunctionShared) */
-static CYTHON_INLINE int __Pyx_IgnoreGivenException(PyObject *given_exception, PyObject *ignorable_exception);
-#define __Pyx_IgnoreException(ignorable_exception) __Pyx_IgnoreGivenException(NULL, ignorable_exception)
-
 /* CallTypeTraverse.proto (used by CythonFunctionShared) */
 #if !CYTHON_USE_TYPE_SPECS
 #define __Pyx_call_type_traverse(o, always_call, visit, arg) 0
@@ -2175,32 +2458,6 @@ static int __Pyx_call_type_traverse(PyObject *o, int always_call, visitproc visi
 
 /* PyMethodNew.proto (used by CythonFunctionShared) */
 static PyObject *__Pyx_PyMethod_New(PyObject *func, PyObject *self, PyObject *typ);
-
-/* PyObjectCall.proto (used by PyObjectFastCall) */
-#if CYTHON_COMPILING_IN_CPYTHON
-static CYTHON_INLINE PyObject* __Pyx_PyObject_Call(PyObject *func, PyObject *arg, PyObject *kw);
-#else
-#define __Pyx_PyObject_Call(func, arg, kw) PyObject_Call(func, arg, kw)
-#endif
-
-/* PyObjectCallMethO.proto (used by PyObjectFastCall) */
-#if CYTHON_COMPILING_IN_CPYTHON
-static CYTHON_INLINE PyObject* __Pyx_PyObject_CallMethO(PyObject *func, PyObject *arg);
-#endif
-
-/* PyObjectFastCall.proto (used by PyObjectCallOneArg) */
-#define __Pyx_PyObject_FastCall(func, args, nargs)  __Pyx_PyObject_FastCallDict(func, args, (size_t)(nargs), NULL)
-static CYTHON_INLINE PyObject* __Pyx_PyObject_FastCallDict(PyObject *func, PyObject * const*args, size_t nargsf, PyObject *kwargs);
-
-/* PyObjectCallOneArg.proto (used by CythonFunctionShared) */
-static CYTHON_INLINE PyObject* __Pyx_PyObject_CallOneArg(PyObject *func, PyObject *arg);
-
-/* PyObjectGetAttrStr.proto (used by CythonFunctionShared) */
-#if CYTHON_USE_TYPE_SLOTS
-static CYTHON_INLINE PyObject* __Pyx_PyObject_GetAttrStr(PyObject* obj, PyObject* attr_name);
-#else
-#define __Pyx_PyObject_GetAttrStr(o,n) PyObject_GetAttr(o,n)
-#endif
 
 /* py_dict_items.proto (used by OwnedDictNext) */
 #define __Pyx_PyDict_items_TypePtr  (&PyDictKeys_Type)
@@ -2305,55 +2562,6 @@ static PyObject *__Pyx_CyFunction_New(PyMethodDef *ml,
                                       PyObject* code);
 static PyTypeObject *__Pyx_Get_CyFunction_Type(void);
 
-/* PyDictVersioning.proto (used by CLineInTraceback) */
-#if CYTHON_USE_DICT_VERSIONS && CYTHON_USE_TYPE_SLOTS
-#define __PYX_DICT_VERSION_INIT  ((PY_UINT64_T) -1)
-#define __PYX_GET_DICT_VERSION(dict)  (((PyDictObject*)(dict))->ma_version_tag)
-#define __PYX_UPDATE_DICT_CACHE(dict, value, cache_var, version_var)\
-    (version_var) = __PYX_GET_DICT_VERSION(dict);\
-    (cache_var) = (value);
-#define __PYX_PY_DICT_LOOKUP_IF_MODIFIED(VAR, DICT, LOOKUP) {\
-    static PY_UINT64_T __pyx_dict_version = 0;\
-    static PyObject *__pyx_dict_cached_value = NULL;\
-    if (likely(__PYX_GET_DICT_VERSION(DICT) == __pyx_dict_version)) {\
-        (VAR) = __Pyx_XNewRef(__pyx_dict_cached_value);\
-    } else {\
-        (VAR) = __pyx_dict_cached_value = (LOOKUP);\
-        __pyx_dict_version = __PYX_GET_DICT_VERSION(DICT);\
-    }\
-}
-static CYTHON_INLINE PY_UINT64_T __Pyx_get_tp_dict_version(PyObject *obj);
-static CYTHON_INLINE PY_UINT64_T __Pyx_get_object_dict_version(PyObject *obj);
-static CYTHON_INLINE int __Pyx_object_dict_version_matches(PyObject* obj, PY_UINT64_T tp_dict_version, PY_UINT64_T obj_dict_version);
-#else
-#define __PYX_GET_DICT_VERSION(dict)  (0)
-#define __PYX_UPDATE_DICT_CACHE(dict, value, cache_var, version_var)
-#define __PYX_PY_DICT_LOOKUP_IF_MODIFIED(VAR, DICT, LOOKUP)  (VAR) = (LOOKUP);
-#endif
-
-/* GivenExceptionMatches.proto (used by PyErrExceptionMatches) */
-#if CYTHON_COMPILING_IN_CPYTHON
-static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches(PyObject *err, PyObject *type);
-static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches2(PyObject *err, PyObject *type1, PyObject *type2);
-#else
-#define __Pyx_PyErr_GivenExceptionMatches(err, type) PyErr_GivenExceptionMatches(err, type)
-static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches2(PyObject *err, PyObject *type1, PyObject *type2) {
-    return PyErr_GivenExceptionMatches(err, type1) || PyErr_GivenExceptionMatches(err, type2);
-}
-#endif
-#define __Pyx_PyErr_ExceptionMatches2(err1, err2)  __Pyx_PyErr_GivenExceptionMatches2(__Pyx_PyErr_CurrentExceptionType(), err1, err2)
-
-/* PyErrExceptionMatches.proto (used by PyObjectGetAttrStrNoError) */
-#if CYTHON_FAST_THREAD_STATE
-#define __Pyx_PyErr_ExceptionMatches(err) __Pyx_PyErr_ExceptionMatchesInState(__pyx_tstate, err)
-static CYTHON_INLINE int __Pyx_PyErr_ExceptionMatchesInState(PyThreadState* tstate, PyObject* err);
-#else
-#define __Pyx_PyErr_ExceptionMatches(err)  PyErr_ExceptionMatches(err)
-#endif
-
-/* PyObjectGetAttrStrNoError.proto (used by CLineInTraceback) */
-static CYTHON_INLINE PyObject* __Pyx_PyObject_GetAttrStrNoError(PyObject* obj, PyObject* attr_name);
-
 /* CLineInTraceback.proto (used by AddTraceback) */
 #if CYTHON_CLINE_IN_TRACEBACK && CYTHON_CLINE_IN_TRACEBACK_RUNTIME
 static int __Pyx_CLineForTraceback(PyThreadState *tstate, int c_line);
@@ -2392,9 +2600,6 @@ static void __Pyx_AddTraceback(const char *funcname, int c_line,
 #define __Pyx_HAS_GCC_DIAGNOSTIC
 #endif
 
-/* CIntFromPy.proto */
-static CYTHON_INLINE int __Pyx_PyLong_As_int(PyObject *);
-
 /* PyObjectVectorcallKwds.proto (used by PyObjectVectorcallMethodKwds) */
 #if CYTHON_VECTORCALL
 #define __Pyx_Object_VectorcallKwds PyObject_Vectorcall
@@ -2413,6 +2618,12 @@ static PyObject *__Pyx_Object_VectorcallMethodKwds(PyObject *name, PyObject *con
 #endif
 
 /* CIntToPy.proto */
+static CYTHON_INLINE PyObject* __Pyx_PyLong_From___pyx_anon_enum(int value);
+
+/* CIntFromPy.proto */
+static CYTHON_INLINE int __Pyx_PyLong_As_int(PyObject *);
+
+/* CIntToPy.proto */
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_unsigned_int(unsigned int value);
 
 /* CIntToPy.proto */
@@ -2423,24 +2634,6 @@ static CYTHON_INLINE PyObject* __Pyx_PyLong_From_int(int value);
 
 /* CIntFromPy.proto */
 static CYTHON_INLINE long __Pyx_PyLong_As_long(PyObject *);
-
-/* FormatTypeName.proto */
-#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX >= 0x030d0000
-typedef PyObject *__Pyx_TypeName;
-#define __Pyx_FMT_TYPENAME "%N"
-#define __Pyx_PyType_GetFullyQualifiedName(tp) Py_NewRef((PyObject*)tp)
-#define __Pyx_DECREF_TypeName(obj) Py_DECREF(obj)
-#elif CYTHON_COMPILING_IN_LIMITED_API
-typedef PyObject *__Pyx_TypeName;
-#define __Pyx_FMT_TYPENAME "%U"
-#define __Pyx_DECREF_TypeName(obj) Py_XDECREF(obj)
-static __Pyx_TypeName __Pyx_PyType_GetFullyQualifiedName(PyTypeObject* tp);
-#else  // !LIMITED_API
-typedef const char *__Pyx_TypeName;
-#define __Pyx_FMT_TYPENAME "%.200s"
-#define __Pyx_PyType_GetFullyQualifiedName(tp) ((tp)->tp_name)
-#define __Pyx_DECREF_TypeName(obj)
-#endif
 
 /* CIntToPy.proto */
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_long(long value);
@@ -2453,6 +2646,141 @@ static void __Pyx_init_runtime_version(void);
 #define __Pyx_init_runtime_version()
 #endif
 static unsigned long __Pyx_get_runtime_version(void);
+
+/* RaiseException.export */
+static void __Pyx_Raise(PyObject *type, PyObject *value, PyObject *tb, PyObject *cause);
+
+/* GetTopmostException.proto (used by SaveResetException) */
+#if CYTHON_USE_EXC_INFO_STACK && CYTHON_FAST_THREAD_STATE
+static _PyErr_StackItem * __Pyx_PyErr_GetTopmostException(PyThreadState *tstate);
+#endif
+
+/* SaveResetException.proto (used by CoroutineBase) */
+#if CYTHON_FAST_THREAD_STATE
+#define __Pyx_ExceptionSave(type, value, tb)  __Pyx__ExceptionSave(__pyx_tstate, type, value, tb)
+static CYTHON_INLINE void __Pyx__ExceptionSave(PyThreadState *tstate, PyObject **type, PyObject **value, PyObject **tb);
+#define __Pyx_ExceptionReset(type, value, tb)  __Pyx__ExceptionReset(__pyx_tstate, type, value, tb)
+static CYTHON_INLINE void __Pyx__ExceptionReset(PyThreadState *tstate, PyObject *type, PyObject *value, PyObject *tb);
+#else
+#define __Pyx_ExceptionSave(type, value, tb)   PyErr_GetExcInfo(type, value, tb)
+#define __Pyx_ExceptionReset(type, value, tb)  PyErr_SetExcInfo(type, value, tb)
+#endif
+
+/* SwapException.proto (used by CoroutineBase) */
+#if CYTHON_FAST_THREAD_STATE
+#define __Pyx_ExceptionSwap(type, value, tb)  __Pyx__ExceptionSwap(__pyx_tstate, type, value, tb)
+static CYTHON_INLINE void __Pyx__ExceptionSwap(PyThreadState *tstate, PyObject **type, PyObject **value, PyObject **tb);
+#else
+static CYTHON_INLINE void __Pyx_ExceptionSwap(PyObject **type, PyObject **value, PyObject **tb);
+#endif
+
+/* IterNextPlain.proto (used by CoroutineBase) */
+static CYTHON_INLINE PyObject *__Pyx_PyIter_Next_Plain(PyObject *iterator);
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+static PyObject *__Pyx_GetBuiltinNext_LimitedAPI(void);
+#endif
+
+/* PyObjectCallMethod1.proto (used by CoroutineBase) */
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CallMethod1(PyObject* obj, PyObject* method_name, PyObject* arg);
+
+/* PyObjectCallNoArg.proto (used by CoroutineBase) */
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CallNoArg(PyObject *func);
+
+/* ReturnWithStopIteration.proto (used by CoroutineBase) */
+static CYTHON_INLINE void __Pyx_ReturnWithStopIteration(PyObject* value, int async, int iternext);
+
+/* CoroutineBase.proto (used by Generator) */
+struct __pyx_CoroutineObject;
+typedef PyObject *(*__pyx_coroutine_body_t)(struct __pyx_CoroutineObject *, PyThreadState *, PyObject *);
+#if CYTHON_USE_EXC_INFO_STACK
+#define __Pyx_ExcInfoStruct  _PyErr_StackItem
+#else
+typedef struct {
+    PyObject *exc_type;
+    PyObject *exc_value;
+    PyObject *exc_traceback;
+} __Pyx_ExcInfoStruct;
+#endif
+typedef struct __pyx_CoroutineObject {
+    PyObject_HEAD
+    __pyx_coroutine_body_t body;
+    PyObject *closure;
+    __Pyx_ExcInfoStruct gi_exc_state;
+#if PY_VERSION_HEX < 0x030C0000 || CYTHON_COMPILING_IN_LIMITED_API
+    PyObject *gi_weakreflist;
+#endif
+    PyObject *classobj;
+    PyObject *yieldfrom;
+    __Pyx_pyiter_sendfunc yieldfrom_am_send;
+    PyObject *gi_name;
+    PyObject *gi_qualname;
+    PyObject *gi_modulename;
+    PyObject *gi_code;
+    PyObject *gi_frame;
+#if CYTHON_USE_SYS_MONITORING && (CYTHON_PROFILE || CYTHON_TRACE)
+    PyMonitoringState __pyx_pymonitoring_state[__Pyx_MonitoringEventTypes_CyGen_count];
+    uint64_t __pyx_pymonitoring_version;
+#endif
+    int resume_label;
+    char is_running;
+} __pyx_CoroutineObject;
+static __pyx_CoroutineObject *__Pyx__Coroutine_New(
+    PyTypeObject *type, __pyx_coroutine_body_t body, PyObject *code, PyObject *closure,
+    PyObject *name, PyObject *qualname, PyObject *module_name);
+static __pyx_CoroutineObject *__Pyx__Coroutine_NewInit(
+            __pyx_CoroutineObject *gen, __pyx_coroutine_body_t body, PyObject *code, PyObject *closure,
+            PyObject *name, PyObject *qualname, PyObject *module_name);
+static CYTHON_INLINE void __Pyx_Coroutine_ExceptionClear(__Pyx_ExcInfoStruct *self);
+static int __Pyx_Coroutine_clear(PyObject *self);
+static __Pyx_PySendResult __Pyx_Coroutine_AmSend(PyObject *self, PyObject *value, PyObject **retval);
+static PyObject *__Pyx_Coroutine_Send(PyObject *self, PyObject *value);
+static __Pyx_PySendResult __Pyx_Coroutine_Close(PyObject *self, PyObject **retval);
+static PyObject *__Pyx_Coroutine_Throw(PyObject *gen,
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+    PyObject *args
+#else
+    PyObject *const *args, Py_ssize_t nargs
+#endif
+    );
+#if CYTHON_USE_EXC_INFO_STACK
+#define __Pyx_Coroutine_SwapException(self)
+#define __Pyx_Coroutine_ResetAndClearException(self)  __Pyx_Coroutine_ExceptionClear(&(self)->gi_exc_state)
+#else
+#define __Pyx_Coroutine_SwapException(self) {\
+    __Pyx_ExceptionSwap(&(self)->gi_exc_state.exc_type, &(self)->gi_exc_state.exc_value, &(self)->gi_exc_state.exc_traceback);\
+    __Pyx_Coroutine_ResetFrameBackpointer(&(self)->gi_exc_state);\
+    }
+#define __Pyx_Coroutine_ResetAndClearException(self) {\
+    __Pyx_ExceptionReset((self)->gi_exc_state.exc_type, (self)->gi_exc_state.exc_value, (self)->gi_exc_state.exc_traceback);\
+    (self)->gi_exc_state.exc_type = (self)->gi_exc_state.exc_value = (self)->gi_exc_state.exc_traceback = NULL;\
+    }
+#endif
+#if CYTHON_FAST_THREAD_STATE
+#define __Pyx_PyGen_FetchStopIterationValue(pvalue)\
+    __Pyx_PyGen__FetchStopIterationValue(__pyx_tstate, pvalue)
+#else
+#define __Pyx_PyGen_FetchStopIterationValue(pvalue)\
+    __Pyx_PyGen__FetchStopIterationValue(__Pyx_PyThreadState_Current, pvalue)
+#endif
+static int __Pyx_PyGen__FetchStopIterationValue(PyThreadState *tstate, PyObject **pvalue);
+static CYTHON_INLINE void __Pyx_Coroutine_ResetFrameBackpointer(__Pyx_ExcInfoStruct *exc_state);
+static char __Pyx_Coroutine_test_and_set_is_running(__pyx_CoroutineObject *gen);
+static void __Pyx_Coroutine_unset_is_running(__pyx_CoroutineObject *gen);
+static char __Pyx_Coroutine_get_is_running(__pyx_CoroutineObject *gen);
+static PyObject *__Pyx_Coroutine_get_is_running_getter(PyObject *gen, void *closure);
+#if __PYX_HAS_PY_AM_SEND == 2
+static void __Pyx_SetBackportTypeAmSend(PyTypeObject *type, __Pyx_PyAsyncMethodsStruct *static_amsend_methods, __Pyx_pyiter_sendfunc am_send);
+#endif
+static PyObject *__Pyx_Coroutine_fail_reduce_ex(PyObject *self, PyObject *arg);
+
+/* Generator.proto */
+#define __Pyx_Generator_USED
+#define __Pyx_Generator_CheckExact(obj) Py_IS_TYPE(obj, __pyx_mstate_global->__pyx_GeneratorType)
+#define __Pyx_Generator_New(body, code, closure, name, qualname, module_name)\
+    __Pyx__Coroutine_New(__pyx_mstate_global->__pyx_GeneratorType, body, code, closure, name, qualname, module_name)
+static PyObject *__Pyx_Generator_Next(PyObject *self);
+static int __pyx_Generator_init(PyObject *module);
+static CYTHON_INLINE PyObject *__Pyx_Generator_GetInlinedResult(PyObject *self);
 
 /* CheckBinaryVersion.proto */
 static int __Pyx_check_binary_version(unsigned long ct_version, unsigned long rt_version, int allow_newer);
@@ -2572,7 +2900,31 @@ int __pyx_module_is_main_wts__engine___core = 0;
 /* #### Code section: string_decls ### */
 static const char __pyx_k_The_fast_core_What_the_Shell_s_r[] = "The fast core: What the Shell\047s rules on packed bitboards.\n\nEvery kernel is ``noexcept nogil`` on a plain :c:type:`wts_state`; the\ndeclarations other Cython code cimports are in ``_core.pxd``. The rules are\nthe ones :mod:`wts.reference` spells out; the comments cite CLARIFICATIONS.\n";
 /* #### Code section: decls ### */
+static PyObject *__pyx_pf_3wts_6engine_5_core_2genexpr(CYTHON_UNUSED PyObject *__pyx_self, Py_ssize_t __pyx_genexpr_arg_0); /* proto */
 static PyObject *__pyx_pf_3wts_6engine_5_core_state_size(CYTHON_UNUSED PyObject *__pyx_self); /* proto */
+static PyObject *__pyx_tp_new__initialisation_3wts_6engine_5_core___pyx_scope_struct__genexpr(PyObject *o, 
+#if CYTHON_VECTORCALL_TPNEW
+    PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
+#else
+    PyObject *a, PyObject *k
+#endif
+); /*proto*/
+static PyObject *__pyx_tp_new_vectorcall_3wts_6engine_5_core___pyx_scope_struct__genexpr(PyTypeObject *t, 
+#if CYTHON_VECTORCALL_TPNEW
+    PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
+#else
+    PyObject *a, PyObject *k
+#endif
+); /*proto*/
+#if CYTHON_VECTORCALL_TPNEW
+static PyObject *__pyx_tp_new_3wts_6engine_5_core___pyx_scope_struct__genexpr(PyTypeObject *t, PyObject *a, PyObject *k); /*proto*/
+#endif
+#if !CYTHON_VECTORCALL_TPNEW
+#define __pyx_tp_new_3wts_6engine_5_core___pyx_scope_struct__genexpr __pyx_tp_new_vectorcall_3wts_6engine_5_core___pyx_scope_struct__genexpr
+#endif
+#if CYTHON_VECTORCALL_TPNEW
+static PyObject *__pyx_tp_vectorcall_3wts_6engine_5_core___pyx_scope_struct__genexpr(PyObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames); /*proto*/
+#endif
 /* #### Code section: late_includes ### */
 /* #### Code section: module_state ### */
 /* SmallCodeConfig */
@@ -2596,11 +2948,23 @@ namespace {
     PyObject *__pyx_empty_tuple;
     PyObject *__pyx_empty_bytes;
     PyObject *__pyx_empty_unicode;
+    PyObject *__pyx_type_3wts_6engine_5_core___pyx_scope_struct__genexpr;
+    PyTypeObject *__pyx_ptype_3wts_6engine_5_core___pyx_scope_struct__genexpr;
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_items;
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_values;
-    PyObject *__pyx_codeobj_tab[1];
-    PyObject *__pyx_string_tab[21];
+    PyObject *__pyx_codeobj_tab[2];
+    PyObject *__pyx_string_tab[42];
 /* #### Code section: module_state_contents ### */
+/* PyFrozenDict.module_state_decls */
+#if CYTHON_COMPILING_IN_LIMITED_API
+PyObject *__Pyx_PyFrozenDictType;
+#endif
+
+
+#if CYTHON_USE_FREELISTS
+struct __pyx_obj_3wts_6engine_5_core___pyx_scope_struct__genexpr *__pyx_freelist_3wts_6engine_5_core___pyx_scope_struct__genexpr[8];
+int __pyx_freecount_3wts_6engine_5_core___pyx_scope_struct__genexpr;
+#endif
 /* CommonTypesMetaclass.module_state_decls */
 PyTypeObject *__pyx_CommonTypesMetaclassType;
 
@@ -2614,6 +2978,14 @@ PyTypeObject *__pyx_CyFunctionType;
 
 /* CodeObjectCache.module_state_decls */
 struct __Pyx_CodeObjectCache __pyx_code_cache;
+
+/* IterNextPlain.module_state_decls */
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+PyObject *__Pyx_GetBuiltinNext_LimitedAPI_cache;
+#endif
+
+/* Generator.module_state_decls */
+PyTypeObject *__pyx_GeneratorType;
 
 /* #### Code section: module_state_end ### */
 } __pyx_mstatetype;
@@ -2643,27 +3015,48 @@ static __pyx_mstatetype __pyx_mstate_global_static =
 static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_static;
 #endif
 /* #### Code section: constant_name_defines ### */
-#define __pyx_kp_u__3 __pyx_string_tab[0]
-#define __pyx_kp_u_src_wts_engine__core_pyx __pyx_string_tab[1]
-#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[2]
-#define __pyx_n_u_annotate __pyx_string_tab[3]
-#define __pyx_n_u_func __pyx_string_tab[4]
-#define __pyx_n_u_main __pyx_string_tab[5]
-#define __pyx_n_u_module __pyx_string_tab[6]
-#define __pyx_n_u_name __pyx_string_tab[7]
-#define __pyx_n_u_pyx_capi __pyx_string_tab[8]
-#define __pyx_n_u_qualname __pyx_string_tab[9]
-#define __pyx_n_u_test __pyx_string_tab[10]
-#define __pyx_n_u_is_coroutine __pyx_string_tab[11]
-#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[12]
-#define __pyx_n_u_cline_in_traceback __pyx_string_tab[13]
-#define __pyx_n_u_items __pyx_string_tab[14]
-#define __pyx_n_u_setdefault __pyx_string_tab[15]
-#define __pyx_n_u_state_size __pyx_string_tab[16]
-#define __pyx_n_u_values __pyx_string_tab[17]
-#define __pyx_n_u_wts_engine__core __pyx_string_tab[18]
-#define __pyx_kp_b_int___pyx_t_3wts_6engine_5_core __pyx_string_tab[19]
-#define __pyx_kp_b_iso88591_1 __pyx_string_tab[20]
+#define __pyx_kp_u__2 __pyx_string_tab[0]
+#define __pyx_kp_u_ __pyx_string_tab[1]
+#define __pyx_kp_u_disable __pyx_string_tab[2]
+#define __pyx_kp_u_enable __pyx_string_tab[3]
+#define __pyx_kp_u_gc __pyx_string_tab[4]
+#define __pyx_kp_u_isenabled __pyx_string_tab[5]
+#define __pyx_kp_u_src_wts_engine__core_pyx __pyx_string_tab[6]
+#define __pyx_n_u_BLACK_WINS __pyx_string_tab[7]
+#define __pyx_n_u_DRAW __pyx_string_tab[8]
+#define __pyx_n_u_ONGOING __pyx_string_tab[9]
+#define __pyx_n_u_STATUSES __pyx_string_tab[10]
+#define __pyx_n_u_SUDDEN_DEATH __pyx_string_tab[11]
+#define __pyx_n_u_Status __pyx_string_tab[12]
+#define __pyx_n_u_WHITE_WINS __pyx_string_tab[13]
+#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[14]
+#define __pyx_n_u_annotate __pyx_string_tab[15]
+#define __pyx_n_u_func __pyx_string_tab[16]
+#define __pyx_n_u_main __pyx_string_tab[17]
+#define __pyx_n_u_module __pyx_string_tab[18]
+#define __pyx_n_u_name __pyx_string_tab[19]
+#define __pyx_n_u_pyx_capi __pyx_string_tab[20]
+#define __pyx_n_u_qualname __pyx_string_tab[21]
+#define __pyx_n_u_test __pyx_string_tab[22]
+#define __pyx_n_u_is_coroutine __pyx_string_tab[23]
+#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[24]
+#define __pyx_n_u_cline_in_traceback __pyx_string_tab[25]
+#define __pyx_n_u_close __pyx_string_tab[26]
+#define __pyx_n_u_code __pyx_string_tab[27]
+#define __pyx_n_u_genexpr __pyx_string_tab[28]
+#define __pyx_n_u_items __pyx_string_tab[29]
+#define __pyx_n_u_next __pyx_string_tab[30]
+#define __pyx_n_u_send __pyx_string_tab[31]
+#define __pyx_n_u_setdefault __pyx_string_tab[32]
+#define __pyx_n_u_state_size __pyx_string_tab[33]
+#define __pyx_n_u_throw __pyx_string_tab[34]
+#define __pyx_n_u_value __pyx_string_tab[35]
+#define __pyx_n_u_values __pyx_string_tab[36]
+#define __pyx_n_u_wts_engine__core __pyx_string_tab[37]
+#define __pyx_n_u_wts_engine_pieces __pyx_string_tab[38]
+#define __pyx_kp_b_int___pyx_t_3wts_6engine_5_core __pyx_string_tab[39]
+#define __pyx_kp_b_iso88591_1 __pyx_string_tab[40]
+#define __pyx_kp_b_iso88591__5 __pyx_string_tab[41]
 /* #### Code section: module_state_clear ### */
 #if CYTHON_USE_MODULE_STATE
 static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
@@ -2678,16 +3071,21 @@ static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
   #if CYTHON_PEP489_MULTI_PHASE_INIT
   __Pyx_State_RemoveModule(NULL);
   #endif
+  Py_CLEAR(clear_module_state->__pyx_ptype_3wts_6engine_5_core___pyx_scope_struct__genexpr);
+  Py_CLEAR(clear_module_state->__pyx_type_3wts_6engine_5_core___pyx_scope_struct__genexpr);
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_items.method);
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_values.method);
-  for (int i=0; i<1; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<21; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<2; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<42; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
 /* #### Code section: module_state_clear_contents ### */
 /* CommonTypesMetaclass.module_state_clear */
 Py_CLEAR(clear_module_state->__pyx_CommonTypesMetaclassType);
 
 /* CythonFunctionPerModule.module_state_clear */
 Py_CLEAR(clear_module_state->__pyx_CyFunctionType);
+
+/* Generator.module_state_clear */
+Py_CLEAR(clear_module_state->__pyx_GeneratorType);
 
 /* #### Code section: module_state_clear_end ### */
 return 0;
@@ -2704,10 +3102,12 @@ static CYTHON_SMALL_CODE int __pyx_m_traverse(PyObject *m, visitproc visit, void
   __Pyx_VISIT_CONST(traverse_module_state->__pyx_empty_tuple);
   __Pyx_VISIT_CONST(traverse_module_state->__pyx_empty_bytes);
   __Pyx_VISIT_CONST(traverse_module_state->__pyx_empty_unicode);
+  Py_VISIT(traverse_module_state->__pyx_ptype_3wts_6engine_5_core___pyx_scope_struct__genexpr);
+  Py_VISIT(traverse_module_state->__pyx_type_3wts_6engine_5_core___pyx_scope_struct__genexpr);
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_items.method);
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_values.method);
-  for (int i=0; i<1; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<21; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<2; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<42; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
 /* #### Code section: module_state_traverse_contents ### */
 /* CommonTypesMetaclass.module_state_traverse */
 Py_VISIT(traverse_module_state->__pyx_CommonTypesMetaclassType);
@@ -2715,13 +3115,247 @@ Py_VISIT(traverse_module_state->__pyx_CommonTypesMetaclassType);
 /* CythonFunctionPerModule.module_state_traverse */
 Py_VISIT(traverse_module_state->__pyx_CyFunctionType);
 
+/* Generator.module_state_traverse */
+Py_VISIT(traverse_module_state->__pyx_GeneratorType);
+
 /* #### Code section: module_state_traverse_end ### */
 return 0;
 }
 #endif
 /* #### Code section: module_code ### */
+static PyObject *__pyx_gb_3wts_6engine_5_core_4generator(__pyx_CoroutineObject *__pyx_generator, CYTHON_UNUSED PyThreadState *__pyx_tstate, PyObject *__pyx_sent_value); /* proto */
 
-/* "wts/engine/_core.pyx":27
+/* "wts/engine/_core.pyx":23
+ *     WTS_WHITE_WINS: Status.WHITE_WINS,
+ *     WTS_DRAW: Status.DRAW,
+ * }[code] for code in range(len(Status)))             # <<<<<<<<<<<<<<
+ * 
+ * # Shift of each direction on the padded board, in the order of CLARIFICATIONS 14:
+*/
+
+static PyObject *__pyx_pf_3wts_6engine_5_core_2genexpr(CYTHON_UNUSED PyObject *__pyx_self, Py_ssize_t __pyx_genexpr_arg_0) {
+  struct __pyx_obj_3wts_6engine_5_core___pyx_scope_struct__genexpr *__pyx_cur_scope;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("genexpr", 0);
+  __pyx_cur_scope = (struct __pyx_obj_3wts_6engine_5_core___pyx_scope_struct__genexpr *)__pyx_tp_new_3wts_6engine_5_core___pyx_scope_struct__genexpr(__pyx_mstate_global->__pyx_ptype_3wts_6engine_5_core___pyx_scope_struct__genexpr, __pyx_mstate_global->__pyx_empty_tuple, NULL);
+  if (unlikely(!__pyx_cur_scope)) {
+    __pyx_cur_scope = ((struct __pyx_obj_3wts_6engine_5_core___pyx_scope_struct__genexpr *)Py_None);
+    __Pyx_INCREF(Py_None);
+    __PYX_ERR(0, 23, __pyx_L1_error)
+  } else {
+    __Pyx_GOTREF((PyObject *)__pyx_cur_scope);
+  }
+  __pyx_cur_scope->__pyx_genexpr_arg_0 = __pyx_genexpr_arg_0;
+
+
+  {
+    __pyx_CoroutineObject *gen = __Pyx_Generator_New((__pyx_coroutine_body_t) __pyx_gb_3wts_6engine_5_core_4generator, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0]), (PyObject *) __pyx_cur_scope, __pyx_mstate_global->__pyx_n_u_genexpr, __pyx_mstate_global->__pyx_n_u_genexpr, __pyx_mstate_global->__pyx_n_u_wts_engine__core); if (unlikely(!gen)) __PYX_ERR(0, 23, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_cur_scope);
+    __Pyx_RefNannyFinishContext();
+    return (PyObject *) gen;
+  }
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_AddTraceback("wts.engine._core.genexpr", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __Pyx_DECREF((PyObject *)__pyx_cur_scope);
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_gb_3wts_6engine_5_core_4generator(__pyx_CoroutineObject *__pyx_generator, CYTHON_UNUSED PyThreadState *__pyx_tstate, PyObject *__pyx_sent_value) /* generator body */
+{
+  struct __pyx_obj_3wts_6engine_5_core___pyx_scope_struct__genexpr *__pyx_cur_scope = ((struct __pyx_obj_3wts_6engine_5_core___pyx_scope_struct__genexpr *)__pyx_generator->closure);
+  PyObject *__pyx_r = NULL;
+  Py_ssize_t __pyx_t_1;
+  Py_ssize_t __pyx_t_2;
+  Py_ssize_t __pyx_t_3;
+  PyObject *__pyx_t_4 = NULL;
+  PyObject *__pyx_t_5 = NULL;
+  PyObject *__pyx_t_6 = NULL;
+  PyObject *__pyx_t_7 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("genexpr", 0);
+  switch (__pyx_generator->resume_label) {
+    case 0: goto __pyx_L3_first_run;
+    case 1: goto __pyx_L6_resume_from_yield;
+    default: /* CPython raises the right error here */
+    __Pyx_RefNannyFinishContext();
+    return NULL;
+  }
+  __pyx_L3_first_run:;
+  if (unlikely(__pyx_sent_value != Py_None)) {
+    if (unlikely(__pyx_sent_value)) PyErr_SetString(PyExc_TypeError, "can't send non-None value to a just-started generator");
+    __PYX_ERR(0, 23, __pyx_L1_error)
+  }
+
+  __pyx_t_1 = __pyx_cur_scope->__pyx_genexpr_arg_0;
+  __pyx_t_2 = __pyx_t_1;
+
+  for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
+    __pyx_cur_scope->__pyx_v_code = __pyx_t_3;
+
+    /* "wts/engine/_core.pyx":18
+ * # are matched. Every module that reads a code from the core reads it here.
+ * STATUSES = tuple({
+ *     WTS_ONGOING: Status.ONGOING,             # <<<<<<<<<<<<<<
+ *     WTS_SUDDEN_DEATH: Status.SUDDEN_DEATH,
+ *     WTS_BLACK_WINS: Status.BLACK_WINS,
+*/
+    __pyx_t_4 = __Pyx_PyDict_NewPresized(5); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 18, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_4);
+    __pyx_t_5 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_3wts_6engine_5_core_WTS_ONGOING); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 18, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_Status); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 18, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_6);
+    __pyx_t_7 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_ONGOING); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 18, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_7);
+    __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+    if (PyDict_SetItem(__pyx_t_4, __pyx_t_5, __pyx_t_7) < (0)) __PYX_ERR(0, 18, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
+
+    /* "wts/engine/_core.pyx":19
+ * STATUSES = tuple({
+ *     WTS_ONGOING: Status.ONGOING,
+ *     WTS_SUDDEN_DEATH: Status.SUDDEN_DEATH,             # <<<<<<<<<<<<<<
+ *     WTS_BLACK_WINS: Status.BLACK_WINS,
+ *     WTS_WHITE_WINS: Status.WHITE_WINS,
+*/
+    __pyx_t_7 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_3wts_6engine_5_core_WTS_SUDDEN_DEATH); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 19, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_7);
+    __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_Status); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 19, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_SUDDEN_DEATH); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 19, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_6);
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    if (PyDict_SetItem(__pyx_t_4, __pyx_t_7, __pyx_t_6) < (0)) __PYX_ERR(0, 18, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
+    __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+
+    /* "wts/engine/_core.pyx":20
+ *     WTS_ONGOING: Status.ONGOING,
+ *     WTS_SUDDEN_DEATH: Status.SUDDEN_DEATH,
+ *     WTS_BLACK_WINS: Status.BLACK_WINS,             # <<<<<<<<<<<<<<
+ *     WTS_WHITE_WINS: Status.WHITE_WINS,
+ *     WTS_DRAW: Status.DRAW,
+*/
+    __pyx_t_6 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_3wts_6engine_5_core_WTS_BLACK_WINS); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 20, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_6);
+    __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_Status); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 20, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_7);
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_BLACK_WINS); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 20, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
+    if (PyDict_SetItem(__pyx_t_4, __pyx_t_6, __pyx_t_5) < (0)) __PYX_ERR(0, 18, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+
+    /* "wts/engine/_core.pyx":21
+ *     WTS_SUDDEN_DEATH: Status.SUDDEN_DEATH,
+ *     WTS_BLACK_WINS: Status.BLACK_WINS,
+ *     WTS_WHITE_WINS: Status.WHITE_WINS,             # <<<<<<<<<<<<<<
+ *     WTS_DRAW: Status.DRAW,
+ * }[code] for code in range(len(Status)))
+*/
+    __pyx_t_5 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_3wts_6engine_5_core_WTS_WHITE_WINS); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 21, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_Status); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 21, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_6);
+    __pyx_t_7 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_WHITE_WINS); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 21, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_7);
+    __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+    if (PyDict_SetItem(__pyx_t_4, __pyx_t_5, __pyx_t_7) < (0)) __PYX_ERR(0, 18, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
+
+    /* "wts/engine/_core.pyx":22
+ *     WTS_BLACK_WINS: Status.BLACK_WINS,
+ *     WTS_WHITE_WINS: Status.WHITE_WINS,
+ *     WTS_DRAW: Status.DRAW,             # <<<<<<<<<<<<<<
+ * }[code] for code in range(len(Status)))
+ * 
+*/
+    __pyx_t_7 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_3wts_6engine_5_core_WTS_DRAW); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 22, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_7);
+    __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_Status); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 22, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_DRAW); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 22, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_6);
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+    if (PyDict_SetItem(__pyx_t_4, __pyx_t_7, __pyx_t_6) < (0)) __PYX_ERR(0, 18, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
+    __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+
+    /* "wts/engine/_core.pyx":23
+ *     WTS_WHITE_WINS: Status.WHITE_WINS,
+ *     WTS_DRAW: Status.DRAW,
+ * }[code] for code in range(len(Status)))             # <<<<<<<<<<<<<<
+ * 
+ * # Shift of each direction on the padded board, in the order of CLARIFICATIONS 14:
+*/
+    __pyx_t_6 = PyLong_FromSsize_t(__pyx_cur_scope->__pyx_v_code); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 23, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_6);
+    __pyx_t_7 = __Pyx_PyDict_GetItem(__pyx_t_4, __pyx_t_6); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 23, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_7);
+    __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+    __pyx_r = __pyx_t_7;
+    __pyx_t_7 = 0;
+
+    __pyx_cur_scope->__pyx_t_0 = __pyx_t_1;
+
+    __pyx_cur_scope->__pyx_t_1 = __pyx_t_2;
+
+    __pyx_cur_scope->__pyx_t_2 = __pyx_t_3;
+    __Pyx_XGIVEREF(__pyx_r);
+    __Pyx_RefNannyFinishContext();
+    __Pyx_Coroutine_ResetAndClearException(__pyx_generator);
+    /* return from generator, yielding value */
+    __pyx_generator->resume_label = 1;
+    return __pyx_r;
+    __pyx_L6_resume_from_yield:;
+    __pyx_t_1 = __pyx_cur_scope->__pyx_t_0;
+    __pyx_t_2 = __pyx_cur_scope->__pyx_t_1;
+    __pyx_t_3 = __pyx_cur_scope->__pyx_t_2;
+    if (unlikely(!__pyx_sent_value)) __PYX_ERR(0, 23, __pyx_L1_error)
+  }
+
+  CYTHON_MAYBE_UNUSED_VAR(__pyx_cur_scope);
+
+  /* function exit code */
+  __pyx_r = Py_None; __Pyx_INCREF(Py_None);
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_XDECREF(__pyx_t_5);
+  __Pyx_XDECREF(__pyx_t_6);
+  __Pyx_XDECREF(__pyx_t_7);
+  if (__Pyx_PyErr_Occurred()) {
+    __Pyx_Generator_Replace_StopIteration(0);
+    __Pyx_AddTraceback("genexpr", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  }
+  __pyx_L0:;
+  __Pyx_XGIVEREF(__pyx_r);
+  #if !CYTHON_USE_EXC_INFO_STACK
+  __Pyx_Coroutine_ResetAndClearException(__pyx_generator);
+  #endif
+  __pyx_generator->resume_label = -1;
+  __Pyx_Coroutine_clear((PyObject*)__pyx_generator);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "wts/engine/_core.pyx":39
  * 
  * 
  * cdef void _init_neighbours() noexcept nogil:             # <<<<<<<<<<<<<<
@@ -2740,7 +3374,7 @@ static void __pyx_f_3wts_6engine_5_core__init_neighbours(void) {
   int __pyx_t_4;
   int __pyx_t_5;
 
-  /* "wts/engine/_core.pyx":29
+  /* "wts/engine/_core.pyx":41
  * cdef void _init_neighbours() noexcept nogil:
  *     cdef int bit, d, k, other
  *     for bit in range(90):             # <<<<<<<<<<<<<<
@@ -2750,7 +3384,7 @@ static void __pyx_f_3wts_6engine_5_core__init_neighbours(void) {
   for (__pyx_t_1 = 0; __pyx_t_1 < 90; __pyx_t_1+=1) {
     __pyx_v_bit = __pyx_t_1;
 
-    /* "wts/engine/_core.pyx":30
+    /* "wts/engine/_core.pyx":42
  *     cdef int bit, d, k, other
  *     for bit in range(90):
  *         NEIGHBOURS[bit].lo = NEIGHBOURS[bit].hi = 0             # <<<<<<<<<<<<<<
@@ -2760,7 +3394,7 @@ static void __pyx_f_3wts_6engine_5_core__init_neighbours(void) {
     (__pyx_v_3wts_6engine_5_core_NEIGHBOURS[__pyx_v_bit]).lo = 0;
     (__pyx_v_3wts_6engine_5_core_NEIGHBOURS[__pyx_v_bit]).hi = 0;
 
-    /* "wts/engine/_core.pyx":31
+    /* "wts/engine/_core.pyx":43
  *     for bit in range(90):
  *         NEIGHBOURS[bit].lo = NEIGHBOURS[bit].hi = 0
  *         if not wts_test_bit(wts_valid(), bit):             # <<<<<<<<<<<<<<
@@ -2772,7 +3406,7 @@ static void __pyx_f_3wts_6engine_5_core__init_neighbours(void) {
     if (__pyx_t_2) {
 
 
-      /* "wts/engine/_core.pyx":32
+      /* "wts/engine/_core.pyx":44
  *         NEIGHBOURS[bit].lo = NEIGHBOURS[bit].hi = 0
  *         if not wts_test_bit(wts_valid(), bit):
  *             continue             # <<<<<<<<<<<<<<
@@ -2781,7 +3415,7 @@ static void __pyx_f_3wts_6engine_5_core__init_neighbours(void) {
 */
       goto __pyx_L3_continue;
 
-      /* "wts/engine/_core.pyx":31
+      /* "wts/engine/_core.pyx":43
  *     for bit in range(90):
  *         NEIGHBOURS[bit].lo = NEIGHBOURS[bit].hi = 0
  *         if not wts_test_bit(wts_valid(), bit):             # <<<<<<<<<<<<<<
@@ -2790,7 +3424,7 @@ static void __pyx_f_3wts_6engine_5_core__init_neighbours(void) {
 */
     }
 
-    /* "wts/engine/_core.pyx":33
+    /* "wts/engine/_core.pyx":45
  *         if not wts_test_bit(wts_valid(), bit):
  *             continue
  *         for d in range(8):             # <<<<<<<<<<<<<<
@@ -2800,7 +3434,7 @@ static void __pyx_f_3wts_6engine_5_core__init_neighbours(void) {
     for (__pyx_t_3 = 0; __pyx_t_3 < 8; __pyx_t_3+=1) {
       __pyx_v_d = __pyx_t_3;
 
-      /* "wts/engine/_core.pyx":34
+      /* "wts/engine/_core.pyx":46
  *             continue
  *         for d in range(8):
  *             k = DIRECTION_SHIFT[d]             # <<<<<<<<<<<<<<
@@ -2809,7 +3443,7 @@ static void __pyx_f_3wts_6engine_5_core__init_neighbours(void) {
 */
       __pyx_v_k = (__pyx_v_3wts_6engine_5_core_DIRECTION_SHIFT[__pyx_v_d]);
 
-      /* "wts/engine/_core.pyx":35
+      /* "wts/engine/_core.pyx":47
  *         for d in range(8):
  *             k = DIRECTION_SHIFT[d]
  *             other = bit + k if d % 2 == 0 else bit - k             # <<<<<<<<<<<<<<
@@ -2828,7 +3462,7 @@ static void __pyx_f_3wts_6engine_5_core__init_neighbours(void) {
 
       __pyx_v_other = __pyx_t_4;
 
-      /* "wts/engine/_core.pyx":36
+      /* "wts/engine/_core.pyx":48
  *             k = DIRECTION_SHIFT[d]
  *             other = bit + k if d % 2 == 0 else bit - k
  *             if 0 <= other < 90 and wts_test_bit(wts_valid(), other):             # <<<<<<<<<<<<<<
@@ -2856,7 +3490,7 @@ static void __pyx_f_3wts_6engine_5_core__init_neighbours(void) {
       if (__pyx_t_2) {
 
 
-        /* "wts/engine/_core.pyx":37
+        /* "wts/engine/_core.pyx":49
  *             other = bit + k if d % 2 == 0 else bit - k
  *             if 0 <= other < 90 and wts_test_bit(wts_valid(), other):
  *                 NEIGHBOURS[bit] = wts_or(NEIGHBOURS[bit], wts_bit_board(other))             # <<<<<<<<<<<<<<
@@ -2865,7 +3499,7 @@ static void __pyx_f_3wts_6engine_5_core__init_neighbours(void) {
 */
         (__pyx_v_3wts_6engine_5_core_NEIGHBOURS[__pyx_v_bit]) = wts_or((__pyx_v_3wts_6engine_5_core_NEIGHBOURS[__pyx_v_bit]), wts_bit_board(__pyx_v_other));
 
-        /* "wts/engine/_core.pyx":36
+        /* "wts/engine/_core.pyx":48
  *             k = DIRECTION_SHIFT[d]
  *             other = bit + k if d % 2 == 0 else bit - k
  *             if 0 <= other < 90 and wts_test_bit(wts_valid(), other):             # <<<<<<<<<<<<<<
@@ -2877,7 +3511,7 @@ static void __pyx_f_3wts_6engine_5_core__init_neighbours(void) {
     __pyx_L3_continue:;
   }
 
-  /* "wts/engine/_core.pyx":27
+  /* "wts/engine/_core.pyx":39
  * 
  * 
  * cdef void _init_neighbours() noexcept nogil:             # <<<<<<<<<<<<<<
@@ -2892,7 +3526,7 @@ static void __pyx_f_3wts_6engine_5_core__init_neighbours(void) {
 
 }
 
-/* "wts/engine/_core.pyx":43
+/* "wts/engine/_core.pyx":55
  * 
  * 
  * cdef void wts_init(wts_state *state) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -2902,7 +3536,7 @@ static void __pyx_f_3wts_6engine_5_core__init_neighbours(void) {
 
 static void __pyx_f_3wts_6engine_5_core_wts_init(__pyx_t_3wts_6engine_5_core_wts_state *__pyx_v_state) {
 
-  /* "wts/engine/_core.pyx":45
+  /* "wts/engine/_core.pyx":57
  * cdef void wts_init(wts_state *state) noexcept nogil:
  *     """The empty board at turn 0."""
  *     state.black.lo = state.black.hi = 0             # <<<<<<<<<<<<<<
@@ -2912,7 +3546,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_init(__pyx_t_3wts_6engine_5_core_wts
   __pyx_v_state->black.lo = 0;
   __pyx_v_state->black.hi = 0;
 
-  /* "wts/engine/_core.pyx":46
+  /* "wts/engine/_core.pyx":58
  *     """The empty board at turn 0."""
  *     state.black.lo = state.black.hi = 0
  *     state.white.lo = state.white.hi = 0             # <<<<<<<<<<<<<<
@@ -2922,7 +3556,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_init(__pyx_t_3wts_6engine_5_core_wts
   __pyx_v_state->white.lo = 0;
   __pyx_v_state->white.hi = 0;
 
-  /* "wts/engine/_core.pyx":47
+  /* "wts/engine/_core.pyx":59
  *     state.black.lo = state.black.hi = 0
  *     state.white.lo = state.white.hi = 0
  *     state.eggs.lo = state.eggs.hi = 0             # <<<<<<<<<<<<<<
@@ -2932,7 +3566,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_init(__pyx_t_3wts_6engine_5_core_wts
   __pyx_v_state->eggs.lo = 0;
   __pyx_v_state->eggs.hi = 0;
 
-  /* "wts/engine/_core.pyx":48
+  /* "wts/engine/_core.pyx":60
  *     state.white.lo = state.white.hi = 0
  *     state.eggs.lo = state.eggs.hi = 0
  *     state.egg_count = 0             # <<<<<<<<<<<<<<
@@ -2941,7 +3575,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_init(__pyx_t_3wts_6engine_5_core_wts
 */
   __pyx_v_state->egg_count = 0;
 
-  /* "wts/engine/_core.pyx":49
+  /* "wts/engine/_core.pyx":61
  *     state.eggs.lo = state.eggs.hi = 0
  *     state.egg_count = 0
  *     state.status = WTS_ONGOING             # <<<<<<<<<<<<<<
@@ -2950,7 +3584,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_init(__pyx_t_3wts_6engine_5_core_wts
 */
   __pyx_v_state->status = __pyx_e_3wts_6engine_5_core_WTS_ONGOING;
 
-  /* "wts/engine/_core.pyx":50
+  /* "wts/engine/_core.pyx":62
  *     state.egg_count = 0
  *     state.status = WTS_ONGOING
  *     state.black_count = 0             # <<<<<<<<<<<<<<
@@ -2959,7 +3593,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_init(__pyx_t_3wts_6engine_5_core_wts
 */
   __pyx_v_state->black_count = 0;
 
-  /* "wts/engine/_core.pyx":51
+  /* "wts/engine/_core.pyx":63
  *     state.status = WTS_ONGOING
  *     state.black_count = 0
  *     state.white_count = 0             # <<<<<<<<<<<<<<
@@ -2968,7 +3602,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_init(__pyx_t_3wts_6engine_5_core_wts
 */
   __pyx_v_state->white_count = 0;
 
-  /* "wts/engine/_core.pyx":52
+  /* "wts/engine/_core.pyx":64
  *     state.black_count = 0
  *     state.white_count = 0
  *     state.turn = 0             # <<<<<<<<<<<<<<
@@ -2977,7 +3611,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_init(__pyx_t_3wts_6engine_5_core_wts
 */
   __pyx_v_state->turn = 0;
 
-  /* "wts/engine/_core.pyx":43
+  /* "wts/engine/_core.pyx":55
  * 
  * 
  * cdef void wts_init(wts_state *state) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -2988,7 +3622,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_init(__pyx_t_3wts_6engine_5_core_wts
   /* function exit code */
 }
 
-/* "wts/engine/_core.pyx":55
+/* "wts/engine/_core.pyx":67
  * 
  * 
  * cdef void wts_copy(wts_state *dest, const wts_state *src) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -2998,7 +3632,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_init(__pyx_t_3wts_6engine_5_core_wts
 
 static void __pyx_f_3wts_6engine_5_core_wts_copy(__pyx_t_3wts_6engine_5_core_wts_state *__pyx_v_dest, __pyx_t_3wts_6engine_5_core_wts_state const *__pyx_v_src) {
 
-  /* "wts/engine/_core.pyx":56
+  /* "wts/engine/_core.pyx":68
  * 
  * cdef void wts_copy(wts_state *dest, const wts_state *src) noexcept nogil:
  *     memcpy(dest, src, sizeof(wts_state))             # <<<<<<<<<<<<<<
@@ -3007,7 +3641,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_copy(__pyx_t_3wts_6engine_5_core_wts
 */
   (void)(memcpy(__pyx_v_dest, __pyx_v_src, (sizeof(__pyx_t_3wts_6engine_5_core_wts_state))));
 
-  /* "wts/engine/_core.pyx":55
+  /* "wts/engine/_core.pyx":67
  * 
  * 
  * cdef void wts_copy(wts_state *dest, const wts_state *src) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -3018,7 +3652,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_copy(__pyx_t_3wts_6engine_5_core_wts
   /* function exit code */
 }
 
-/* "wts/engine/_core.pyx":59
+/* "wts/engine/_core.pyx":71
  * 
  * 
  * cdef inline wts_board _turtles(const wts_state *state, int color) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -3031,7 +3665,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__turtles(__pyx_t_3wts
   wts_board __pyx_t_1;
   int __pyx_t_2;
 
-  /* "wts/engine/_core.pyx":60
+  /* "wts/engine/_core.pyx":72
  * 
  * cdef inline wts_board _turtles(const wts_state *state, int color) noexcept nogil:
  *     return state.black if color == WTS_BLACK else state.white             # <<<<<<<<<<<<<<
@@ -3053,7 +3687,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__turtles(__pyx_t_3wts
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_core.pyx":59
+  /* "wts/engine/_core.pyx":71
  * 
  * 
  * cdef inline wts_board _turtles(const wts_state *state, int color) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -3066,7 +3700,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__turtles(__pyx_t_3wts
   return __pyx_r;
 }
 
-/* "wts/engine/_core.pyx":63
+/* "wts/engine/_core.pyx":75
  * 
  * 
  * cdef inline wts_board _run_cells(wts_board turtles, int k) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -3081,7 +3715,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__run_cells(wts_board 
   wts_board __pyx_r;
   int __pyx_t_1;
 
-  /* "wts/engine/_core.pyx":66
+  /* "wts/engine/_core.pyx":78
  *     """Cells of runs of five or more along shift ``k``: mark the run starts,
  *     then spread each start over its five cells."""
  *     cdef wts_board pairs = wts_and(turtles, wts_shr(turtles, k))             # <<<<<<<<<<<<<<
@@ -3090,7 +3724,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__run_cells(wts_board 
 */
   __pyx_v_pairs = wts_and(__pyx_v_turtles, wts_shr(__pyx_v_turtles, __pyx_v_k));
 
-  /* "wts/engine/_core.pyx":67
+  /* "wts/engine/_core.pyx":79
  *     then spread each start over its five cells."""
  *     cdef wts_board pairs = wts_and(turtles, wts_shr(turtles, k))
  *     cdef wts_board fours = wts_and(pairs, wts_shr(pairs, 2 * k))             # <<<<<<<<<<<<<<
@@ -3099,7 +3733,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__run_cells(wts_board 
 */
   __pyx_v_fours = wts_and(__pyx_v_pairs, wts_shr(__pyx_v_pairs, (2 * __pyx_v_k)));
 
-  /* "wts/engine/_core.pyx":69
+  /* "wts/engine/_core.pyx":81
  *     cdef wts_board fours = wts_and(pairs, wts_shr(pairs, 2 * k))
  *     cdef wts_board starts
  *     if not wts_any(fours):             # <<<<<<<<<<<<<<
@@ -3111,7 +3745,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__run_cells(wts_board 
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_core.pyx":70
+    /* "wts/engine/_core.pyx":82
  *     cdef wts_board starts
  *     if not wts_any(fours):
  *         return fours             # <<<<<<<<<<<<<<
@@ -3124,7 +3758,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__run_cells(wts_board 
     }
     goto __pyx_L0;
 
-    /* "wts/engine/_core.pyx":69
+    /* "wts/engine/_core.pyx":81
  *     cdef wts_board fours = wts_and(pairs, wts_shr(pairs, 2 * k))
  *     cdef wts_board starts
  *     if not wts_any(fours):             # <<<<<<<<<<<<<<
@@ -3133,7 +3767,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__run_cells(wts_board 
 */
   }
 
-  /* "wts/engine/_core.pyx":71
+  /* "wts/engine/_core.pyx":83
  *     if not wts_any(fours):
  *         return fours
  *     starts = wts_and(fours, wts_shr(turtles, 4 * k))             # <<<<<<<<<<<<<<
@@ -3142,7 +3776,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__run_cells(wts_board 
 */
   __pyx_v_starts = wts_and(__pyx_v_fours, wts_shr(__pyx_v_turtles, (4 * __pyx_v_k)));
 
-  /* "wts/engine/_core.pyx":72
+  /* "wts/engine/_core.pyx":84
  *         return fours
  *     starts = wts_and(fours, wts_shr(turtles, 4 * k))
  *     if not wts_any(starts):             # <<<<<<<<<<<<<<
@@ -3154,7 +3788,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__run_cells(wts_board 
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_core.pyx":73
+    /* "wts/engine/_core.pyx":85
  *     starts = wts_and(fours, wts_shr(turtles, 4 * k))
  *     if not wts_any(starts):
  *         return starts             # <<<<<<<<<<<<<<
@@ -3167,7 +3801,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__run_cells(wts_board 
     }
     goto __pyx_L0;
 
-    /* "wts/engine/_core.pyx":72
+    /* "wts/engine/_core.pyx":84
  *         return fours
  *     starts = wts_and(fours, wts_shr(turtles, 4 * k))
  *     if not wts_any(starts):             # <<<<<<<<<<<<<<
@@ -3176,7 +3810,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__run_cells(wts_board 
 */
   }
 
-  /* "wts/engine/_core.pyx":74
+  /* "wts/engine/_core.pyx":86
  *     if not wts_any(starts):
  *         return starts
  *     pairs = wts_or(starts, wts_shl(starts, k))             # <<<<<<<<<<<<<<
@@ -3185,7 +3819,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__run_cells(wts_board 
 */
   __pyx_v_pairs = wts_or(__pyx_v_starts, wts_shl(__pyx_v_starts, __pyx_v_k));
 
-  /* "wts/engine/_core.pyx":75
+  /* "wts/engine/_core.pyx":87
  *         return starts
  *     pairs = wts_or(starts, wts_shl(starts, k))
  *     fours = wts_or(pairs, wts_shl(pairs, 2 * k))             # <<<<<<<<<<<<<<
@@ -3194,7 +3828,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__run_cells(wts_board 
 */
   __pyx_v_fours = wts_or(__pyx_v_pairs, wts_shl(__pyx_v_pairs, (2 * __pyx_v_k)));
 
-  /* "wts/engine/_core.pyx":76
+  /* "wts/engine/_core.pyx":88
  *     pairs = wts_or(starts, wts_shl(starts, k))
  *     fours = wts_or(pairs, wts_shl(pairs, 2 * k))
  *     return wts_or(fours, wts_shl(starts, 4 * k))             # <<<<<<<<<<<<<<
@@ -3207,7 +3841,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__run_cells(wts_board 
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_core.pyx":63
+  /* "wts/engine/_core.pyx":75
  * 
  * 
  * cdef inline wts_board _run_cells(wts_board turtles, int k) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -3223,7 +3857,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__run_cells(wts_board 
   return __pyx_r;
 }
 
-/* "wts/engine/_core.pyx":79
+/* "wts/engine/_core.pyx":91
  * 
  * 
  * cdef int wts_count_winning(wts_board turtles) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -3234,7 +3868,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__run_cells(wts_board 
 static int __pyx_f_3wts_6engine_5_core_wts_count_winning(wts_board __pyx_v_turtles) {
   int __pyx_r;
 
-  /* "wts/engine/_core.pyx":81
+  /* "wts/engine/_core.pyx":93
  * cdef int wts_count_winning(wts_board turtles) noexcept nogil:
  *     """Distinct turtles in a line of five or more (CLARIFICATIONS 10)."""
  *     return _count_winning(turtles)             # <<<<<<<<<<<<<<
@@ -3247,7 +3881,7 @@ static int __pyx_f_3wts_6engine_5_core_wts_count_winning(wts_board __pyx_v_turtl
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_core.pyx":79
+  /* "wts/engine/_core.pyx":91
  * 
  * 
  * cdef int wts_count_winning(wts_board turtles) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -3260,7 +3894,7 @@ static int __pyx_f_3wts_6engine_5_core_wts_count_winning(wts_board __pyx_v_turtl
   return __pyx_r;
 }
 
-/* "wts/engine/_core.pyx":84
+/* "wts/engine/_core.pyx":96
  * 
  * 
  * cdef inline int _count_winning(wts_board turtles) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -3273,7 +3907,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__count_winning(wts_board __
   int __pyx_r;
   int __pyx_t_1;
 
-  /* "wts/engine/_core.pyx":85
+  /* "wts/engine/_core.pyx":97
  * 
  * cdef inline int _count_winning(wts_board turtles) noexcept nogil:
  *     cdef wts_board cells = wts_or(wts_or(_run_cells(turtles, 1), _run_cells(turtles, 10)),             # <<<<<<<<<<<<<<
@@ -3282,7 +3916,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__count_winning(wts_board __
 */
   __pyx_v_cells = wts_or(wts_or(__pyx_f_3wts_6engine_5_core__run_cells(__pyx_v_turtles, 1), __pyx_f_3wts_6engine_5_core__run_cells(__pyx_v_turtles, 10)), wts_or(__pyx_f_3wts_6engine_5_core__run_cells(__pyx_v_turtles, 11), __pyx_f_3wts_6engine_5_core__run_cells(__pyx_v_turtles, 9)));
 
-  /* "wts/engine/_core.pyx":87
+  /* "wts/engine/_core.pyx":99
  *     cdef wts_board cells = wts_or(wts_or(_run_cells(turtles, 1), _run_cells(turtles, 10)),
  *                                   wts_or(_run_cells(turtles, 11), _run_cells(turtles, 9)))
  *     if not wts_any(cells):             # <<<<<<<<<<<<<<
@@ -3294,7 +3928,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__count_winning(wts_board __
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_core.pyx":88
+    /* "wts/engine/_core.pyx":100
  *                                   wts_or(_run_cells(turtles, 11), _run_cells(turtles, 9)))
  *     if not wts_any(cells):
  *         return 0             # <<<<<<<<<<<<<<
@@ -3307,7 +3941,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__count_winning(wts_board __
     }
     goto __pyx_L0;
 
-    /* "wts/engine/_core.pyx":87
+    /* "wts/engine/_core.pyx":99
  *     cdef wts_board cells = wts_or(wts_or(_run_cells(turtles, 1), _run_cells(turtles, 10)),
  *                                   wts_or(_run_cells(turtles, 11), _run_cells(turtles, 9)))
  *     if not wts_any(cells):             # <<<<<<<<<<<<<<
@@ -3316,7 +3950,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__count_winning(wts_board __
 */
   }
 
-  /* "wts/engine/_core.pyx":89
+  /* "wts/engine/_core.pyx":101
  *     if not wts_any(cells):
  *         return 0
  *     return wts_popcount(cells)             # <<<<<<<<<<<<<<
@@ -3329,7 +3963,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__count_winning(wts_board __
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_core.pyx":84
+  /* "wts/engine/_core.pyx":96
  * 
  * 
  * cdef inline int _count_winning(wts_board turtles) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -3343,7 +3977,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__count_winning(wts_board __
   return __pyx_r;
 }
 
-/* "wts/engine/_core.pyx":92
+/* "wts/engine/_core.pyx":104
  * 
  * 
  * cdef void wts_settle(wts_state *state) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -3358,7 +3992,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_settle(__pyx_t_3wts_6engine_5_core_w
   int __pyx_t_1;
   int __pyx_t_2;
 
-  /* "wts/engine/_core.pyx":95
+  /* "wts/engine/_core.pyx":107
  *     """Winning counts and the status read off the board (CLARIFICATIONS 10-12);
  *     a game at the last turn number is drawn (a wts ruling)."""
  *     cdef int black = _count_winning(state.black)             # <<<<<<<<<<<<<<
@@ -3367,7 +4001,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_settle(__pyx_t_3wts_6engine_5_core_w
 */
   __pyx_v_black = __pyx_f_3wts_6engine_5_core__count_winning(__pyx_v_state->black);
 
-  /* "wts/engine/_core.pyx":96
+  /* "wts/engine/_core.pyx":108
  *     a game at the last turn number is drawn (a wts ruling)."""
  *     cdef int black = _count_winning(state.black)
  *     cdef int white = _count_winning(state.white)             # <<<<<<<<<<<<<<
@@ -3376,7 +4010,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_settle(__pyx_t_3wts_6engine_5_core_w
 */
   __pyx_v_white = __pyx_f_3wts_6engine_5_core__count_winning(__pyx_v_state->white);
 
-  /* "wts/engine/_core.pyx":97
+  /* "wts/engine/_core.pyx":109
  *     cdef int black = _count_winning(state.black)
  *     cdef int white = _count_winning(state.white)
  *     cdef wts_board occupied = wts_or(wts_or(state.black, state.white), state.eggs)             # <<<<<<<<<<<<<<
@@ -3385,7 +4019,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_settle(__pyx_t_3wts_6engine_5_core_w
 */
   __pyx_v_occupied = wts_or(wts_or(__pyx_v_state->black, __pyx_v_state->white), __pyx_v_state->eggs);
 
-  /* "wts/engine/_core.pyx":98
+  /* "wts/engine/_core.pyx":110
  *     cdef int white = _count_winning(state.white)
  *     cdef wts_board occupied = wts_or(wts_or(state.black, state.white), state.eggs)
  *     state.black_count = <uint8_t>black             # <<<<<<<<<<<<<<
@@ -3394,7 +4028,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_settle(__pyx_t_3wts_6engine_5_core_w
 */
   __pyx_v_state->black_count = ((uint8_t)__pyx_v_black);
 
-  /* "wts/engine/_core.pyx":99
+  /* "wts/engine/_core.pyx":111
  *     cdef wts_board occupied = wts_or(wts_or(state.black, state.white), state.eggs)
  *     state.black_count = <uint8_t>black
  *     state.white_count = <uint8_t>white             # <<<<<<<<<<<<<<
@@ -3403,7 +4037,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_settle(__pyx_t_3wts_6engine_5_core_w
 */
   __pyx_v_state->white_count = ((uint8_t)__pyx_v_white);
 
-  /* "wts/engine/_core.pyx":100
+  /* "wts/engine/_core.pyx":112
  *     state.black_count = <uint8_t>black
  *     state.white_count = <uint8_t>white
  *     if black > white:             # <<<<<<<<<<<<<<
@@ -3415,7 +4049,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_settle(__pyx_t_3wts_6engine_5_core_w
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_core.pyx":101
+    /* "wts/engine/_core.pyx":113
  *     state.white_count = <uint8_t>white
  *     if black > white:
  *         state.status = WTS_BLACK_WINS             # <<<<<<<<<<<<<<
@@ -3424,7 +4058,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_settle(__pyx_t_3wts_6engine_5_core_w
 */
     __pyx_v_state->status = __pyx_e_3wts_6engine_5_core_WTS_BLACK_WINS;
 
-    /* "wts/engine/_core.pyx":100
+    /* "wts/engine/_core.pyx":112
  *     state.black_count = <uint8_t>black
  *     state.white_count = <uint8_t>white
  *     if black > white:             # <<<<<<<<<<<<<<
@@ -3434,7 +4068,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_settle(__pyx_t_3wts_6engine_5_core_w
     goto __pyx_L3;
   }
 
-  /* "wts/engine/_core.pyx":102
+  /* "wts/engine/_core.pyx":114
  *     if black > white:
  *         state.status = WTS_BLACK_WINS
  *     elif white > black:             # <<<<<<<<<<<<<<
@@ -3446,7 +4080,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_settle(__pyx_t_3wts_6engine_5_core_w
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_core.pyx":103
+    /* "wts/engine/_core.pyx":115
  *         state.status = WTS_BLACK_WINS
  *     elif white > black:
  *         state.status = WTS_WHITE_WINS             # <<<<<<<<<<<<<<
@@ -3455,7 +4089,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_settle(__pyx_t_3wts_6engine_5_core_w
 */
     __pyx_v_state->status = __pyx_e_3wts_6engine_5_core_WTS_WHITE_WINS;
 
-    /* "wts/engine/_core.pyx":102
+    /* "wts/engine/_core.pyx":114
  *     if black > white:
  *         state.status = WTS_BLACK_WINS
  *     elif white > black:             # <<<<<<<<<<<<<<
@@ -3465,7 +4099,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_settle(__pyx_t_3wts_6engine_5_core_w
     goto __pyx_L3;
   }
 
-  /* "wts/engine/_core.pyx":104
+  /* "wts/engine/_core.pyx":116
  *     elif white > black:
  *         state.status = WTS_WHITE_WINS
  *     elif wts_equal(occupied, wts_valid()) or state.turn == WTS_MAX_TURN:             # <<<<<<<<<<<<<<
@@ -3491,7 +4125,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_settle(__pyx_t_3wts_6engine_5_core_w
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_core.pyx":105
+    /* "wts/engine/_core.pyx":117
  *         state.status = WTS_WHITE_WINS
  *     elif wts_equal(occupied, wts_valid()) or state.turn == WTS_MAX_TURN:
  *         state.status = WTS_DRAW             # <<<<<<<<<<<<<<
@@ -3500,7 +4134,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_settle(__pyx_t_3wts_6engine_5_core_w
 */
     __pyx_v_state->status = __pyx_e_3wts_6engine_5_core_WTS_DRAW;
 
-    /* "wts/engine/_core.pyx":104
+    /* "wts/engine/_core.pyx":116
  *     elif white > black:
  *         state.status = WTS_WHITE_WINS
  *     elif wts_equal(occupied, wts_valid()) or state.turn == WTS_MAX_TURN:             # <<<<<<<<<<<<<<
@@ -3510,7 +4144,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_settle(__pyx_t_3wts_6engine_5_core_w
     goto __pyx_L3;
   }
 
-  /* "wts/engine/_core.pyx":106
+  /* "wts/engine/_core.pyx":118
  *     elif wts_equal(occupied, wts_valid()) or state.turn == WTS_MAX_TURN:
  *         state.status = WTS_DRAW
  *     elif black > 0:             # <<<<<<<<<<<<<<
@@ -3522,7 +4156,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_settle(__pyx_t_3wts_6engine_5_core_w
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_core.pyx":107
+    /* "wts/engine/_core.pyx":119
  *         state.status = WTS_DRAW
  *     elif black > 0:
  *         state.status = WTS_SUDDEN_DEATH             # <<<<<<<<<<<<<<
@@ -3531,7 +4165,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_settle(__pyx_t_3wts_6engine_5_core_w
 */
     __pyx_v_state->status = __pyx_e_3wts_6engine_5_core_WTS_SUDDEN_DEATH;
 
-    /* "wts/engine/_core.pyx":106
+    /* "wts/engine/_core.pyx":118
  *     elif wts_equal(occupied, wts_valid()) or state.turn == WTS_MAX_TURN:
  *         state.status = WTS_DRAW
  *     elif black > 0:             # <<<<<<<<<<<<<<
@@ -3541,7 +4175,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_settle(__pyx_t_3wts_6engine_5_core_w
     goto __pyx_L3;
   }
 
-  /* "wts/engine/_core.pyx":109
+  /* "wts/engine/_core.pyx":121
  *         state.status = WTS_SUDDEN_DEATH
  *     else:
  *         state.status = WTS_ONGOING             # <<<<<<<<<<<<<<
@@ -3553,7 +4187,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_settle(__pyx_t_3wts_6engine_5_core_w
   }
   __pyx_L3:;
 
-  /* "wts/engine/_core.pyx":92
+  /* "wts/engine/_core.pyx":104
  * 
  * 
  * cdef void wts_settle(wts_state *state) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -3567,7 +4201,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_settle(__pyx_t_3wts_6engine_5_core_w
 
 }
 
-/* "wts/engine/_core.pyx":112
+/* "wts/engine/_core.pyx":124
  * 
  * 
  * cdef inline wts_board _closers_up(             # <<<<<<<<<<<<<<
@@ -3578,7 +4212,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_settle(__pyx_t_3wts_6engine_5_core_w
 static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__closers_up(wts_board __pyx_v_arrivals, wts_board __pyx_v_foe, wts_board __pyx_v_own, int __pyx_v_k) {
   wts_board __pyx_r;
 
-  /* "wts/engine/_core.pyx":115
+  /* "wts/engine/_core.pyx":127
  *         wts_board arrivals, wts_board foe, wts_board own, int k) noexcept nogil:
  *     """Arrivals that close a bracket toward higher bits: p+k, p+2k foe, p+3k own."""
  *     return wts_and(wts_and(arrivals, wts_shr(foe, k)),             # <<<<<<<<<<<<<<
@@ -3591,7 +4225,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__closers_up(wts_board
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_core.pyx":112
+  /* "wts/engine/_core.pyx":124
  * 
  * 
  * cdef inline wts_board _closers_up(             # <<<<<<<<<<<<<<
@@ -3604,7 +4238,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__closers_up(wts_board
   return __pyx_r;
 }
 
-/* "wts/engine/_core.pyx":119
+/* "wts/engine/_core.pyx":131
  * 
  * 
  * cdef inline wts_board _closers_down(             # <<<<<<<<<<<<<<
@@ -3616,7 +4250,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__closers_down(wts_boa
   wts_board __pyx_v_c;
   wts_board __pyx_r;
 
-  /* "wts/engine/_core.pyx":123
+  /* "wts/engine/_core.pyx":135
  *     """The mirror image toward lower bits. Point 6: a bracket with an arrival at
  *     both ends counts once, from its lower end, which finds it going up."""
  *     cdef wts_board c = wts_and(wts_and(arrivals, wts_shl(foe, k)),             # <<<<<<<<<<<<<<
@@ -3625,7 +4259,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__closers_down(wts_boa
 */
   __pyx_v_c = wts_and(wts_and(__pyx_v_arrivals, wts_shl(__pyx_v_foe, __pyx_v_k)), wts_and(wts_shl(__pyx_v_foe, (2 * __pyx_v_k)), wts_shl(__pyx_v_own, (3 * __pyx_v_k))));
 
-  /* "wts/engine/_core.pyx":125
+  /* "wts/engine/_core.pyx":137
  *     cdef wts_board c = wts_and(wts_and(arrivals, wts_shl(foe, k)),
  *                                wts_and(wts_shl(foe, 2 * k), wts_shl(own, 3 * k)))
  *     return wts_andnot(c, wts_shl(arrivals, 3 * k))             # <<<<<<<<<<<<<<
@@ -3638,7 +4272,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__closers_down(wts_boa
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_core.pyx":119
+  /* "wts/engine/_core.pyx":131
  * 
  * 
  * cdef inline wts_board _closers_down(             # <<<<<<<<<<<<<<
@@ -3652,7 +4286,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__closers_down(wts_boa
   return __pyx_r;
 }
 
-/* "wts/engine/_core.pyx":128
+/* "wts/engine/_core.pyx":140
  * 
  * 
  * cdef void _record_capture(             # <<<<<<<<<<<<<<
@@ -3663,7 +4297,7 @@ static CYTHON_INLINE wts_board __pyx_f_3wts_6engine_5_core__closers_down(wts_boa
 static void __pyx_f_3wts_6engine_5_core__record_capture(__pyx_t_3wts_6engine_5_core_wts_turn_record *__pyx_v_record, int __pyx_v_bit, int __pyx_v_direction, int __pyx_v_color, int __pyx_v_round_) {
   __pyx_t_3wts_6engine_5_core_wts_capture *__pyx_v_entry;
 
-  /* "wts/engine/_core.pyx":130
+  /* "wts/engine/_core.pyx":142
  * cdef void _record_capture(
  *         wts_turn_record *record, int bit, int direction, int color, int round_) noexcept nogil:
  *     cdef wts_capture *entry = &record.captures[record.n_captures]             # <<<<<<<<<<<<<<
@@ -3672,7 +4306,7 @@ static void __pyx_f_3wts_6engine_5_core__record_capture(__pyx_t_3wts_6engine_5_c
 */
   __pyx_v_entry = (&(__pyx_v_record->captures[__pyx_v_record->n_captures]));
 
-  /* "wts/engine/_core.pyx":131
+  /* "wts/engine/_core.pyx":143
  *         wts_turn_record *record, int bit, int direction, int color, int round_) noexcept nogil:
  *     cdef wts_capture *entry = &record.captures[record.n_captures]
  *     entry.closer = <uint8_t>wts_bit_square(bit)             # <<<<<<<<<<<<<<
@@ -3681,7 +4315,7 @@ static void __pyx_f_3wts_6engine_5_core__record_capture(__pyx_t_3wts_6engine_5_c
 */
   __pyx_v_entry->closer = ((uint8_t)wts_bit_square(__pyx_v_bit));
 
-  /* "wts/engine/_core.pyx":132
+  /* "wts/engine/_core.pyx":144
  *     cdef wts_capture *entry = &record.captures[record.n_captures]
  *     entry.closer = <uint8_t>wts_bit_square(bit)
  *     entry.direction = <uint8_t>direction             # <<<<<<<<<<<<<<
@@ -3690,7 +4324,7 @@ static void __pyx_f_3wts_6engine_5_core__record_capture(__pyx_t_3wts_6engine_5_c
 */
   __pyx_v_entry->direction = ((uint8_t)__pyx_v_direction);
 
-  /* "wts/engine/_core.pyx":133
+  /* "wts/engine/_core.pyx":145
  *     entry.closer = <uint8_t>wts_bit_square(bit)
  *     entry.direction = <uint8_t>direction
  *     entry.color = <uint8_t>color             # <<<<<<<<<<<<<<
@@ -3699,7 +4333,7 @@ static void __pyx_f_3wts_6engine_5_core__record_capture(__pyx_t_3wts_6engine_5_c
 */
   __pyx_v_entry->color = ((uint8_t)__pyx_v_color);
 
-  /* "wts/engine/_core.pyx":134
+  /* "wts/engine/_core.pyx":146
  *     entry.direction = <uint8_t>direction
  *     entry.color = <uint8_t>color
  *     entry.round = <uint8_t>round_             # <<<<<<<<<<<<<<
@@ -3708,7 +4342,7 @@ static void __pyx_f_3wts_6engine_5_core__record_capture(__pyx_t_3wts_6engine_5_c
 */
   __pyx_v_entry->round = ((uint8_t)__pyx_v_round_);
 
-  /* "wts/engine/_core.pyx":135
+  /* "wts/engine/_core.pyx":147
  *     entry.color = <uint8_t>color
  *     entry.round = <uint8_t>round_
  *     record.n_captures += 1             # <<<<<<<<<<<<<<
@@ -3717,7 +4351,7 @@ static void __pyx_f_3wts_6engine_5_core__record_capture(__pyx_t_3wts_6engine_5_c
 */
   __pyx_v_record->n_captures = (__pyx_v_record->n_captures + 1);
 
-  /* "wts/engine/_core.pyx":128
+  /* "wts/engine/_core.pyx":140
  * 
  * 
  * cdef void _record_capture(             # <<<<<<<<<<<<<<
@@ -3729,7 +4363,7 @@ static void __pyx_f_3wts_6engine_5_core__record_capture(__pyx_t_3wts_6engine_5_c
 
 }
 
-/* "wts/engine/_core.pyx":138
+/* "wts/engine/_core.pyx":150
  * 
  * 
  * cdef inline int _find_brackets_of_one(             # <<<<<<<<<<<<<<
@@ -3750,7 +4384,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets_of_one(int _
   int __pyx_t_3;
   int __pyx_t_4;
 
-  /* "wts/engine/_core.pyx":143
+  /* "wts/engine/_core.pyx":155
  *     """Brackets closed by a single arrival (every placement, many waves): only the
  *     directions where a trappable piece is adjacent are followed."""
  *     cdef wts_board near = wts_and(foe, NEIGHBOURS[arrival])             # <<<<<<<<<<<<<<
@@ -3759,7 +4393,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets_of_one(int _
 */
   __pyx_v_near = wts_and(__pyx_v_foe, (__pyx_v_3wts_6engine_5_core_NEIGHBOURS[__pyx_v_arrival]));
 
-  /* "wts/engine/_core.pyx":144
+  /* "wts/engine/_core.pyx":156
  *     directions where a trappable piece is adjacent are followed."""
  *     cdef wts_board near = wts_and(foe, NEIGHBOURS[arrival])
  *     cdef int bit, step, d, count = 0             # <<<<<<<<<<<<<<
@@ -3768,7 +4402,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets_of_one(int _
 */
   __pyx_v_count = 0;
 
-  /* "wts/engine/_core.pyx":145
+  /* "wts/engine/_core.pyx":157
  *     cdef wts_board near = wts_and(foe, NEIGHBOURS[arrival])
  *     cdef int bit, step, d, count = 0
  *     cdef unsigned found = 0  # bit d set: closes a bracket in direction d             # <<<<<<<<<<<<<<
@@ -3777,7 +4411,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets_of_one(int _
 */
   __pyx_v_found = 0;
 
-  /* "wts/engine/_core.pyx":146
+  /* "wts/engine/_core.pyx":158
  *     cdef int bit, step, d, count = 0
  *     cdef unsigned found = 0  # bit d set: closes a bracket in direction d
  *     while wts_any(near):             # <<<<<<<<<<<<<<
@@ -3790,7 +4424,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets_of_one(int _
 
     if (!__pyx_t_1) break;
 
-    /* "wts/engine/_core.pyx":147
+    /* "wts/engine/_core.pyx":159
  *     cdef unsigned found = 0  # bit d set: closes a bracket in direction d
  *     while wts_any(near):
  *         bit = wts_lowest_bit(near)             # <<<<<<<<<<<<<<
@@ -3799,7 +4433,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets_of_one(int _
 */
     __pyx_v_bit = wts_lowest_bit(__pyx_v_near);
 
-    /* "wts/engine/_core.pyx":148
+    /* "wts/engine/_core.pyx":160
  *     while wts_any(near):
  *         bit = wts_lowest_bit(near)
  *         near = wts_clear_lowest(near)             # <<<<<<<<<<<<<<
@@ -3808,7 +4442,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets_of_one(int _
 */
     __pyx_v_near = wts_clear_lowest(__pyx_v_near);
 
-    /* "wts/engine/_core.pyx":149
+    /* "wts/engine/_core.pyx":161
  *         bit = wts_lowest_bit(near)
  *         near = wts_clear_lowest(near)
  *         step = bit - arrival             # <<<<<<<<<<<<<<
@@ -3817,7 +4451,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets_of_one(int _
 */
     __pyx_v_step = (__pyx_v_bit - __pyx_v_arrival);
 
-    /* "wts/engine/_core.pyx":150
+    /* "wts/engine/_core.pyx":162
  *         near = wts_clear_lowest(near)
  *         step = bit - arrival
  *         if (0 <= bit + 2 * step < 90 and wts_test_bit(foe, bit + step)             # <<<<<<<<<<<<<<
@@ -3840,7 +4474,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets_of_one(int _
       goto __pyx_L6_bool_binop_done;
     }
 
-    /* "wts/engine/_core.pyx":151
+    /* "wts/engine/_core.pyx":163
  *         step = bit - arrival
  *         if (0 <= bit + 2 * step < 90 and wts_test_bit(foe, bit + step)
  *                 and wts_test_bit(own, bit + 2 * step)):             # <<<<<<<<<<<<<<
@@ -3864,7 +4498,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets_of_one(int _
 
     __pyx_L6_bool_binop_done:;
 
-    /* "wts/engine/_core.pyx":150
+    /* "wts/engine/_core.pyx":162
  *         near = wts_clear_lowest(near)
  *         step = bit - arrival
  *         if (0 <= bit + 2 * step < 90 and wts_test_bit(foe, bit + step)             # <<<<<<<<<<<<<<
@@ -3874,7 +4508,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets_of_one(int _
     if (__pyx_t_1) {
 
 
-      /* "wts/engine/_core.pyx":152
+      /* "wts/engine/_core.pyx":164
  *         if (0 <= bit + 2 * step < 90 and wts_test_bit(foe, bit + step)
  *                 and wts_test_bit(own, bit + 2 * step)):
  *             captured[0] = wts_or(captured[0], wts_or(wts_bit_board(bit), wts_bit_board(bit + step)))             # <<<<<<<<<<<<<<
@@ -3883,7 +4517,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets_of_one(int _
 */
       (__pyx_v_captured[0]) = wts_or((__pyx_v_captured[0]), wts_or(wts_bit_board(__pyx_v_bit), wts_bit_board((__pyx_v_bit + __pyx_v_step))));
 
-      /* "wts/engine/_core.pyx":153
+      /* "wts/engine/_core.pyx":165
  *                 and wts_test_bit(own, bit + 2 * step)):
  *             captured[0] = wts_or(captured[0], wts_or(wts_bit_board(bit), wts_bit_board(bit + step)))
  *             found |= 1u << STEP_DIRECTION[step + 11]             # <<<<<<<<<<<<<<
@@ -3892,7 +4526,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets_of_one(int _
 */
       __pyx_v_found = (__pyx_v_found | (1U << (__pyx_v_3wts_6engine_5_core_STEP_DIRECTION[(__pyx_v_step + 11)])));
 
-      /* "wts/engine/_core.pyx":154
+      /* "wts/engine/_core.pyx":166
  *             captured[0] = wts_or(captured[0], wts_or(wts_bit_board(bit), wts_bit_board(bit + step)))
  *             found |= 1u << STEP_DIRECTION[step + 11]
  *             count += 1             # <<<<<<<<<<<<<<
@@ -3901,7 +4535,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets_of_one(int _
 */
       __pyx_v_count = (__pyx_v_count + 1);
 
-      /* "wts/engine/_core.pyx":150
+      /* "wts/engine/_core.pyx":162
  *         near = wts_clear_lowest(near)
  *         step = bit - arrival
  *         if (0 <= bit + 2 * step < 90 and wts_test_bit(foe, bit + step)             # <<<<<<<<<<<<<<
@@ -3911,7 +4545,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets_of_one(int _
     }
   }
 
-  /* "wts/engine/_core.pyx":155
+  /* "wts/engine/_core.pyx":167
  *             found |= 1u << STEP_DIRECTION[step + 11]
  *             count += 1
  *     if record != NULL and found:             # <<<<<<<<<<<<<<
@@ -3937,7 +4571,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets_of_one(int _
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_core.pyx":156
+    /* "wts/engine/_core.pyx":168
  *             count += 1
  *     if record != NULL and found:
  *         for d in range(8):             # <<<<<<<<<<<<<<
@@ -3947,7 +4581,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets_of_one(int _
     for (__pyx_t_4 = 0; __pyx_t_4 < 8; __pyx_t_4+=1) {
       __pyx_v_d = __pyx_t_4;
 
-      /* "wts/engine/_core.pyx":157
+      /* "wts/engine/_core.pyx":169
  *     if record != NULL and found:
  *         for d in range(8):
  *             if found & (1u << d):             # <<<<<<<<<<<<<<
@@ -3959,7 +4593,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets_of_one(int _
       if (__pyx_t_1) {
 
 
-        /* "wts/engine/_core.pyx":158
+        /* "wts/engine/_core.pyx":170
  *         for d in range(8):
  *             if found & (1u << d):
  *                 _record_capture(record, arrival, d, color, round_)             # <<<<<<<<<<<<<<
@@ -3968,7 +4602,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets_of_one(int _
 */
         __pyx_f_3wts_6engine_5_core__record_capture(__pyx_v_record, __pyx_v_arrival, __pyx_v_d, __pyx_v_color, __pyx_v_round_);
 
-        /* "wts/engine/_core.pyx":157
+        /* "wts/engine/_core.pyx":169
  *     if record != NULL and found:
  *         for d in range(8):
  *             if found & (1u << d):             # <<<<<<<<<<<<<<
@@ -3978,7 +4612,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets_of_one(int _
       }
     }
 
-    /* "wts/engine/_core.pyx":155
+    /* "wts/engine/_core.pyx":167
  *             found |= 1u << STEP_DIRECTION[step + 11]
  *             count += 1
  *     if record != NULL and found:             # <<<<<<<<<<<<<<
@@ -3987,7 +4621,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets_of_one(int _
 */
   }
 
-  /* "wts/engine/_core.pyx":159
+  /* "wts/engine/_core.pyx":171
  *             if found & (1u << d):
  *                 _record_capture(record, arrival, d, color, round_)
  *     return count             # <<<<<<<<<<<<<<
@@ -4000,7 +4634,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets_of_one(int _
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_core.pyx":138
+  /* "wts/engine/_core.pyx":150
  * 
  * 
  * cdef inline int _find_brackets_of_one(             # <<<<<<<<<<<<<<
@@ -4019,7 +4653,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets_of_one(int _
   return __pyx_r;
 }
 
-/* "wts/engine/_core.pyx":162
+/* "wts/engine/_core.pyx":174
  * 
  * 
  * cdef inline int _find_brackets(             # <<<<<<<<<<<<<<
@@ -4041,7 +4675,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
   int __pyx_t_1;
   int __pyx_t_2;
 
-  /* "wts/engine/_core.pyx":168
+  /* "wts/engine/_core.pyx":180
  *     (CLARIFICATIONS 4-6). Adds the trapped squares to ``captured`` and
  *     returns the number of captures; records them in the order of point 14."""
  *     cdef wts_board own = _turtles(state, color)             # <<<<<<<<<<<<<<
@@ -4050,7 +4684,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
 */
   __pyx_v_own = __pyx_f_3wts_6engine_5_core__turtles(__pyx_v_state, __pyx_v_color);
 
-  /* "wts/engine/_core.pyx":169
+  /* "wts/engine/_core.pyx":181
  *     returns the number of captures; records them in the order of point 14."""
  *     cdef wts_board own = _turtles(state, color)
  *     cdef wts_board foe = wts_or(_turtles(state, 1 - color), state.eggs)             # <<<<<<<<<<<<<<
@@ -4059,7 +4693,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
 */
   __pyx_v_foe = wts_or(__pyx_f_3wts_6engine_5_core__turtles(__pyx_v_state, (1 - __pyx_v_color)), __pyx_v_state->eggs);
 
-  /* "wts/engine/_core.pyx":172
+  /* "wts/engine/_core.pyx":184
  *     cdef wts_board closers[8]
  *     cdef wts_board all_closers, c
  *     cdef int d, k, bit, count = 0             # <<<<<<<<<<<<<<
@@ -4068,7 +4702,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
 */
   __pyx_v_count = 0;
 
-  /* "wts/engine/_core.pyx":173
+  /* "wts/engine/_core.pyx":185
  *     cdef wts_board all_closers, c
  *     cdef int d, k, bit, count = 0
  *     if not wts_any(wts_clear_lowest(arrivals)):             # <<<<<<<<<<<<<<
@@ -4080,7 +4714,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_core.pyx":174
+    /* "wts/engine/_core.pyx":186
  *     cdef int d, k, bit, count = 0
  *     if not wts_any(wts_clear_lowest(arrivals)):
  *         return _find_brackets_of_one(wts_lowest_bit(arrivals), own, foe, color, round_,             # <<<<<<<<<<<<<<
@@ -4093,7 +4727,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
     }
     goto __pyx_L0;
 
-    /* "wts/engine/_core.pyx":173
+    /* "wts/engine/_core.pyx":185
  *     cdef wts_board all_closers, c
  *     cdef int d, k, bit, count = 0
  *     if not wts_any(wts_clear_lowest(arrivals)):             # <<<<<<<<<<<<<<
@@ -4102,7 +4736,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
 */
   }
 
-  /* "wts/engine/_core.pyx":178
+  /* "wts/engine/_core.pyx":190
  *     # Several arrivals (a wave of hatches): every direction for all of them at
  *     # once, by constant shifts, in the direction order of point 14.
  *     closers[0] = _closers_up(arrivals, foe, own, 1)             # <<<<<<<<<<<<<<
@@ -4111,7 +4745,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
 */
   (__pyx_v_closers[0]) = __pyx_f_3wts_6engine_5_core__closers_up(__pyx_v_arrivals, __pyx_v_foe, __pyx_v_own, 1);
 
-  /* "wts/engine/_core.pyx":179
+  /* "wts/engine/_core.pyx":191
  *     # once, by constant shifts, in the direction order of point 14.
  *     closers[0] = _closers_up(arrivals, foe, own, 1)
  *     closers[1] = _closers_down(arrivals, foe, own, 1)             # <<<<<<<<<<<<<<
@@ -4120,7 +4754,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
 */
   (__pyx_v_closers[1]) = __pyx_f_3wts_6engine_5_core__closers_down(__pyx_v_arrivals, __pyx_v_foe, __pyx_v_own, 1);
 
-  /* "wts/engine/_core.pyx":180
+  /* "wts/engine/_core.pyx":192
  *     closers[0] = _closers_up(arrivals, foe, own, 1)
  *     closers[1] = _closers_down(arrivals, foe, own, 1)
  *     closers[2] = _closers_up(arrivals, foe, own, 10)             # <<<<<<<<<<<<<<
@@ -4129,7 +4763,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
 */
   (__pyx_v_closers[2]) = __pyx_f_3wts_6engine_5_core__closers_up(__pyx_v_arrivals, __pyx_v_foe, __pyx_v_own, 10);
 
-  /* "wts/engine/_core.pyx":181
+  /* "wts/engine/_core.pyx":193
  *     closers[1] = _closers_down(arrivals, foe, own, 1)
  *     closers[2] = _closers_up(arrivals, foe, own, 10)
  *     closers[3] = _closers_down(arrivals, foe, own, 10)             # <<<<<<<<<<<<<<
@@ -4138,7 +4772,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
 */
   (__pyx_v_closers[3]) = __pyx_f_3wts_6engine_5_core__closers_down(__pyx_v_arrivals, __pyx_v_foe, __pyx_v_own, 10);
 
-  /* "wts/engine/_core.pyx":182
+  /* "wts/engine/_core.pyx":194
  *     closers[2] = _closers_up(arrivals, foe, own, 10)
  *     closers[3] = _closers_down(arrivals, foe, own, 10)
  *     closers[4] = _closers_up(arrivals, foe, own, 11)             # <<<<<<<<<<<<<<
@@ -4147,7 +4781,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
 */
   (__pyx_v_closers[4]) = __pyx_f_3wts_6engine_5_core__closers_up(__pyx_v_arrivals, __pyx_v_foe, __pyx_v_own, 11);
 
-  /* "wts/engine/_core.pyx":183
+  /* "wts/engine/_core.pyx":195
  *     closers[3] = _closers_down(arrivals, foe, own, 10)
  *     closers[4] = _closers_up(arrivals, foe, own, 11)
  *     closers[5] = _closers_down(arrivals, foe, own, 11)             # <<<<<<<<<<<<<<
@@ -4156,7 +4790,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
 */
   (__pyx_v_closers[5]) = __pyx_f_3wts_6engine_5_core__closers_down(__pyx_v_arrivals, __pyx_v_foe, __pyx_v_own, 11);
 
-  /* "wts/engine/_core.pyx":184
+  /* "wts/engine/_core.pyx":196
  *     closers[4] = _closers_up(arrivals, foe, own, 11)
  *     closers[5] = _closers_down(arrivals, foe, own, 11)
  *     closers[6] = _closers_up(arrivals, foe, own, 9)             # <<<<<<<<<<<<<<
@@ -4165,7 +4799,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
 */
   (__pyx_v_closers[6]) = __pyx_f_3wts_6engine_5_core__closers_up(__pyx_v_arrivals, __pyx_v_foe, __pyx_v_own, 9);
 
-  /* "wts/engine/_core.pyx":185
+  /* "wts/engine/_core.pyx":197
  *     closers[5] = _closers_down(arrivals, foe, own, 11)
  *     closers[6] = _closers_up(arrivals, foe, own, 9)
  *     closers[7] = _closers_down(arrivals, foe, own, 9)             # <<<<<<<<<<<<<<
@@ -4174,7 +4808,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
 */
   (__pyx_v_closers[7]) = __pyx_f_3wts_6engine_5_core__closers_down(__pyx_v_arrivals, __pyx_v_foe, __pyx_v_own, 9);
 
-  /* "wts/engine/_core.pyx":186
+  /* "wts/engine/_core.pyx":198
  *     closers[6] = _closers_up(arrivals, foe, own, 9)
  *     closers[7] = _closers_down(arrivals, foe, own, 9)
  *     all_closers = wts_or(wts_or(wts_or(closers[0], closers[1]), wts_or(closers[2], closers[3])),             # <<<<<<<<<<<<<<
@@ -4183,7 +4817,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
 */
   __pyx_v_all_closers = wts_or(wts_or(wts_or((__pyx_v_closers[0]), (__pyx_v_closers[1])), wts_or((__pyx_v_closers[2]), (__pyx_v_closers[3]))), wts_or(wts_or((__pyx_v_closers[4]), (__pyx_v_closers[5])), wts_or((__pyx_v_closers[6]), (__pyx_v_closers[7]))));
 
-  /* "wts/engine/_core.pyx":188
+  /* "wts/engine/_core.pyx":200
  *     all_closers = wts_or(wts_or(wts_or(closers[0], closers[1]), wts_or(closers[2], closers[3])),
  *                          wts_or(wts_or(closers[4], closers[5]), wts_or(closers[6], closers[7])))
  *     if not wts_any(all_closers):             # <<<<<<<<<<<<<<
@@ -4195,7 +4829,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_core.pyx":189
+    /* "wts/engine/_core.pyx":201
  *                          wts_or(wts_or(closers[4], closers[5]), wts_or(closers[6], closers[7])))
  *     if not wts_any(all_closers):
  *         return 0             # <<<<<<<<<<<<<<
@@ -4208,7 +4842,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
     }
     goto __pyx_L0;
 
-    /* "wts/engine/_core.pyx":188
+    /* "wts/engine/_core.pyx":200
  *     all_closers = wts_or(wts_or(wts_or(closers[0], closers[1]), wts_or(closers[2], closers[3])),
  *                          wts_or(wts_or(closers[4], closers[5]), wts_or(closers[6], closers[7])))
  *     if not wts_any(all_closers):             # <<<<<<<<<<<<<<
@@ -4217,7 +4851,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
 */
   }
 
-  /* "wts/engine/_core.pyx":190
+  /* "wts/engine/_core.pyx":202
  *     if not wts_any(all_closers):
  *         return 0
  *     for d in range(8):             # <<<<<<<<<<<<<<
@@ -4227,7 +4861,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
   for (__pyx_t_2 = 0; __pyx_t_2 < 8; __pyx_t_2+=1) {
     __pyx_v_d = __pyx_t_2;
 
-    /* "wts/engine/_core.pyx":191
+    /* "wts/engine/_core.pyx":203
  *         return 0
  *     for d in range(8):
  *         c = closers[d]             # <<<<<<<<<<<<<<
@@ -4236,7 +4870,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
 */
     __pyx_v_c = (__pyx_v_closers[__pyx_v_d]);
 
-    /* "wts/engine/_core.pyx":192
+    /* "wts/engine/_core.pyx":204
  *     for d in range(8):
  *         c = closers[d]
  *         if not wts_any(c):             # <<<<<<<<<<<<<<
@@ -4248,7 +4882,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
     if (__pyx_t_1) {
 
 
-      /* "wts/engine/_core.pyx":193
+      /* "wts/engine/_core.pyx":205
  *         c = closers[d]
  *         if not wts_any(c):
  *             continue             # <<<<<<<<<<<<<<
@@ -4257,7 +4891,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
 */
       goto __pyx_L5_continue;
 
-      /* "wts/engine/_core.pyx":192
+      /* "wts/engine/_core.pyx":204
  *     for d in range(8):
  *         c = closers[d]
  *         if not wts_any(c):             # <<<<<<<<<<<<<<
@@ -4266,7 +4900,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
 */
     }
 
-    /* "wts/engine/_core.pyx":194
+    /* "wts/engine/_core.pyx":206
  *         if not wts_any(c):
  *             continue
  *         k = DIRECTION_SHIFT[d]             # <<<<<<<<<<<<<<
@@ -4275,7 +4909,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
 */
     __pyx_v_k = (__pyx_v_3wts_6engine_5_core_DIRECTION_SHIFT[__pyx_v_d]);
 
-    /* "wts/engine/_core.pyx":195
+    /* "wts/engine/_core.pyx":207
  *             continue
  *         k = DIRECTION_SHIFT[d]
  *         count += wts_popcount(c)             # <<<<<<<<<<<<<<
@@ -4284,7 +4918,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
 */
     __pyx_v_count = (__pyx_v_count + wts_popcount(__pyx_v_c));
 
-    /* "wts/engine/_core.pyx":196
+    /* "wts/engine/_core.pyx":208
  *         k = DIRECTION_SHIFT[d]
  *         count += wts_popcount(c)
  *         if d % 2 == 0:             # <<<<<<<<<<<<<<
@@ -4296,7 +4930,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
     if (__pyx_t_1) {
 
 
-      /* "wts/engine/_core.pyx":197
+      /* "wts/engine/_core.pyx":209
  *         count += wts_popcount(c)
  *         if d % 2 == 0:
  *             captured[0] = wts_or(captured[0], wts_or(wts_shl(c, k), wts_shl(c, 2 * k)))             # <<<<<<<<<<<<<<
@@ -4305,7 +4939,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
 */
       (__pyx_v_captured[0]) = wts_or((__pyx_v_captured[0]), wts_or(wts_shl(__pyx_v_c, __pyx_v_k), wts_shl(__pyx_v_c, (2 * __pyx_v_k))));
 
-      /* "wts/engine/_core.pyx":196
+      /* "wts/engine/_core.pyx":208
  *         k = DIRECTION_SHIFT[d]
  *         count += wts_popcount(c)
  *         if d % 2 == 0:             # <<<<<<<<<<<<<<
@@ -4315,7 +4949,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
       goto __pyx_L8;
     }
 
-    /* "wts/engine/_core.pyx":199
+    /* "wts/engine/_core.pyx":211
  *             captured[0] = wts_or(captured[0], wts_or(wts_shl(c, k), wts_shl(c, 2 * k)))
  *         else:
  *             captured[0] = wts_or(captured[0], wts_or(wts_shr(c, k), wts_shr(c, 2 * k)))             # <<<<<<<<<<<<<<
@@ -4329,7 +4963,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
     __pyx_L5_continue:;
   }
 
-  /* "wts/engine/_core.pyx":200
+  /* "wts/engine/_core.pyx":212
  *         else:
  *             captured[0] = wts_or(captured[0], wts_or(wts_shr(c, k), wts_shr(c, 2 * k)))
  *     if record != NULL:             # <<<<<<<<<<<<<<
@@ -4341,7 +4975,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_core.pyx":201
+    /* "wts/engine/_core.pyx":213
  *             captured[0] = wts_or(captured[0], wts_or(wts_shr(c, k), wts_shr(c, 2 * k)))
  *     if record != NULL:
  *         while wts_any(all_closers):             # <<<<<<<<<<<<<<
@@ -4354,7 +4988,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
 
       if (!__pyx_t_1) break;
 
-      /* "wts/engine/_core.pyx":202
+      /* "wts/engine/_core.pyx":214
  *     if record != NULL:
  *         while wts_any(all_closers):
  *             bit = wts_lowest_bit(all_closers)             # <<<<<<<<<<<<<<
@@ -4363,7 +4997,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
 */
       __pyx_v_bit = wts_lowest_bit(__pyx_v_all_closers);
 
-      /* "wts/engine/_core.pyx":203
+      /* "wts/engine/_core.pyx":215
  *         while wts_any(all_closers):
  *             bit = wts_lowest_bit(all_closers)
  *             for d in range(8):             # <<<<<<<<<<<<<<
@@ -4373,7 +5007,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
       for (__pyx_t_2 = 0; __pyx_t_2 < 8; __pyx_t_2+=1) {
         __pyx_v_d = __pyx_t_2;
 
-        /* "wts/engine/_core.pyx":204
+        /* "wts/engine/_core.pyx":216
  *             bit = wts_lowest_bit(all_closers)
  *             for d in range(8):
  *                 if wts_test_bit(closers[d], bit):             # <<<<<<<<<<<<<<
@@ -4385,7 +5019,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
         if (__pyx_t_1) {
 
 
-          /* "wts/engine/_core.pyx":205
+          /* "wts/engine/_core.pyx":217
  *             for d in range(8):
  *                 if wts_test_bit(closers[d], bit):
  *                     _record_capture(record, bit, d, color, round_)             # <<<<<<<<<<<<<<
@@ -4394,7 +5028,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
 */
           __pyx_f_3wts_6engine_5_core__record_capture(__pyx_v_record, __pyx_v_bit, __pyx_v_d, __pyx_v_color, __pyx_v_round_);
 
-          /* "wts/engine/_core.pyx":204
+          /* "wts/engine/_core.pyx":216
  *             bit = wts_lowest_bit(all_closers)
  *             for d in range(8):
  *                 if wts_test_bit(closers[d], bit):             # <<<<<<<<<<<<<<
@@ -4404,7 +5038,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
         }
       }
 
-      /* "wts/engine/_core.pyx":206
+      /* "wts/engine/_core.pyx":218
  *                 if wts_test_bit(closers[d], bit):
  *                     _record_capture(record, bit, d, color, round_)
  *             all_closers = wts_clear_lowest(all_closers)             # <<<<<<<<<<<<<<
@@ -4414,7 +5048,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
       __pyx_v_all_closers = wts_clear_lowest(__pyx_v_all_closers);
     }
 
-    /* "wts/engine/_core.pyx":200
+    /* "wts/engine/_core.pyx":212
  *         else:
  *             captured[0] = wts_or(captured[0], wts_or(wts_shr(c, k), wts_shr(c, 2 * k)))
  *     if record != NULL:             # <<<<<<<<<<<<<<
@@ -4423,7 +5057,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
 */
   }
 
-  /* "wts/engine/_core.pyx":207
+  /* "wts/engine/_core.pyx":219
  *                     _record_capture(record, bit, d, color, round_)
  *             all_closers = wts_clear_lowest(all_closers)
  *     return count             # <<<<<<<<<<<<<<
@@ -4436,7 +5070,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_core.pyx":162
+  /* "wts/engine/_core.pyx":174
  * 
  * 
  * cdef inline int _find_brackets(             # <<<<<<<<<<<<<<
@@ -4458,7 +5092,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_t_3wts
   return __pyx_r;
 }
 
-/* "wts/engine/_core.pyx":210
+/* "wts/engine/_core.pyx":222
  * 
  * 
  * cdef inline void _remove_captured(wts_state *state, wts_board captured) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -4474,7 +5108,7 @@ static CYTHON_INLINE void __pyx_f_3wts_6engine_5_core__remove_captured(__pyx_t_3
   uint8_t __pyx_t_3;
   int __pyx_t_4;
 
-  /* "wts/engine/_core.pyx":213
+  /* "wts/engine/_core.pyx":225
  *     """Captured pieces leave at once; captured eggs leave the queue before any
  *     egg dissolves or hatches (CLARIFICATIONS 6-7)."""
  *     cdef int i, kept = 0             # <<<<<<<<<<<<<<
@@ -4483,7 +5117,7 @@ static CYTHON_INLINE void __pyx_f_3wts_6engine_5_core__remove_captured(__pyx_t_3
 */
   __pyx_v_kept = 0;
 
-  /* "wts/engine/_core.pyx":214
+  /* "wts/engine/_core.pyx":226
  *     egg dissolves or hatches (CLARIFICATIONS 6-7)."""
  *     cdef int i, kept = 0
  *     state.black = wts_andnot(state.black, captured)             # <<<<<<<<<<<<<<
@@ -4492,7 +5126,7 @@ static CYTHON_INLINE void __pyx_f_3wts_6engine_5_core__remove_captured(__pyx_t_3
 */
   __pyx_v_state->black = wts_andnot(__pyx_v_state->black, __pyx_v_captured);
 
-  /* "wts/engine/_core.pyx":215
+  /* "wts/engine/_core.pyx":227
  *     cdef int i, kept = 0
  *     state.black = wts_andnot(state.black, captured)
  *     state.white = wts_andnot(state.white, captured)             # <<<<<<<<<<<<<<
@@ -4501,7 +5135,7 @@ static CYTHON_INLINE void __pyx_f_3wts_6engine_5_core__remove_captured(__pyx_t_3
 */
   __pyx_v_state->white = wts_andnot(__pyx_v_state->white, __pyx_v_captured);
 
-  /* "wts/engine/_core.pyx":216
+  /* "wts/engine/_core.pyx":228
  *     state.black = wts_andnot(state.black, captured)
  *     state.white = wts_andnot(state.white, captured)
  *     if wts_any(wts_and(state.eggs, captured)):             # <<<<<<<<<<<<<<
@@ -4513,7 +5147,7 @@ static CYTHON_INLINE void __pyx_f_3wts_6engine_5_core__remove_captured(__pyx_t_3
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_core.pyx":217
+    /* "wts/engine/_core.pyx":229
  *     state.white = wts_andnot(state.white, captured)
  *     if wts_any(wts_and(state.eggs, captured)):
  *         for i in range(state.egg_count):             # <<<<<<<<<<<<<<
@@ -4527,7 +5161,7 @@ static CYTHON_INLINE void __pyx_f_3wts_6engine_5_core__remove_captured(__pyx_t_3
     for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
       __pyx_v_i = __pyx_t_4;
 
-      /* "wts/engine/_core.pyx":218
+      /* "wts/engine/_core.pyx":230
  *     if wts_any(wts_and(state.eggs, captured)):
  *         for i in range(state.egg_count):
  *             if not wts_test_bit(captured, wts_square_bit(state.egg_queue[i])):             # <<<<<<<<<<<<<<
@@ -4539,7 +5173,7 @@ static CYTHON_INLINE void __pyx_f_3wts_6engine_5_core__remove_captured(__pyx_t_3
       if (__pyx_t_1) {
 
 
-        /* "wts/engine/_core.pyx":219
+        /* "wts/engine/_core.pyx":231
  *         for i in range(state.egg_count):
  *             if not wts_test_bit(captured, wts_square_bit(state.egg_queue[i])):
  *                 state.egg_queue[kept] = state.egg_queue[i]             # <<<<<<<<<<<<<<
@@ -4548,7 +5182,7 @@ static CYTHON_INLINE void __pyx_f_3wts_6engine_5_core__remove_captured(__pyx_t_3
 */
         (__pyx_v_state->egg_queue[__pyx_v_kept]) = (__pyx_v_state->egg_queue[__pyx_v_i]);
 
-        /* "wts/engine/_core.pyx":220
+        /* "wts/engine/_core.pyx":232
  *             if not wts_test_bit(captured, wts_square_bit(state.egg_queue[i])):
  *                 state.egg_queue[kept] = state.egg_queue[i]
  *                 kept += 1             # <<<<<<<<<<<<<<
@@ -4557,7 +5191,7 @@ static CYTHON_INLINE void __pyx_f_3wts_6engine_5_core__remove_captured(__pyx_t_3
 */
         __pyx_v_kept = (__pyx_v_kept + 1);
 
-        /* "wts/engine/_core.pyx":218
+        /* "wts/engine/_core.pyx":230
  *     if wts_any(wts_and(state.eggs, captured)):
  *         for i in range(state.egg_count):
  *             if not wts_test_bit(captured, wts_square_bit(state.egg_queue[i])):             # <<<<<<<<<<<<<<
@@ -4568,7 +5202,7 @@ static CYTHON_INLINE void __pyx_f_3wts_6engine_5_core__remove_captured(__pyx_t_3
     }
 
 
-    /* "wts/engine/_core.pyx":221
+    /* "wts/engine/_core.pyx":233
  *                 state.egg_queue[kept] = state.egg_queue[i]
  *                 kept += 1
  *         state.egg_count = <uint8_t>kept             # <<<<<<<<<<<<<<
@@ -4577,7 +5211,7 @@ static CYTHON_INLINE void __pyx_f_3wts_6engine_5_core__remove_captured(__pyx_t_3
 */
     __pyx_v_state->egg_count = ((uint8_t)__pyx_v_kept);
 
-    /* "wts/engine/_core.pyx":222
+    /* "wts/engine/_core.pyx":234
  *                 kept += 1
  *         state.egg_count = <uint8_t>kept
  *         state.eggs = wts_andnot(state.eggs, captured)             # <<<<<<<<<<<<<<
@@ -4586,7 +5220,7 @@ static CYTHON_INLINE void __pyx_f_3wts_6engine_5_core__remove_captured(__pyx_t_3
 */
     __pyx_v_state->eggs = wts_andnot(__pyx_v_state->eggs, __pyx_v_captured);
 
-    /* "wts/engine/_core.pyx":216
+    /* "wts/engine/_core.pyx":228
  *     state.black = wts_andnot(state.black, captured)
  *     state.white = wts_andnot(state.white, captured)
  *     if wts_any(wts_and(state.eggs, captured)):             # <<<<<<<<<<<<<<
@@ -4595,7 +5229,7 @@ static CYTHON_INLINE void __pyx_f_3wts_6engine_5_core__remove_captured(__pyx_t_3
 */
   }
 
-  /* "wts/engine/_core.pyx":210
+  /* "wts/engine/_core.pyx":222
  * 
  * 
  * cdef inline void _remove_captured(wts_state *state, wts_board captured) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -4608,7 +5242,7 @@ static CYTHON_INLINE void __pyx_f_3wts_6engine_5_core__remove_captured(__pyx_t_3
 
 }
 
-/* "wts/engine/_core.pyx":225
+/* "wts/engine/_core.pyx":237
  * 
  * 
  * cdef wts_board _take_oldest_eggs(wts_state *state, int count) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -4624,7 +5258,7 @@ static wts_board __pyx_f_3wts_6engine_5_core__take_oldest_eggs(__pyx_t_3wts_6eng
   int __pyx_t_2;
   int __pyx_t_3;
 
-  /* "wts/engine/_core.pyx":229
+  /* "wts/engine/_core.pyx":241
  *     cdef wts_board taken
  *     cdef int i
  *     taken.lo = taken.hi = 0             # <<<<<<<<<<<<<<
@@ -4634,7 +5268,7 @@ static wts_board __pyx_f_3wts_6engine_5_core__take_oldest_eggs(__pyx_t_3wts_6eng
   __pyx_v_taken.lo = 0;
   __pyx_v_taken.hi = 0;
 
-  /* "wts/engine/_core.pyx":230
+  /* "wts/engine/_core.pyx":242
  *     cdef int i
  *     taken.lo = taken.hi = 0
  *     for i in range(count):             # <<<<<<<<<<<<<<
@@ -4648,7 +5282,7 @@ static wts_board __pyx_f_3wts_6engine_5_core__take_oldest_eggs(__pyx_t_3wts_6eng
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_i = __pyx_t_3;
 
-    /* "wts/engine/_core.pyx":231
+    /* "wts/engine/_core.pyx":243
  *     taken.lo = taken.hi = 0
  *     for i in range(count):
  *         taken = wts_or(taken, wts_square_board(state.egg_queue[i]))             # <<<<<<<<<<<<<<
@@ -4659,7 +5293,7 @@ static wts_board __pyx_f_3wts_6engine_5_core__take_oldest_eggs(__pyx_t_3wts_6eng
   }
 
 
-  /* "wts/engine/_core.pyx":232
+  /* "wts/engine/_core.pyx":244
  *     for i in range(count):
  *         taken = wts_or(taken, wts_square_board(state.egg_queue[i]))
  *     memmove(&state.egg_queue[0], &state.egg_queue[count], state.egg_count - count)             # <<<<<<<<<<<<<<
@@ -4668,7 +5302,7 @@ static wts_board __pyx_f_3wts_6engine_5_core__take_oldest_eggs(__pyx_t_3wts_6eng
 */
   (void)(memmove((&(__pyx_v_state->egg_queue[0])), (&(__pyx_v_state->egg_queue[__pyx_v_count])), (__pyx_v_state->egg_count - __pyx_v_count)));
 
-  /* "wts/engine/_core.pyx":233
+  /* "wts/engine/_core.pyx":245
  *         taken = wts_or(taken, wts_square_board(state.egg_queue[i]))
  *     memmove(&state.egg_queue[0], &state.egg_queue[count], state.egg_count - count)
  *     state.egg_count = <uint8_t>(state.egg_count - count)             # <<<<<<<<<<<<<<
@@ -4677,7 +5311,7 @@ static wts_board __pyx_f_3wts_6engine_5_core__take_oldest_eggs(__pyx_t_3wts_6eng
 */
   __pyx_v_state->egg_count = ((uint8_t)(__pyx_v_state->egg_count - __pyx_v_count));
 
-  /* "wts/engine/_core.pyx":234
+  /* "wts/engine/_core.pyx":246
  *     memmove(&state.egg_queue[0], &state.egg_queue[count], state.egg_count - count)
  *     state.egg_count = <uint8_t>(state.egg_count - count)
  *     state.eggs = wts_andnot(state.eggs, taken)             # <<<<<<<<<<<<<<
@@ -4686,7 +5320,7 @@ static wts_board __pyx_f_3wts_6engine_5_core__take_oldest_eggs(__pyx_t_3wts_6eng
 */
   __pyx_v_state->eggs = wts_andnot(__pyx_v_state->eggs, __pyx_v_taken);
 
-  /* "wts/engine/_core.pyx":235
+  /* "wts/engine/_core.pyx":247
  *     state.egg_count = <uint8_t>(state.egg_count - count)
  *     state.eggs = wts_andnot(state.eggs, taken)
  *     return taken             # <<<<<<<<<<<<<<
@@ -4699,7 +5333,7 @@ static wts_board __pyx_f_3wts_6engine_5_core__take_oldest_eggs(__pyx_t_3wts_6eng
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_core.pyx":225
+  /* "wts/engine/_core.pyx":237
  * 
  * 
  * cdef wts_board _take_oldest_eggs(wts_state *state, int count) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -4714,7 +5348,7 @@ static wts_board __pyx_f_3wts_6engine_5_core__take_oldest_eggs(__pyx_t_3wts_6eng
   return __pyx_r;
 }
 
-/* "wts/engine/_core.pyx":238
+/* "wts/engine/_core.pyx":250
  * 
  * 
  * cdef void wts_resolve_turn(wts_state *state, int black_move, int white_move,             # <<<<<<<<<<<<<<
@@ -4743,7 +5377,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
   int __pyx_clineno = 0;
   PyGILState_STATE __pyx_gilstate_save;
 
-  /* "wts/engine/_core.pyx":243
+  /* "wts/engine/_core.pyx":255
  *     cdef wts_board captured, hatched
  *     cdef int black_captures, white_captures, pending, count, color, wave, i
  *     if record != NULL:             # <<<<<<<<<<<<<<
@@ -4755,7 +5389,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_core.pyx":244
+    /* "wts/engine/_core.pyx":256
  *     cdef int black_captures, white_captures, pending, count, color, wave, i
  *     if record != NULL:
  *         record.collision = -1             # <<<<<<<<<<<<<<
@@ -4764,7 +5398,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
     __pyx_v_record->collision = -1;
 
-    /* "wts/engine/_core.pyx":245
+    /* "wts/engine/_core.pyx":257
  *     if record != NULL:
  *         record.collision = -1
  *         record.n_captures = record.n_dissolved = record.n_hatched = 0             # <<<<<<<<<<<<<<
@@ -4775,7 +5409,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
     __pyx_v_record->n_dissolved = 0;
     __pyx_v_record->n_hatched = 0;
 
-    /* "wts/engine/_core.pyx":243
+    /* "wts/engine/_core.pyx":255
  *     cdef wts_board captured, hatched
  *     cdef int black_captures, white_captures, pending, count, color, wave, i
  *     if record != NULL:             # <<<<<<<<<<<<<<
@@ -4784,7 +5418,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
   }
 
-  /* "wts/engine/_core.pyx":246
+  /* "wts/engine/_core.pyx":258
  *         record.collision = -1
  *         record.n_captures = record.n_dissolved = record.n_hatched = 0
  *     if black_move == white_move:             # <<<<<<<<<<<<<<
@@ -4796,7 +5430,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_core.pyx":248
+    /* "wts/engine/_core.pyx":260
  *     if black_move == white_move:
  *         # Point 9: a collision lays the newest egg; nothing captures or hatches.
  *         state.eggs = wts_or(state.eggs, wts_square_board(black_move))             # <<<<<<<<<<<<<<
@@ -4805,7 +5439,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
     __pyx_v_state->eggs = wts_or(__pyx_v_state->eggs, wts_square_board(__pyx_v_black_move));
 
-    /* "wts/engine/_core.pyx":249
+    /* "wts/engine/_core.pyx":261
  *         # Point 9: a collision lays the newest egg; nothing captures or hatches.
  *         state.eggs = wts_or(state.eggs, wts_square_board(black_move))
  *         state.egg_queue[state.egg_count] = <uint8_t>black_move             # <<<<<<<<<<<<<<
@@ -4814,7 +5448,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
     (__pyx_v_state->egg_queue[__pyx_v_state->egg_count]) = ((uint8_t)__pyx_v_black_move);
 
-    /* "wts/engine/_core.pyx":250
+    /* "wts/engine/_core.pyx":262
  *         state.eggs = wts_or(state.eggs, wts_square_board(black_move))
  *         state.egg_queue[state.egg_count] = <uint8_t>black_move
  *         state.egg_count += 1             # <<<<<<<<<<<<<<
@@ -4823,7 +5457,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
     __pyx_v_state->egg_count = (__pyx_v_state->egg_count + 1);
 
-    /* "wts/engine/_core.pyx":251
+    /* "wts/engine/_core.pyx":263
  *         state.egg_queue[state.egg_count] = <uint8_t>black_move
  *         state.egg_count += 1
  *         if record != NULL:             # <<<<<<<<<<<<<<
@@ -4835,7 +5469,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
     if (__pyx_t_1) {
 
 
-      /* "wts/engine/_core.pyx":252
+      /* "wts/engine/_core.pyx":264
  *         state.egg_count += 1
  *         if record != NULL:
  *             record.collision = <int8_t>black_move             # <<<<<<<<<<<<<<
@@ -4844,7 +5478,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
       __pyx_v_record->collision = ((int8_t)__pyx_v_black_move);
 
-      /* "wts/engine/_core.pyx":251
+      /* "wts/engine/_core.pyx":263
  *         state.egg_queue[state.egg_count] = <uint8_t>black_move
  *         state.egg_count += 1
  *         if record != NULL:             # <<<<<<<<<<<<<<
@@ -4853,7 +5487,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
     }
 
-    /* "wts/engine/_core.pyx":246
+    /* "wts/engine/_core.pyx":258
  *         record.collision = -1
  *         record.n_captures = record.n_dissolved = record.n_hatched = 0
  *     if black_move == white_move:             # <<<<<<<<<<<<<<
@@ -4863,7 +5497,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
     goto __pyx_L4;
   }
 
-  /* "wts/engine/_core.pyx":254
+  /* "wts/engine/_core.pyx":266
  *             record.collision = <int8_t>black_move
  *     else:
  *         state.black = wts_or(state.black, wts_square_board(black_move))             # <<<<<<<<<<<<<<
@@ -4873,7 +5507,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
   /*else*/ {
     __pyx_v_state->black = wts_or(__pyx_v_state->black, wts_square_board(__pyx_v_black_move));
 
-    /* "wts/engine/_core.pyx":255
+    /* "wts/engine/_core.pyx":267
  *     else:
  *         state.black = wts_or(state.black, wts_square_board(black_move))
  *         state.white = wts_or(state.white, wts_square_board(white_move))             # <<<<<<<<<<<<<<
@@ -4882,7 +5516,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
     __pyx_v_state->white = wts_or(__pyx_v_state->white, wts_square_board(__pyx_v_white_move));
 
-    /* "wts/engine/_core.pyx":256
+    /* "wts/engine/_core.pyx":268
  *         state.black = wts_or(state.black, wts_square_board(black_move))
  *         state.white = wts_or(state.white, wts_square_board(white_move))
  *         captured.lo = captured.hi = 0             # <<<<<<<<<<<<<<
@@ -4892,7 +5526,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
     __pyx_v_captured.lo = 0;
     __pyx_v_captured.hi = 0;
 
-    /* "wts/engine/_core.pyx":258
+    /* "wts/engine/_core.pyx":270
  *         captured.lo = captured.hi = 0
  *         # Points 5-6: both placed turtles are on the board before either looks for brackets.
  *         black_captures = _find_brackets_of_one(wts_square_bit(black_move), state.black,             # <<<<<<<<<<<<<<
@@ -4901,7 +5535,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
     __pyx_v_black_captures = __pyx_f_3wts_6engine_5_core__find_brackets_of_one(wts_square_bit(__pyx_v_black_move), __pyx_v_state->black, wts_or(__pyx_v_state->white, __pyx_v_state->eggs), __pyx_e_3wts_6engine_5_core_WTS_BLACK, 0, (&__pyx_v_captured), __pyx_v_record);
 
-    /* "wts/engine/_core.pyx":261
+    /* "wts/engine/_core.pyx":273
  *                                                wts_or(state.white, state.eggs), WTS_BLACK, 0,
  *                                                &captured, record)
  *         white_captures = _find_brackets_of_one(wts_square_bit(white_move), state.white,             # <<<<<<<<<<<<<<
@@ -4910,7 +5544,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
     __pyx_v_white_captures = __pyx_f_3wts_6engine_5_core__find_brackets_of_one(wts_square_bit(__pyx_v_white_move), __pyx_v_state->white, wts_or(__pyx_v_state->black, __pyx_v_state->eggs), __pyx_e_3wts_6engine_5_core_WTS_WHITE, 0, (&__pyx_v_captured), __pyx_v_record);
 
-    /* "wts/engine/_core.pyx":264
+    /* "wts/engine/_core.pyx":276
  *                                                wts_or(state.black, state.eggs), WTS_WHITE, 0,
  *                                                &captured, record)
  *         _remove_captured(state, captured)             # <<<<<<<<<<<<<<
@@ -4919,7 +5553,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
     __pyx_f_3wts_6engine_5_core__remove_captured(__pyx_v_state, __pyx_v_captured);
 
-    /* "wts/engine/_core.pyx":266
+    /* "wts/engine/_core.pyx":278
  *         _remove_captured(state, captured)
  *         # Point 8: each black-white pair of captures dissolves the oldest egg.
  *         count = min(black_captures, white_captures, <int>state.egg_count)             # <<<<<<<<<<<<<<
@@ -4958,7 +5592,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
     __pyx_v_count = __pyx_t_5;
 
 
-    /* "wts/engine/_core.pyx":267
+    /* "wts/engine/_core.pyx":279
  *         # Point 8: each black-white pair of captures dissolves the oldest egg.
  *         count = min(black_captures, white_captures, <int>state.egg_count)
  *         if count:             # <<<<<<<<<<<<<<
@@ -4970,7 +5604,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
     if (__pyx_t_1) {
 
 
-      /* "wts/engine/_core.pyx":268
+      /* "wts/engine/_core.pyx":280
  *         count = min(black_captures, white_captures, <int>state.egg_count)
  *         if count:
  *             if record != NULL:             # <<<<<<<<<<<<<<
@@ -4982,7 +5616,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
       if (__pyx_t_1) {
 
 
-        /* "wts/engine/_core.pyx":269
+        /* "wts/engine/_core.pyx":281
  *         if count:
  *             if record != NULL:
  *                 for i in range(count):             # <<<<<<<<<<<<<<
@@ -4996,7 +5630,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
         for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
           __pyx_v_i = __pyx_t_3;
 
-          /* "wts/engine/_core.pyx":270
+          /* "wts/engine/_core.pyx":282
  *             if record != NULL:
  *                 for i in range(count):
  *                     record.dissolved[record.n_dissolved] = state.egg_queue[i]             # <<<<<<<<<<<<<<
@@ -5005,7 +5639,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
           (__pyx_v_record->dissolved[__pyx_v_record->n_dissolved]) = (__pyx_v_state->egg_queue[__pyx_v_i]);
 
-          /* "wts/engine/_core.pyx":271
+          /* "wts/engine/_core.pyx":283
  *                 for i in range(count):
  *                     record.dissolved[record.n_dissolved] = state.egg_queue[i]
  *                     record.n_dissolved += 1             # <<<<<<<<<<<<<<
@@ -5016,7 +5650,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
         }
 
 
-        /* "wts/engine/_core.pyx":268
+        /* "wts/engine/_core.pyx":280
  *         count = min(black_captures, white_captures, <int>state.egg_count)
  *         if count:
  *             if record != NULL:             # <<<<<<<<<<<<<<
@@ -5025,7 +5659,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
       }
 
-      /* "wts/engine/_core.pyx":272
+      /* "wts/engine/_core.pyx":284
  *                     record.dissolved[record.n_dissolved] = state.egg_queue[i]
  *                     record.n_dissolved += 1
  *             _take_oldest_eggs(state, count)             # <<<<<<<<<<<<<<
@@ -5034,7 +5668,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
       (void)(__pyx_f_3wts_6engine_5_core__take_oldest_eggs(__pyx_v_state, __pyx_v_count));
 
-      /* "wts/engine/_core.pyx":267
+      /* "wts/engine/_core.pyx":279
  *         # Point 8: each black-white pair of captures dissolves the oldest egg.
  *         count = min(black_captures, white_captures, <int>state.egg_count)
  *         if count:             # <<<<<<<<<<<<<<
@@ -5043,7 +5677,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
     }
 
-    /* "wts/engine/_core.pyx":274
+    /* "wts/engine/_core.pyx":286
  *             _take_oldest_eggs(state, count)
  *         # The rest hatch for the player with more captures, wave by wave.
  *         color = WTS_BLACK if black_captures > white_captures else WTS_WHITE             # <<<<<<<<<<<<<<
@@ -5062,17 +5696,17 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 
     __pyx_v_color = __pyx_t_6;
 
-    /* "wts/engine/_core.pyx":275
+    /* "wts/engine/_core.pyx":287
  *         # The rest hatch for the player with more captures, wave by wave.
  *         color = WTS_BLACK if black_captures > white_captures else WTS_WHITE
  *         pending = abs(black_captures - white_captures)             # <<<<<<<<<<<<<<
  *         wave = 0
  *         while pending:
 */
-    __pyx_t_5 = abs((__pyx_v_black_captures - __pyx_v_white_captures)); if (unlikely(__pyx_t_5 == ((int)-1))) __PYX_ERR(0, 275, __pyx_L1_error)
+    __pyx_t_5 = abs((__pyx_v_black_captures - __pyx_v_white_captures)); if (unlikely(__pyx_t_5 == ((int)-1))) __PYX_ERR(0, 287, __pyx_L1_error)
     __pyx_v_pending = __pyx_t_5;
 
-    /* "wts/engine/_core.pyx":276
+    /* "wts/engine/_core.pyx":288
  *         color = WTS_BLACK if black_captures > white_captures else WTS_WHITE
  *         pending = abs(black_captures - white_captures)
  *         wave = 0             # <<<<<<<<<<<<<<
@@ -5081,7 +5715,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
     __pyx_v_wave = 0;
 
-    /* "wts/engine/_core.pyx":277
+    /* "wts/engine/_core.pyx":289
  *         pending = abs(black_captures - white_captures)
  *         wave = 0
  *         while pending:             # <<<<<<<<<<<<<<
@@ -5094,7 +5728,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 
       if (!__pyx_t_1) break;
 
-      /* "wts/engine/_core.pyx":278
+      /* "wts/engine/_core.pyx":290
  *         wave = 0
  *         while pending:
  *             count = min(pending, <int>state.egg_count)             # <<<<<<<<<<<<<<
@@ -5118,7 +5752,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
       __pyx_v_count = __pyx_t_3;
 
 
-      /* "wts/engine/_core.pyx":279
+      /* "wts/engine/_core.pyx":291
  *         while pending:
  *             count = min(pending, <int>state.egg_count)
  *             if count == 0:             # <<<<<<<<<<<<<<
@@ -5130,7 +5764,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
       if (__pyx_t_1) {
 
 
-        /* "wts/engine/_core.pyx":280
+        /* "wts/engine/_core.pyx":292
  *             count = min(pending, <int>state.egg_count)
  *             if count == 0:
  *                 break             # <<<<<<<<<<<<<<
@@ -5139,7 +5773,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
         goto __pyx_L11_break;
 
-        /* "wts/engine/_core.pyx":279
+        /* "wts/engine/_core.pyx":291
  *         while pending:
  *             count = min(pending, <int>state.egg_count)
  *             if count == 0:             # <<<<<<<<<<<<<<
@@ -5148,7 +5782,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
       }
 
-      /* "wts/engine/_core.pyx":281
+      /* "wts/engine/_core.pyx":293
  *             if count == 0:
  *                 break
  *             wave += 1             # <<<<<<<<<<<<<<
@@ -5157,7 +5791,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
       __pyx_v_wave = (__pyx_v_wave + 1);
 
-      /* "wts/engine/_core.pyx":282
+      /* "wts/engine/_core.pyx":294
  *                 break
  *             wave += 1
  *             if record != NULL:             # <<<<<<<<<<<<<<
@@ -5169,7 +5803,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
       if (__pyx_t_1) {
 
 
-        /* "wts/engine/_core.pyx":283
+        /* "wts/engine/_core.pyx":295
  *             wave += 1
  *             if record != NULL:
  *                 for i in range(count):             # <<<<<<<<<<<<<<
@@ -5183,7 +5817,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
         for (__pyx_t_2 = 0; __pyx_t_2 < __pyx_t_5; __pyx_t_2+=1) {
           __pyx_v_i = __pyx_t_2;
 
-          /* "wts/engine/_core.pyx":284
+          /* "wts/engine/_core.pyx":296
  *             if record != NULL:
  *                 for i in range(count):
  *                     record.hatched[record.n_hatched].square = state.egg_queue[i]             # <<<<<<<<<<<<<<
@@ -5192,7 +5826,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
           (__pyx_v_record->hatched[__pyx_v_record->n_hatched]).square = (__pyx_v_state->egg_queue[__pyx_v_i]);
 
-          /* "wts/engine/_core.pyx":285
+          /* "wts/engine/_core.pyx":297
  *                 for i in range(count):
  *                     record.hatched[record.n_hatched].square = state.egg_queue[i]
  *                     record.hatched[record.n_hatched].color = <uint8_t>color             # <<<<<<<<<<<<<<
@@ -5201,7 +5835,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
           (__pyx_v_record->hatched[__pyx_v_record->n_hatched]).color = ((uint8_t)__pyx_v_color);
 
-          /* "wts/engine/_core.pyx":286
+          /* "wts/engine/_core.pyx":298
  *                     record.hatched[record.n_hatched].square = state.egg_queue[i]
  *                     record.hatched[record.n_hatched].color = <uint8_t>color
  *                     record.hatched[record.n_hatched].wave = <uint8_t>wave             # <<<<<<<<<<<<<<
@@ -5210,7 +5844,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
           (__pyx_v_record->hatched[__pyx_v_record->n_hatched]).wave = ((uint8_t)__pyx_v_wave);
 
-          /* "wts/engine/_core.pyx":287
+          /* "wts/engine/_core.pyx":299
  *                     record.hatched[record.n_hatched].color = <uint8_t>color
  *                     record.hatched[record.n_hatched].wave = <uint8_t>wave
  *                     record.n_hatched += 1             # <<<<<<<<<<<<<<
@@ -5221,7 +5855,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
         }
 
 
-        /* "wts/engine/_core.pyx":282
+        /* "wts/engine/_core.pyx":294
  *                 break
  *             wave += 1
  *             if record != NULL:             # <<<<<<<<<<<<<<
@@ -5230,7 +5864,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
       }
 
-      /* "wts/engine/_core.pyx":288
+      /* "wts/engine/_core.pyx":300
  *                     record.hatched[record.n_hatched].wave = <uint8_t>wave
  *                     record.n_hatched += 1
  *             hatched = _take_oldest_eggs(state, count)             # <<<<<<<<<<<<<<
@@ -5239,7 +5873,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
       __pyx_v_hatched = __pyx_f_3wts_6engine_5_core__take_oldest_eggs(__pyx_v_state, __pyx_v_count);
 
-      /* "wts/engine/_core.pyx":289
+      /* "wts/engine/_core.pyx":301
  *                     record.n_hatched += 1
  *             hatched = _take_oldest_eggs(state, count)
  *             if color == WTS_BLACK:             # <<<<<<<<<<<<<<
@@ -5251,7 +5885,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
       if (__pyx_t_1) {
 
 
-        /* "wts/engine/_core.pyx":290
+        /* "wts/engine/_core.pyx":302
  *             hatched = _take_oldest_eggs(state, count)
  *             if color == WTS_BLACK:
  *                 state.black = wts_or(state.black, hatched)             # <<<<<<<<<<<<<<
@@ -5260,7 +5894,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
         __pyx_v_state->black = wts_or(__pyx_v_state->black, __pyx_v_hatched);
 
-        /* "wts/engine/_core.pyx":289
+        /* "wts/engine/_core.pyx":301
  *                     record.n_hatched += 1
  *             hatched = _take_oldest_eggs(state, count)
  *             if color == WTS_BLACK:             # <<<<<<<<<<<<<<
@@ -5270,7 +5904,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
         goto __pyx_L16;
       }
 
-      /* "wts/engine/_core.pyx":292
+      /* "wts/engine/_core.pyx":304
  *                 state.black = wts_or(state.black, hatched)
  *             else:
  *                 state.white = wts_or(state.white, hatched)             # <<<<<<<<<<<<<<
@@ -5282,7 +5916,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
       }
       __pyx_L16:;
 
-      /* "wts/engine/_core.pyx":293
+      /* "wts/engine/_core.pyx":305
  *             else:
  *                 state.white = wts_or(state.white, hatched)
  *             captured.lo = captured.hi = 0             # <<<<<<<<<<<<<<
@@ -5292,7 +5926,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
       __pyx_v_captured.lo = 0;
       __pyx_v_captured.hi = 0;
 
-      /* "wts/engine/_core.pyx":294
+      /* "wts/engine/_core.pyx":306
  *                 state.white = wts_or(state.white, hatched)
  *             captured.lo = captured.hi = 0
  *             pending = _find_brackets(state, hatched, color, wave, &captured, record)             # <<<<<<<<<<<<<<
@@ -5301,7 +5935,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
       __pyx_v_pending = __pyx_f_3wts_6engine_5_core__find_brackets(__pyx_v_state, __pyx_v_hatched, __pyx_v_color, __pyx_v_wave, (&__pyx_v_captured), __pyx_v_record);
 
-      /* "wts/engine/_core.pyx":295
+      /* "wts/engine/_core.pyx":307
  *             captured.lo = captured.hi = 0
  *             pending = _find_brackets(state, hatched, color, wave, &captured, record)
  *             _remove_captured(state, captured)             # <<<<<<<<<<<<<<
@@ -5314,7 +5948,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
   }
   __pyx_L4:;
 
-  /* "wts/engine/_core.pyx":296
+  /* "wts/engine/_core.pyx":308
  *             pending = _find_brackets(state, hatched, color, wave, &captured, record)
  *             _remove_captured(state, captured)
  *     state.turn += 1             # <<<<<<<<<<<<<<
@@ -5323,7 +5957,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
   __pyx_v_state->turn = (__pyx_v_state->turn + 1);
 
-  /* "wts/engine/_core.pyx":297
+  /* "wts/engine/_core.pyx":309
  *             _remove_captured(state, captured)
  *     state.turn += 1
  *     wts_settle(state)             # <<<<<<<<<<<<<<
@@ -5332,7 +5966,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 */
   __pyx_f_3wts_6engine_5_core_wts_settle(__pyx_v_state);
 
-  /* "wts/engine/_core.pyx":238
+  /* "wts/engine/_core.pyx":250
  * 
  * 
  * cdef void wts_resolve_turn(wts_state *state, int black_move, int white_move,             # <<<<<<<<<<<<<<
@@ -5358,7 +5992,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_t_3wts_6engine_5_
 
 }
 
-/* "wts/engine/_core.pyx":300
+/* "wts/engine/_core.pyx":312
  * 
  * 
  * cdef wts_board wts_legal_moves(const wts_state *state) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5371,7 +6005,7 @@ static wts_board __pyx_f_3wts_6engine_5_core_wts_legal_moves(__pyx_t_3wts_6engin
   wts_board __pyx_r;
   int __pyx_t_1;
 
-  /* "wts/engine/_core.pyx":303
+  /* "wts/engine/_core.pyx":315
  *     """The empty squares as a padded board; none once the game is over."""
  *     cdef wts_board empty
  *     if wts_is_over(state):             # <<<<<<<<<<<<<<
@@ -5383,7 +6017,7 @@ static wts_board __pyx_f_3wts_6engine_5_core_wts_legal_moves(__pyx_t_3wts_6engin
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_core.pyx":304
+    /* "wts/engine/_core.pyx":316
  *     cdef wts_board empty
  *     if wts_is_over(state):
  *         empty.lo = empty.hi = 0             # <<<<<<<<<<<<<<
@@ -5393,7 +6027,7 @@ static wts_board __pyx_f_3wts_6engine_5_core_wts_legal_moves(__pyx_t_3wts_6engin
     __pyx_v_empty.lo = 0;
     __pyx_v_empty.hi = 0;
 
-    /* "wts/engine/_core.pyx":305
+    /* "wts/engine/_core.pyx":317
  *     if wts_is_over(state):
  *         empty.lo = empty.hi = 0
  *         return empty             # <<<<<<<<<<<<<<
@@ -5406,7 +6040,7 @@ static wts_board __pyx_f_3wts_6engine_5_core_wts_legal_moves(__pyx_t_3wts_6engin
     }
     goto __pyx_L0;
 
-    /* "wts/engine/_core.pyx":303
+    /* "wts/engine/_core.pyx":315
  *     """The empty squares as a padded board; none once the game is over."""
  *     cdef wts_board empty
  *     if wts_is_over(state):             # <<<<<<<<<<<<<<
@@ -5415,7 +6049,7 @@ static wts_board __pyx_f_3wts_6engine_5_core_wts_legal_moves(__pyx_t_3wts_6engin
 */
   }
 
-  /* "wts/engine/_core.pyx":306
+  /* "wts/engine/_core.pyx":318
  *         empty.lo = empty.hi = 0
  *         return empty
  *     return wts_andnot(wts_valid(), wts_or(wts_or(state.black, state.white), state.eggs))             # <<<<<<<<<<<<<<
@@ -5428,7 +6062,7 @@ static wts_board __pyx_f_3wts_6engine_5_core_wts_legal_moves(__pyx_t_3wts_6engin
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_core.pyx":300
+  /* "wts/engine/_core.pyx":312
  * 
  * 
  * cdef wts_board wts_legal_moves(const wts_state *state) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5442,7 +6076,71 @@ static wts_board __pyx_f_3wts_6engine_5_core_wts_legal_moves(__pyx_t_3wts_6engin
   return __pyx_r;
 }
 
-/* "wts/engine/_core.pyx":309
+/* "wts/engine/_core.pyx":321
+ * 
+ * 
+ * cdef bint wts_is_legal(const wts_state *state, int square) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """Whether either player may name ``square`` (any int) this turn."""
+ *     return (0 <= square < WTS_NUM_SQUARES
+*/
+
+static int __pyx_f_3wts_6engine_5_core_wts_is_legal(__pyx_t_3wts_6engine_5_core_wts_state const *__pyx_v_state, int __pyx_v_square) {
+  int __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+
+  /* "wts/engine/_core.pyx":323
+ * cdef bint wts_is_legal(const wts_state *state, int square) noexcept nogil:
+ *     """Whether either player may name ``square`` (any int) this turn."""
+ *     return (0 <= square < WTS_NUM_SQUARES             # <<<<<<<<<<<<<<
+ *             and wts_test_bit(wts_legal_moves(state), wts_square_bit(square)))
+ * 
+*/
+  __pyx_t_2 = (0 <= __pyx_v_square);
+  if (__pyx_t_2) {
+    __pyx_t_2 = (__pyx_v_square < __pyx_e_3wts_6engine_5_core_WTS_NUM_SQUARES);
+  }
+  if (__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L3_bool_binop_done;
+  }
+
+  /* "wts/engine/_core.pyx":324
+ *     """Whether either player may name ``square`` (any int) this turn."""
+ *     return (0 <= square < WTS_NUM_SQUARES
+ *             and wts_test_bit(wts_legal_moves(state), wts_square_bit(square)))             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  __pyx_t_2 = wts_test_bit(__pyx_f_3wts_6engine_5_core_wts_legal_moves(__pyx_v_state), wts_square_bit(__pyx_v_square));
+
+
+  __pyx_t_1 = __pyx_t_2;
+
+  __pyx_L3_bool_binop_done:;
+  {
+    __pyx_r = __pyx_t_1;
+  }
+  goto __pyx_L0;
+
+  /* "wts/engine/_core.pyx":321
+ * 
+ * 
+ * cdef bint wts_is_legal(const wts_state *state, int square) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """Whether either player may name ``square`` (any int) this turn."""
+ *     return (0 <= square < WTS_NUM_SQUARES
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+  return __pyx_r;
+}
+
+/* "wts/engine/_core.pyx":327
  * 
  * 
  * cdef inline int _square_if_legal(wts_board legal, uint32_t r) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5456,7 +6154,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__square_if_legal(wts_board 
   int __pyx_t_1;
   int __pyx_t_2;
 
-  /* "wts/engine/_core.pyx":312
+  /* "wts/engine/_core.pyx":330
  *     """The square of the padded bit that 32 random bits name, or -1 if it is
  *     not in ``legal`` (padding never is) or the bits were rejected."""
  *     cdef int bit = wts_uniform_bit(r)             # <<<<<<<<<<<<<<
@@ -5465,7 +6163,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__square_if_legal(wts_board 
 */
   __pyx_v_bit = wts_uniform_bit(__pyx_v_r);
 
-  /* "wts/engine/_core.pyx":313
+  /* "wts/engine/_core.pyx":331
  *     not in ``legal`` (padding never is) or the bits were rejected."""
  *     cdef int bit = wts_uniform_bit(r)
  *     if bit >= 0 and wts_test_bit(legal, bit):             # <<<<<<<<<<<<<<
@@ -5491,7 +6189,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__square_if_legal(wts_board 
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_core.pyx":314
+    /* "wts/engine/_core.pyx":332
  *     cdef int bit = wts_uniform_bit(r)
  *     if bit >= 0 and wts_test_bit(legal, bit):
  *         return wts_bit_square(bit)             # <<<<<<<<<<<<<<
@@ -5504,7 +6202,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__square_if_legal(wts_board 
     }
     goto __pyx_L0;
 
-    /* "wts/engine/_core.pyx":313
+    /* "wts/engine/_core.pyx":331
  *     not in ``legal`` (padding never is) or the bits were rejected."""
  *     cdef int bit = wts_uniform_bit(r)
  *     if bit >= 0 and wts_test_bit(legal, bit):             # <<<<<<<<<<<<<<
@@ -5513,7 +6211,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__square_if_legal(wts_board 
 */
   }
 
-  /* "wts/engine/_core.pyx":315
+  /* "wts/engine/_core.pyx":333
  *     if bit >= 0 and wts_test_bit(legal, bit):
  *         return wts_bit_square(bit)
  *     return -1             # <<<<<<<<<<<<<<
@@ -5526,7 +6224,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__square_if_legal(wts_board 
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_core.pyx":309
+  /* "wts/engine/_core.pyx":327
  * 
  * 
  * cdef inline int _square_if_legal(wts_board legal, uint32_t r) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5540,7 +6238,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__square_if_legal(wts_board 
   return __pyx_r;
 }
 
-/* "wts/engine/_core.pyx":318
+/* "wts/engine/_core.pyx":336
  * 
  * 
  * cdef inline int _random_square(wts_board legal, wts_rng *rng) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5556,7 +6254,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__random_square(wts_board __
   long __pyx_t_1;
   int __pyx_t_2;
 
-  /* "wts/engine/_core.pyx":325
+  /* "wts/engine/_core.pyx":343
  *     # squares, and cheaper than a select while the board is not crowded.
  *     # Each generator output gives two draws, its high half first.
  *     for _ in range(2):             # <<<<<<<<<<<<<<
@@ -5566,7 +6264,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__random_square(wts_board __
   for (__pyx_t_1 = 0; __pyx_t_1 < 2; __pyx_t_1+=1) {
     __pyx_v__ = __pyx_t_1;
 
-    /* "wts/engine/_core.pyx":326
+    /* "wts/engine/_core.pyx":344
  *     # Each generator output gives two draws, its high half first.
  *     for _ in range(2):
  *         draw = wts_rng_next(rng)             # <<<<<<<<<<<<<<
@@ -5575,7 +6273,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__random_square(wts_board __
 */
     __pyx_v_draw = wts_rng_next(__pyx_v_rng);
 
-    /* "wts/engine/_core.pyx":327
+    /* "wts/engine/_core.pyx":345
  *     for _ in range(2):
  *         draw = wts_rng_next(rng)
  *         square = _square_if_legal(legal, <uint32_t>(draw >> 32))             # <<<<<<<<<<<<<<
@@ -5584,7 +6282,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__random_square(wts_board __
 */
     __pyx_v_square = __pyx_f_3wts_6engine_5_core__square_if_legal(__pyx_v_legal, ((uint32_t)(__pyx_v_draw >> 32)));
 
-    /* "wts/engine/_core.pyx":328
+    /* "wts/engine/_core.pyx":346
  *         draw = wts_rng_next(rng)
  *         square = _square_if_legal(legal, <uint32_t>(draw >> 32))
  *         if square < 0:             # <<<<<<<<<<<<<<
@@ -5596,7 +6294,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__random_square(wts_board __
     if (__pyx_t_2) {
 
 
-      /* "wts/engine/_core.pyx":329
+      /* "wts/engine/_core.pyx":347
  *         square = _square_if_legal(legal, <uint32_t>(draw >> 32))
  *         if square < 0:
  *             square = _square_if_legal(legal, <uint32_t>draw)             # <<<<<<<<<<<<<<
@@ -5605,7 +6303,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__random_square(wts_board __
 */
       __pyx_v_square = __pyx_f_3wts_6engine_5_core__square_if_legal(__pyx_v_legal, ((uint32_t)__pyx_v_draw));
 
-      /* "wts/engine/_core.pyx":328
+      /* "wts/engine/_core.pyx":346
  *         draw = wts_rng_next(rng)
  *         square = _square_if_legal(legal, <uint32_t>(draw >> 32))
  *         if square < 0:             # <<<<<<<<<<<<<<
@@ -5614,7 +6312,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__random_square(wts_board __
 */
     }
 
-    /* "wts/engine/_core.pyx":330
+    /* "wts/engine/_core.pyx":348
  *         if square < 0:
  *             square = _square_if_legal(legal, <uint32_t>draw)
  *         if square >= 0:             # <<<<<<<<<<<<<<
@@ -5626,7 +6324,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__random_square(wts_board __
     if (__pyx_t_2) {
 
 
-      /* "wts/engine/_core.pyx":331
+      /* "wts/engine/_core.pyx":349
  *             square = _square_if_legal(legal, <uint32_t>draw)
  *         if square >= 0:
  *             return square             # <<<<<<<<<<<<<<
@@ -5639,7 +6337,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__random_square(wts_board __
       }
       goto __pyx_L0;
 
-      /* "wts/engine/_core.pyx":330
+      /* "wts/engine/_core.pyx":348
  *         if square < 0:
  *             square = _square_if_legal(legal, <uint32_t>draw)
  *         if square >= 0:             # <<<<<<<<<<<<<<
@@ -5649,7 +6347,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__random_square(wts_board __
     }
   }
 
-  /* "wts/engine/_core.pyx":333
+  /* "wts/engine/_core.pyx":351
  *             return square
  *     # After four misses, select directly: still uniform over the legal squares.
  *     return wts_bit_square(wts_select(legal, <int>wts_rng_below(rng, <uint32_t>wts_popcount(legal))))             # <<<<<<<<<<<<<<
@@ -5662,7 +6360,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__random_square(wts_board __
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_core.pyx":318
+  /* "wts/engine/_core.pyx":336
  * 
  * 
  * cdef inline int _random_square(wts_board legal, wts_rng *rng) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5678,7 +6376,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_core__random_square(wts_board __
   return __pyx_r;
 }
 
-/* "wts/engine/_core.pyx":336
+/* "wts/engine/_core.pyx":354
  * 
  * 
  * cdef int wts_random_legal_move(const wts_state *state, wts_rng *rng) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5691,7 +6389,7 @@ static int __pyx_f_3wts_6engine_5_core_wts_random_legal_move(__pyx_t_3wts_6engin
   int __pyx_r;
   int __pyx_t_1;
 
-  /* "wts/engine/_core.pyx":338
+  /* "wts/engine/_core.pyx":356
  * cdef int wts_random_legal_move(const wts_state *state, wts_rng *rng) noexcept nogil:
  *     """A uniformly random legal square, or -1 if there is none."""
  *     cdef wts_board legal = wts_legal_moves(state)             # <<<<<<<<<<<<<<
@@ -5700,7 +6398,7 @@ static int __pyx_f_3wts_6engine_5_core_wts_random_legal_move(__pyx_t_3wts_6engin
 */
   __pyx_v_legal = __pyx_f_3wts_6engine_5_core_wts_legal_moves(__pyx_v_state);
 
-  /* "wts/engine/_core.pyx":339
+  /* "wts/engine/_core.pyx":357
  *     """A uniformly random legal square, or -1 if there is none."""
  *     cdef wts_board legal = wts_legal_moves(state)
  *     if not wts_any(legal):             # <<<<<<<<<<<<<<
@@ -5712,7 +6410,7 @@ static int __pyx_f_3wts_6engine_5_core_wts_random_legal_move(__pyx_t_3wts_6engin
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_core.pyx":340
+    /* "wts/engine/_core.pyx":358
  *     cdef wts_board legal = wts_legal_moves(state)
  *     if not wts_any(legal):
  *         return -1             # <<<<<<<<<<<<<<
@@ -5725,7 +6423,7 @@ static int __pyx_f_3wts_6engine_5_core_wts_random_legal_move(__pyx_t_3wts_6engin
     }
     goto __pyx_L0;
 
-    /* "wts/engine/_core.pyx":339
+    /* "wts/engine/_core.pyx":357
  *     """A uniformly random legal square, or -1 if there is none."""
  *     cdef wts_board legal = wts_legal_moves(state)
  *     if not wts_any(legal):             # <<<<<<<<<<<<<<
@@ -5734,7 +6432,7 @@ static int __pyx_f_3wts_6engine_5_core_wts_random_legal_move(__pyx_t_3wts_6engin
 */
   }
 
-  /* "wts/engine/_core.pyx":341
+  /* "wts/engine/_core.pyx":359
  *     if not wts_any(legal):
  *         return -1
  *     return _random_square(legal, rng)             # <<<<<<<<<<<<<<
@@ -5747,7 +6445,7 @@ static int __pyx_f_3wts_6engine_5_core_wts_random_legal_move(__pyx_t_3wts_6engin
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_core.pyx":336
+  /* "wts/engine/_core.pyx":354
  * 
  * 
  * cdef int wts_random_legal_move(const wts_state *state, wts_rng *rng) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5761,7 +6459,7 @@ static int __pyx_f_3wts_6engine_5_core_wts_random_legal_move(__pyx_t_3wts_6engin
   return __pyx_r;
 }
 
-/* "wts/engine/_core.pyx":344
+/* "wts/engine/_core.pyx":362
  * 
  * 
  * cdef void wts_playout(wts_state *state, wts_rng *rng) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5775,7 +6473,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_playout(__pyx_t_3wts_6engine_5_core_
   int __pyx_v_white;
   int __pyx_t_1;
 
-  /* "wts/engine/_core.pyx":349
+  /* "wts/engine/_core.pyx":367
  *     cdef wts_board legal
  *     cdef int black, white
  *     while not wts_is_over(state):             # <<<<<<<<<<<<<<
@@ -5788,7 +6486,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_playout(__pyx_t_3wts_6engine_5_core_
 
     if (!__pyx_t_1) break;
 
-    /* "wts/engine/_core.pyx":350
+    /* "wts/engine/_core.pyx":368
  *     cdef int black, white
  *     while not wts_is_over(state):
  *         legal = wts_andnot(wts_valid(), wts_or(wts_or(state.black, state.white), state.eggs))             # <<<<<<<<<<<<<<
@@ -5797,7 +6495,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_playout(__pyx_t_3wts_6engine_5_core_
 */
     __pyx_v_legal = wts_andnot(wts_valid(), wts_or(wts_or(__pyx_v_state->black, __pyx_v_state->white), __pyx_v_state->eggs));
 
-    /* "wts/engine/_core.pyx":351
+    /* "wts/engine/_core.pyx":369
  *     while not wts_is_over(state):
  *         legal = wts_andnot(wts_valid(), wts_or(wts_or(state.black, state.white), state.eggs))
  *         black = _random_square(legal, rng)             # <<<<<<<<<<<<<<
@@ -5806,7 +6504,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_playout(__pyx_t_3wts_6engine_5_core_
 */
     __pyx_v_black = __pyx_f_3wts_6engine_5_core__random_square(__pyx_v_legal, __pyx_v_rng);
 
-    /* "wts/engine/_core.pyx":352
+    /* "wts/engine/_core.pyx":370
  *         legal = wts_andnot(wts_valid(), wts_or(wts_or(state.black, state.white), state.eggs))
  *         black = _random_square(legal, rng)
  *         white = _random_square(legal, rng)             # <<<<<<<<<<<<<<
@@ -5815,7 +6513,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_playout(__pyx_t_3wts_6engine_5_core_
 */
     __pyx_v_white = __pyx_f_3wts_6engine_5_core__random_square(__pyx_v_legal, __pyx_v_rng);
 
-    /* "wts/engine/_core.pyx":353
+    /* "wts/engine/_core.pyx":371
  *         black = _random_square(legal, rng)
  *         white = _random_square(legal, rng)
  *         wts_resolve_turn(state, black, white, NULL)             # <<<<<<<<<<<<<<
@@ -5825,7 +6523,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_playout(__pyx_t_3wts_6engine_5_core_
     __pyx_f_3wts_6engine_5_core_wts_resolve_turn(__pyx_v_state, __pyx_v_black, __pyx_v_white, NULL);
   }
 
-  /* "wts/engine/_core.pyx":344
+  /* "wts/engine/_core.pyx":362
  * 
  * 
  * cdef void wts_playout(wts_state *state, wts_rng *rng) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5839,7 +6537,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_playout(__pyx_t_3wts_6engine_5_core_
 
 }
 
-/* "wts/engine/_core.pyx":356
+/* "wts/engine/_core.pyx":374
  * 
  * 
  * cdef bint wts_is_over(const wts_state *state) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5850,7 +6548,7 @@ static void __pyx_f_3wts_6engine_5_core_wts_playout(__pyx_t_3wts_6engine_5_core_
 static int __pyx_f_3wts_6engine_5_core_wts_is_over(__pyx_t_3wts_6engine_5_core_wts_state const *__pyx_v_state) {
   int __pyx_r;
 
-  /* "wts/engine/_core.pyx":357
+  /* "wts/engine/_core.pyx":375
  * 
  * cdef bint wts_is_over(const wts_state *state) noexcept nogil:
  *     return state.status >= WTS_BLACK_WINS             # <<<<<<<<<<<<<<
@@ -5863,7 +6561,7 @@ static int __pyx_f_3wts_6engine_5_core_wts_is_over(__pyx_t_3wts_6engine_5_core_w
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_core.pyx":356
+  /* "wts/engine/_core.pyx":374
  * 
  * 
  * cdef bint wts_is_over(const wts_state *state) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5876,7 +6574,7 @@ static int __pyx_f_3wts_6engine_5_core_wts_is_over(__pyx_t_3wts_6engine_5_core_w
   return __pyx_r;
 }
 
-/* "wts/engine/_core.pyx":360
+/* "wts/engine/_core.pyx":378
  * 
  * 
  * cdef int wts_piece_at(const wts_state *state, int square) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -5889,7 +6587,7 @@ static int __pyx_f_3wts_6engine_5_core_wts_piece_at(__pyx_t_3wts_6engine_5_core_
   int __pyx_r;
   int __pyx_t_1;
 
-  /* "wts/engine/_core.pyx":361
+  /* "wts/engine/_core.pyx":379
  * 
  * cdef int wts_piece_at(const wts_state *state, int square) noexcept nogil:
  *     cdef int bit = wts_square_bit(square)             # <<<<<<<<<<<<<<
@@ -5898,7 +6596,7 @@ static int __pyx_f_3wts_6engine_5_core_wts_piece_at(__pyx_t_3wts_6engine_5_core_
 */
   __pyx_v_bit = wts_square_bit(__pyx_v_square);
 
-  /* "wts/engine/_core.pyx":362
+  /* "wts/engine/_core.pyx":380
  * cdef int wts_piece_at(const wts_state *state, int square) noexcept nogil:
  *     cdef int bit = wts_square_bit(square)
  *     if wts_test_bit(state.black, bit):             # <<<<<<<<<<<<<<
@@ -5910,7 +6608,7 @@ static int __pyx_f_3wts_6engine_5_core_wts_piece_at(__pyx_t_3wts_6engine_5_core_
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_core.pyx":363
+    /* "wts/engine/_core.pyx":381
  *     cdef int bit = wts_square_bit(square)
  *     if wts_test_bit(state.black, bit):
  *         return WTS_BLACK_TURTLE             # <<<<<<<<<<<<<<
@@ -5923,7 +6621,7 @@ static int __pyx_f_3wts_6engine_5_core_wts_piece_at(__pyx_t_3wts_6engine_5_core_
     }
     goto __pyx_L0;
 
-    /* "wts/engine/_core.pyx":362
+    /* "wts/engine/_core.pyx":380
  * cdef int wts_piece_at(const wts_state *state, int square) noexcept nogil:
  *     cdef int bit = wts_square_bit(square)
  *     if wts_test_bit(state.black, bit):             # <<<<<<<<<<<<<<
@@ -5932,7 +6630,7 @@ static int __pyx_f_3wts_6engine_5_core_wts_piece_at(__pyx_t_3wts_6engine_5_core_
 */
   }
 
-  /* "wts/engine/_core.pyx":364
+  /* "wts/engine/_core.pyx":382
  *     if wts_test_bit(state.black, bit):
  *         return WTS_BLACK_TURTLE
  *     if wts_test_bit(state.white, bit):             # <<<<<<<<<<<<<<
@@ -5944,7 +6642,7 @@ static int __pyx_f_3wts_6engine_5_core_wts_piece_at(__pyx_t_3wts_6engine_5_core_
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_core.pyx":365
+    /* "wts/engine/_core.pyx":383
  *         return WTS_BLACK_TURTLE
  *     if wts_test_bit(state.white, bit):
  *         return WTS_WHITE_TURTLE             # <<<<<<<<<<<<<<
@@ -5957,7 +6655,7 @@ static int __pyx_f_3wts_6engine_5_core_wts_piece_at(__pyx_t_3wts_6engine_5_core_
     }
     goto __pyx_L0;
 
-    /* "wts/engine/_core.pyx":364
+    /* "wts/engine/_core.pyx":382
  *     if wts_test_bit(state.black, bit):
  *         return WTS_BLACK_TURTLE
  *     if wts_test_bit(state.white, bit):             # <<<<<<<<<<<<<<
@@ -5966,7 +6664,7 @@ static int __pyx_f_3wts_6engine_5_core_wts_piece_at(__pyx_t_3wts_6engine_5_core_
 */
   }
 
-  /* "wts/engine/_core.pyx":366
+  /* "wts/engine/_core.pyx":384
  *     if wts_test_bit(state.white, bit):
  *         return WTS_WHITE_TURTLE
  *     if wts_test_bit(state.eggs, bit):             # <<<<<<<<<<<<<<
@@ -5978,7 +6676,7 @@ static int __pyx_f_3wts_6engine_5_core_wts_piece_at(__pyx_t_3wts_6engine_5_core_
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_core.pyx":367
+    /* "wts/engine/_core.pyx":385
  *         return WTS_WHITE_TURTLE
  *     if wts_test_bit(state.eggs, bit):
  *         return WTS_EGG             # <<<<<<<<<<<<<<
@@ -5991,7 +6689,7 @@ static int __pyx_f_3wts_6engine_5_core_wts_piece_at(__pyx_t_3wts_6engine_5_core_
     }
     goto __pyx_L0;
 
-    /* "wts/engine/_core.pyx":366
+    /* "wts/engine/_core.pyx":384
  *     if wts_test_bit(state.white, bit):
  *         return WTS_WHITE_TURTLE
  *     if wts_test_bit(state.eggs, bit):             # <<<<<<<<<<<<<<
@@ -6000,7 +6698,7 @@ static int __pyx_f_3wts_6engine_5_core_wts_piece_at(__pyx_t_3wts_6engine_5_core_
 */
   }
 
-  /* "wts/engine/_core.pyx":368
+  /* "wts/engine/_core.pyx":386
  *     if wts_test_bit(state.eggs, bit):
  *         return WTS_EGG
  *     return WTS_EMPTY             # <<<<<<<<<<<<<<
@@ -6013,7 +6711,7 @@ static int __pyx_f_3wts_6engine_5_core_wts_piece_at(__pyx_t_3wts_6engine_5_core_
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_core.pyx":360
+  /* "wts/engine/_core.pyx":378
  * 
  * 
  * cdef int wts_piece_at(const wts_state *state, int square) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -6027,7 +6725,7 @@ static int __pyx_f_3wts_6engine_5_core_wts_piece_at(__pyx_t_3wts_6engine_5_core_
   return __pyx_r;
 }
 
-/* "wts/engine/_core.pyx":371
+/* "wts/engine/_core.pyx":389
  * 
  * 
  * def state_size():             # <<<<<<<<<<<<<<
@@ -6061,12 +6759,12 @@ static PyObject *__pyx_pf_3wts_6engine_5_core_state_size(CYTHON_UNUSED PyObject 
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("state_size", 0);
 
-  /* "wts/engine/_core.pyx":373
+  /* "wts/engine/_core.pyx":391
  * def state_size():
  *     """Bytes in one ``wts_state``: a game's whole position."""
  *     return sizeof(wts_state)             # <<<<<<<<<<<<<<
 */
-  __pyx_t_1 = __Pyx_PyLong_FromSize_t((sizeof(__pyx_t_3wts_6engine_5_core_wts_state))); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 373, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_FromSize_t((sizeof(__pyx_t_3wts_6engine_5_core_wts_state))); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 391, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -6079,7 +6777,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_core_state_size(CYTHON_UNUSED PyObject 
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "wts/engine/_core.pyx":371
+  /* "wts/engine/_core.pyx":389
  * 
  * 
  * def state_size():             # <<<<<<<<<<<<<<
@@ -6099,6 +6797,195 @@ static PyObject *__pyx_pf_3wts_6engine_5_core_state_size(CYTHON_UNUSED PyObject 
 }
 /* #### Code section: module_exttypes ### */
 
+static PyObject *__pyx_tp_new__initialisation_3wts_6engine_5_core___pyx_scope_struct__genexpr(PyObject *o, 
+#if CYTHON_VECTORCALL_TPNEW
+    CYTHON_UNUSED PyObject *const *args, CYTHON_UNUSED Py_ssize_t nargs, CYTHON_UNUSED PyObject *kwnames
+#else
+    CYTHON_UNUSED PyObject *a, CYTHON_UNUSED PyObject *k
+#endif
+) {
+  return o;
+}
+
+static PyObject *__pyx_tp_new_vectorcall_3wts_6engine_5_core___pyx_scope_struct__genexpr(PyTypeObject *t, 
+#if CYTHON_VECTORCALL_TPNEW
+    PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
+#else
+    PyObject *a, PyObject *k
+#endif
+) {
+  PyObject *o;
+  #if CYTHON_USE_FREELISTS
+  if (likely((int)(__pyx_mstate_global->__pyx_freecount_3wts_6engine_5_core___pyx_scope_struct__genexpr > 0) & __PYX_CHECK_FINAL_TYPE_FOR_FREELISTS(t, __pyx_mstate_global->__pyx_ptype_3wts_6engine_5_core___pyx_scope_struct__genexpr, sizeof(struct __pyx_obj_3wts_6engine_5_core___pyx_scope_struct__genexpr))))
+  {
+    o = (PyObject*)__pyx_mstate_global->__pyx_freelist_3wts_6engine_5_core___pyx_scope_struct__genexpr[--__pyx_mstate_global->__pyx_freecount_3wts_6engine_5_core___pyx_scope_struct__genexpr];
+    #if CYTHON_USE_TYPE_SPECS
+    Py_DECREF(Py_TYPE(o));
+    #endif
+    memset(o, 0, sizeof(struct __pyx_obj_3wts_6engine_5_core___pyx_scope_struct__genexpr));
+    #if CYTHON_COMPILING_IN_LIMITED_API
+    (void) PyObject_Init(o, t);
+    #else
+    (void) PyObject_INIT(o, t);
+    #endif
+  } else
+  #endif
+  {
+    o = __Pyx_AllocateExtensionType(t, 1);
+  }
+  if (unlikely(!o)) return 0;
+  return __pyx_tp_new__initialisation_3wts_6engine_5_core___pyx_scope_struct__genexpr(o, 
+#if CYTHON_VECTORCALL_TPNEW
+    args, nargs, kwnames
+#else
+    a, k
+#endif
+);
+}
+
+#if CYTHON_VECTORCALL_TPNEW
+static PyObject *__pyx_tp_new_3wts_6engine_5_core___pyx_scope_struct__genexpr(PyTypeObject *t, PyObject *a, PyObject *k) {
+  return __Pyx_CallTpnewAsVectorcall(__pyx_tp_new_vectorcall_3wts_6engine_5_core___pyx_scope_struct__genexpr, t, a, k);
+}
+#endif
+
+#if CYTHON_VECTORCALL_TPNEW
+static PyObject *__pyx_tp_vectorcall_3wts_6engine_5_core___pyx_scope_struct__genexpr(PyObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+  if (unlikely((PyTypeObject*)t != __pyx_mstate_global->__pyx_ptype_3wts_6engine_5_core___pyx_scope_struct__genexpr || __Pyx_PyType_HasFeature((PyTypeObject*)t, Py_TPFLAGS_IS_ABSTRACT))) {
+    return __Pyx_CallNewInitFromVectorcall((PyTypeObject*)t, args, nargsf, kwnames);
+  }
+  Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  PyObject *o = __pyx_tp_new_vectorcall_3wts_6engine_5_core___pyx_scope_struct__genexpr((PyTypeObject*)t, args, nargs, kwnames);
+  return o;
+}
+#endif
+
+static void __pyx_tp_dealloc_3wts_6engine_5_core___pyx_scope_struct__genexpr(PyObject *o) {
+  #if CYTHON_USE_TP_FINALIZE
+  if (unlikely(__Pyx_PyObject_GetSlot(o, tp_finalize, destructor)) && (!PyType_IS_GC(Py_TYPE(o)) || !__Pyx_PyObject_GC_IsFinalized(o))) {
+    if (__Pyx_PyObject_GetSlot(o, tp_dealloc, destructor) == __pyx_tp_dealloc_3wts_6engine_5_core___pyx_scope_struct__genexpr) {
+      if (PyObject_CallFinalizerFromDealloc(o)) return;
+    }
+  }
+  #endif
+  #if CYTHON_USE_FREELISTS
+  if (likely((int)(__pyx_mstate_global->__pyx_freecount_3wts_6engine_5_core___pyx_scope_struct__genexpr < 8) & __PYX_CHECK_FINAL_TYPE_FOR_FREELISTS(Py_TYPE(o), __pyx_mstate_global->__pyx_ptype_3wts_6engine_5_core___pyx_scope_struct__genexpr, sizeof(struct __pyx_obj_3wts_6engine_5_core___pyx_scope_struct__genexpr))))
+  {
+    __pyx_mstate_global->__pyx_freelist_3wts_6engine_5_core___pyx_scope_struct__genexpr[__pyx_mstate_global->__pyx_freecount_3wts_6engine_5_core___pyx_scope_struct__genexpr++] = ((struct __pyx_obj_3wts_6engine_5_core___pyx_scope_struct__genexpr *)o);
+  } else
+  #endif
+  {
+    PyTypeObject *tp = Py_TYPE(o);
+    #if CYTHON_USE_TYPE_SLOTS
+    (*tp->tp_free)(o);
+    #else
+    {
+      freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+      if (tp_free) tp_free(o);
+    }
+    #endif
+    #if CYTHON_USE_TYPE_SPECS
+    Py_DECREF(tp);
+    #endif
+  }
+}
+#if CYTHON_USE_TYPE_SPECS
+static PyType_Slot __pyx_type_3wts_6engine_5_core___pyx_scope_struct__genexpr_slots[] = {
+  {Py_tp_dealloc, (void *)__pyx_tp_dealloc_3wts_6engine_5_core___pyx_scope_struct__genexpr},
+  {Py_tp_new, (void *)__pyx_tp_new_3wts_6engine_5_core___pyx_scope_struct__genexpr},
+  #if (!CYTHON_COMPILING_IN_PYPY || PYPY_VERSION_NUM >= 0x07030800) && (!CYTHON_COMPILING_IN_LIMITED_API || __PYX_LIMITED_VERSION_HEX >= 0x030E0000)
+  #if CYTHON_VECTORCALL_TPNEW
+  {Py_tp_vectorcall, (void *)__pyx_tp_vectorcall_3wts_6engine_5_core___pyx_scope_struct__genexpr},
+  #endif
+  #endif
+  {0, 0},
+};
+static PyType_Spec __pyx_type_3wts_6engine_5_core___pyx_scope_struct__genexpr_spec = {
+  "wts.engine._core.__pyx_scope_struct__genexpr",
+  sizeof(struct __pyx_obj_3wts_6engine_5_core___pyx_scope_struct__genexpr),
+  0,
+  Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG,
+  __pyx_type_3wts_6engine_5_core___pyx_scope_struct__genexpr_slots,
+};
+#else
+
+static PyTypeObject __pyx_type_3wts_6engine_5_core___pyx_scope_struct__genexpr = {
+  PyVarObject_HEAD_INIT(0, 0)
+  "wts.engine._core.""__pyx_scope_struct__genexpr", /*tp_name*/
+  sizeof(struct __pyx_obj_3wts_6engine_5_core___pyx_scope_struct__genexpr), /*tp_basicsize*/
+  0, /*tp_itemsize*/
+  __pyx_tp_dealloc_3wts_6engine_5_core___pyx_scope_struct__genexpr, /*tp_dealloc*/
+  0, /*tp_vectorcall_offset*/
+  0, /*tp_getattr*/
+  0, /*tp_setattr*/
+  0, /*tp_as_async*/
+  0, /*tp_repr*/
+  0, /*tp_as_number*/
+  0, /*tp_as_sequence*/
+  0, /*tp_as_mapping*/
+  0, /*tp_hash*/
+  0, /*tp_call*/
+  0, /*tp_str*/
+  0, /*tp_getattro*/
+  0, /*tp_setattro*/
+  0, /*tp_as_buffer*/
+  Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG, /*tp_flags*/
+  0, /*tp_doc*/
+  0, /*tp_traverse*/
+  0, /*tp_clear*/
+  0, /*tp_richcompare*/
+  0, /*tp_weaklistoffset*/
+  0, /*tp_iter*/
+  0, /*tp_iternext*/
+  0, /*tp_methods*/
+  0, /*tp_members*/
+  0, /*tp_getset*/
+  0, /*tp_base*/
+  0, /*tp_dict*/
+  0, /*tp_descr_get*/
+  0, /*tp_descr_set*/
+  #if !CYTHON_USE_TYPE_SPECS
+  0, /*tp_dictoffset*/
+  #endif
+  0, /*tp_init*/
+  0, /*tp_alloc*/
+  __pyx_tp_new_3wts_6engine_5_core___pyx_scope_struct__genexpr, /*tp_new*/
+  0, /*tp_free*/
+  0, /*tp_is_gc*/
+  0, /*tp_bases*/
+  0, /*tp_mro*/
+  0, /*tp_cache*/
+  0, /*tp_subclasses*/
+  0, /*tp_weaklist*/
+  0, /*tp_del*/
+  0, /*tp_version_tag*/
+  #if CYTHON_USE_TP_FINALIZE
+  0, /*tp_finalize*/
+  #else
+  NULL, /*tp_finalize*/
+  #endif
+  #if (!CYTHON_COMPILING_IN_PYPY || PYPY_VERSION_NUM >= 0x07030800) && (!CYTHON_COMPILING_IN_LIMITED_API || __PYX_LIMITED_VERSION_HEX >= 0x030E0000)
+  #if CYTHON_VECTORCALL_TPNEW
+  __pyx_tp_vectorcall_3wts_6engine_5_core___pyx_scope_struct__genexpr, /*tp_vectorcall*/
+  #else
+  NULL, /*tp_vectorcall*/
+  #endif
+  #endif
+  #if __PYX_NEED_TP_PRINT_SLOT == 1
+  0, /*tp_print*/
+  #endif
+  #if PY_VERSION_HEX >= 0x030C0000
+  0, /*tp_watched*/
+  #endif
+  #if PY_VERSION_HEX >= 0x030d00A4
+  0, /*tp_versions_used*/
+  #endif
+  #if CYTHON_COMPILING_IN_PYPY && PY_VERSION_HEX < 0x030a0000
+  0, /*tp_pypy_flags*/
+  #endif
+};
+#endif
+
 static PyMethodDef __pyx_methods[] = {
   {0, 0, 0, 0}
 };
@@ -6111,6 +6998,7 @@ static CYTHON_SMALL_CODE int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate)
 static CYTHON_SMALL_CODE int __Pyx_modinit_Global_init_code(__pyx_mstatetype *__pyx_mstate); /*proto*/
 static CYTHON_SMALL_CODE int __Pyx_modinit_Variable_export_code(__pyx_mstatetype *__pyx_mstate); /*proto*/
 static CYTHON_SMALL_CODE int __Pyx_modinit_Function_export_code(__pyx_mstatetype *__pyx_mstate); /*proto*/
+static CYTHON_SMALL_CODE int __Pyx_modinit_Exttype___pyx_obj_3wts_6engine_5_core___pyx_scope_struct__genexpr(__pyx_mstatetype *__pyx_mstate); /*proto*/
 static CYTHON_SMALL_CODE int __Pyx_modinit_Type_import_code(__pyx_mstatetype *__pyx_mstate); /*proto*/
 static CYTHON_SMALL_CODE int __Pyx_modinit_Variable_import_code(__pyx_mstatetype *__pyx_mstate); /*proto*/
 static CYTHON_SMALL_CODE int __Pyx_modinit_Function_import_code(__pyx_mstatetype *__pyx_mstate); /*proto*/
@@ -6151,8 +7039,8 @@ static int __Pyx_modinit_Function_export_code(__pyx_mstatetype *__pyx_mstate) {
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (unlikely(!__pyx_export_signature)) __PYX_ERR(0, 1, __pyx_L1_error)
     #endif
-    const char * __pyx_export_name = __pyx_export_signature + 550;
-    void (*const __pyx_export_pointers[])(void) = {(void (*)(void))&__pyx_f_3wts_6engine_5_core_wts_is_over, (void (*)(void))&__pyx_f_3wts_6engine_5_core_wts_piece_at, (void (*)(void))&__pyx_f_3wts_6engine_5_core_wts_random_legal_move, (void (*)(void))&__pyx_f_3wts_6engine_5_core_wts_count_winning, (void (*)(void))&__pyx_f_3wts_6engine_5_core_wts_init, (void (*)(void))&__pyx_f_3wts_6engine_5_core_wts_settle, (void (*)(void))&__pyx_f_3wts_6engine_5_core_wts_copy, (void (*)(void))&__pyx_f_3wts_6engine_5_core_wts_resolve_turn, (void (*)(void))&__pyx_f_3wts_6engine_5_core_wts_playout, (void (*)(void))&__pyx_f_3wts_6engine_5_core_wts_legal_moves, (void (*)(void)) NULL};
+    const char * __pyx_export_name = __pyx_export_signature + 551;
+    void (*const __pyx_export_pointers[])(void) = {(void (*)(void))&__pyx_f_3wts_6engine_5_core_wts_is_over, (void (*)(void))&__pyx_f_3wts_6engine_5_core_wts_is_legal, (void (*)(void))&__pyx_f_3wts_6engine_5_core_wts_piece_at, (void (*)(void))&__pyx_f_3wts_6engine_5_core_wts_random_legal_move, (void (*)(void))&__pyx_f_3wts_6engine_5_core_wts_count_winning, (void (*)(void))&__pyx_f_3wts_6engine_5_core_wts_init, (void (*)(void))&__pyx_f_3wts_6engine_5_core_wts_settle, (void (*)(void))&__pyx_f_3wts_6engine_5_core_wts_copy, (void (*)(void))&__pyx_f_3wts_6engine_5_core_wts_resolve_turn, (void (*)(void))&__pyx_f_3wts_6engine_5_core_wts_playout, (void (*)(void))&__pyx_f_3wts_6engine_5_core_wts_legal_moves, (void (*)(void)) NULL};
     void (*const *__pyx_export_pointer)(void) = __pyx_export_pointers;
     const char *__pyx_export_current_signature = __pyx_export_signature;
     while (*__pyx_export_pointer) {
@@ -6168,6 +7056,39 @@ static int __Pyx_modinit_Function_export_code(__pyx_mstatetype *__pyx_mstate) {
   return 0;
   __pyx_L1_error:;
   __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_RefNannyFinishContext();
+  return -1;
+}
+
+static int __Pyx_modinit_Exttype___pyx_obj_3wts_6engine_5_core___pyx_scope_struct__genexpr(__pyx_mstatetype *__pyx_mstate) {
+  __Pyx_RefNannyDeclarations
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  CYTHON_UNUSED_VAR(__pyx_mstate);
+  __Pyx_RefNannySetupContext("__Pyx_modinit_Exttype___pyx_obj_3wts_6engine_5_core___pyx_scope_struct__genexpr", 0);
+  /*--- Exttype __pyx_obj_3wts_6engine_5_core___pyx_scope_struct__genexpr ---*/
+  #if CYTHON_USE_TYPE_SPECS
+  __pyx_mstate->__pyx_ptype_3wts_6engine_5_core___pyx_scope_struct__genexpr = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_3wts_6engine_5_core___pyx_scope_struct__genexpr_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_3wts_6engine_5_core___pyx_scope_struct__genexpr)) __PYX_ERR(0, 23, __pyx_L1_error)
+  #else
+  __pyx_mstate->__pyx_ptype_3wts_6engine_5_core___pyx_scope_struct__genexpr = &__pyx_type_3wts_6engine_5_core___pyx_scope_struct__genexpr;
+  #endif
+  #if !CYTHON_COMPILING_IN_LIMITED_API
+  #endif
+  #if !CYTHON_USE_TYPE_SPECS
+  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_3wts_6engine_5_core___pyx_scope_struct__genexpr) < (0)) __PYX_ERR(0, 23, __pyx_L1_error)
+  #endif
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_3wts_6engine_5_core___pyx_scope_struct__genexpr);
+  #endif
+  #if !CYTHON_COMPILING_IN_LIMITED_API
+  if ((CYTHON_USE_TYPE_SLOTS && CYTHON_USE_PYTYPE_LOOKUP) && likely(!__pyx_mstate->__pyx_ptype_3wts_6engine_5_core___pyx_scope_struct__genexpr->tp_dictoffset && __pyx_mstate->__pyx_ptype_3wts_6engine_5_core___pyx_scope_struct__genexpr->tp_getattro == PyObject_GenericGetAttr)) {
+    __pyx_mstate->__pyx_ptype_3wts_6engine_5_core___pyx_scope_struct__genexpr->tp_getattro = PyObject_GenericGetAttr;
+  }
+  #endif
+  __Pyx_RefNannyFinishContext();
+  return 0;
+  __pyx_L1_error:;
   __Pyx_RefNannyFinishContext();
   return -1;
 }
@@ -6390,6 +7311,8 @@ static CYTHON_SMALL_CODE int __pyx_pymod_exec__core(PyObject *__pyx_pyinit_modul
   __pyx_mstatetype *__pyx_mstate = NULL;
   PyObject *__pyx_t_1 = NULL;
   PyObject *__pyx_t_2 = NULL;
+  Py_ssize_t __pyx_t_3;
+  PyObject *__pyx_t_4 = NULL;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
@@ -6473,33 +7396,86 @@ __Pyx_RefNannySetupContext("PyInit__core", 0);
   (void)__Pyx_modinit_Variable_export_code(__pyx_mstate);
   if (unlikely((__Pyx_modinit_Function_export_code(__pyx_mstate) < 0))) __PYX_ERR(0, 1, __pyx_L1_error)
   /*--- Type init code ---*/
+  if (unlikely((__Pyx_modinit_Exttype___pyx_obj_3wts_6engine_5_core___pyx_scope_struct__genexpr(__pyx_mstate) < 0))) __PYX_ERR(0, 1, __pyx_L1_error)
   (void)__Pyx_modinit_Type_import_code(__pyx_mstate);
   (void)__Pyx_modinit_Variable_import_code(__pyx_mstate);
   (void)__Pyx_modinit_Function_import_code(__pyx_mstate);
   if (__Pyx_InitAfterSharedUtility() < (0)) __PYX_ERR(0, 1, __pyx_L1_error)
   /*--- Execution code ---*/
 
-  /* "wts/engine/_core.pyx":16
+  /* "wts/engine/_core.pyx":13
+ * from libc.string cimport memcpy, memmove
+ * 
+ * from wts.engine.pieces import Status             # <<<<<<<<<<<<<<
+ * 
+ * # The Status of each C status code, indexed by the code: the one place the two
+*/
+  {
+    PyObject* const __pyx_imported_names[] = {__pyx_mstate_global->__pyx_n_u_Status};
+    __pyx_t_1 = __Pyx_Import(__pyx_mstate_global->__pyx_n_u_wts_engine_pieces, __pyx_imported_names, 1, NULL, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 13, __pyx_L1_error)
+  }
+  __pyx_t_2 = __pyx_t_1;
+  __Pyx_GOTREF(__pyx_t_2);
+  {
+    PyObject* const __pyx_imported_names[] = {__pyx_mstate_global->__pyx_n_u_Status};
+    __pyx_t_3 = 0; {
+      __pyx_t_4 = __Pyx_ImportFrom(__pyx_t_2, __pyx_imported_names[__pyx_t_3]); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 13, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_4);
+      if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_imported_names[__pyx_t_3], __pyx_t_4) < (0)) __PYX_ERR(0, 13, __pyx_L1_error)
+      __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    }
+  }
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "wts/engine/_core.pyx":23
+ *     WTS_WHITE_WINS: Status.WHITE_WINS,
+ *     WTS_DRAW: Status.DRAW,
+ * }[code] for code in range(len(Status)))             # <<<<<<<<<<<<<<
+ * 
+ * # Shift of each direction on the padded board, in the order of CLARIFICATIONS 14:
+*/
+  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_Status); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 23, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  __pyx_t_3 = PyObject_Length(__pyx_t_2); if (unlikely(__pyx_t_3 == ((Py_ssize_t)-1))) __PYX_ERR(0, 23, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+  __pyx_t_2 = __pyx_pf_3wts_6engine_5_core_2genexpr(NULL, __pyx_t_3); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 23, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+
+
+  /* "wts/engine/_core.pyx":17
+ * # The Status of each C status code, indexed by the code: the one place the two
+ * # are matched. Every module that reads a code from the core reads it here.
+ * STATUSES = tuple({             # <<<<<<<<<<<<<<
+ *     WTS_ONGOING: Status.ONGOING,
+ *     WTS_SUDDEN_DEATH: Status.SUDDEN_DEATH,
+*/
+  __pyx_t_4 = __Pyx_PySequence_Tuple(__pyx_t_2); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 17, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_STATUSES, __pyx_t_4) < (0)) __PYX_ERR(0, 17, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+
+  /* "wts/engine/_core.pyx":28
  * # E, W, N, S, NE, SW, NW, SE. Even indices point to higher bits, odd ones lower.
  * cdef int DIRECTION_SHIFT[8]
  * DIRECTION_SHIFT[:] = [1, 1, 10, 10, 11, 11, 9, 9]             # <<<<<<<<<<<<<<
  * 
  * # Direction index of a one-step bit offset (offset + 11), -1 where none.
 */
-  static int const __pyx_carray_[8] = {1,1,10,10,11,11,9,9};
-  memcpy(&(__pyx_v_3wts_6engine_5_core_DIRECTION_SHIFT[0]), __pyx_carray_, sizeof(__pyx_v_3wts_6engine_5_core_DIRECTION_SHIFT[0]) * (8));
+  static int const __pyx_carray__3[8] = {1,1,10,10,11,11,9,9};
+  memcpy(&(__pyx_v_3wts_6engine_5_core_DIRECTION_SHIFT[0]), __pyx_carray__3, sizeof(__pyx_v_3wts_6engine_5_core_DIRECTION_SHIFT[0]) * (8));
 
-  /* "wts/engine/_core.pyx":20
+  /* "wts/engine/_core.pyx":32
  * # Direction index of a one-step bit offset (offset + 11), -1 where none.
  * cdef int STEP_DIRECTION[23]
  * STEP_DIRECTION[:] = [5, 3, 7, -1, -1, -1, -1, -1, -1, -1, 1, -1,             # <<<<<<<<<<<<<<
  *                      0, -1, -1, -1, -1, -1, -1, -1, 6, 2, 4]
  * 
 */
-  static int const __pyx_carray__2[23] = {5,3,7,-1,-1,-1,-1,-1,-1,-1,1,-1,0,-1,-1,-1,-1,-1,-1,-1,6,2,4};
-  memcpy(&(__pyx_v_3wts_6engine_5_core_STEP_DIRECTION[0]), __pyx_carray__2, sizeof(__pyx_v_3wts_6engine_5_core_STEP_DIRECTION[0]) * (23));
+  static int const __pyx_carray__4[23] = {5,3,7,-1,-1,-1,-1,-1,-1,-1,1,-1,0,-1,-1,-1,-1,-1,-1,-1,6,2,4};
+  memcpy(&(__pyx_v_3wts_6engine_5_core_STEP_DIRECTION[0]), __pyx_carray__4, sizeof(__pyx_v_3wts_6engine_5_core_STEP_DIRECTION[0]) * (23));
 
-  /* "wts/engine/_core.pyx":40
+  /* "wts/engine/_core.pyx":52
  * 
  * 
  * _init_neighbours()             # <<<<<<<<<<<<<<
@@ -6508,36 +7484,37 @@ __Pyx_RefNannySetupContext("PyInit__core", 0);
 */
   __pyx_f_3wts_6engine_5_core__init_neighbours();
 
-  /* "wts/engine/_core.pyx":371
+  /* "wts/engine/_core.pyx":389
  * 
  * 
  * def state_size():             # <<<<<<<<<<<<<<
  *     """Bytes in one ``wts_state``: a game's whole position."""
  *     return sizeof(wts_state)
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_5_core_1state_size, 0, __pyx_mstate_global->__pyx_n_u_state_size, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 371, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_2);
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_5_core_1state_size, 0, __pyx_mstate_global->__pyx_n_u_state_size, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[1])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 389, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_state_size, __pyx_t_2) < (0)) __PYX_ERR(0, 371, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_state_size, __pyx_t_4) < (0)) __PYX_ERR(0, 389, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
   /* "wts/engine/_core.pyx":1
  * # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False             # <<<<<<<<<<<<<<
  * # cython: cdivision=True
  * """The fast core: What the Shell's rules on packed bitboards.
 */
-  __pyx_t_2 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 1, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_2);
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_test, __pyx_t_2) < (0)) __PYX_ERR(0, 1, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+  __pyx_t_4 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 1, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_test, __pyx_t_4) < (0)) __PYX_ERR(0, 1, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
   /*--- Wrapped vars code ---*/
 
   goto __pyx_L0;
   __pyx_L1_error:;
   __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_XDECREF(__pyx_t_4);
   if (__pyx_m) {
     if (__pyx_mstate->__pyx_d && stringtab_initialized) {
       __Pyx_AddTraceback("init wts.engine._core", __pyx_clineno, __pyx_lineno, __pyx_filename);
@@ -6594,41 +7571,41 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
-    const struct { const unsigned int length: 5; } str_length_index[] = {{1},{24},{20},{12},{8},{8},{10},{8},{12},{12},{8},{13},{18},{18},{5},{10},{10},{6},{16}};
-    const struct { const unsigned int length: 10; } bytes_length_index[] = {{688},{7}};
+    const struct { const unsigned int length: 5; } str_length_index[] = {{1},{1},{7},{6},{2},{9},{24},{10},{4},{7},{8},{12},{6},{10},{20},{12},{8},{8},{10},{8},{12},{12},{8},{13},{18},{18},{5},{4},{7},{5},{4},{4},{10},{10},{5},{5},{6},{16},{17}};
+    const struct { const unsigned int length: 10; } bytes_length_index[] = {{702},{7},{2}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (323 bytes) */
-static const char cstring[] = "x\332\235R\315N\3030\014\036\0227^\242G\206\246N\010\301\225\013g4\361\002\226\227zUD\352\224\304\351VN\034yL\036\005\047e\203\033\224\036\374\3639\337\3478\365}\014f\275\227\270&n-\323\032\214\017T\367\343\001`\243f3>X#\360H\007y\242\035\0002{A!\320o\227\330d\337\241\345\342}\223\\\2510v\305g\031\203\275\315\361KBw\304\205\242\250\2631w\363I\2641\306\221\215\365\365\t\210\306\251\005\225\226\200\206\266h\236\255P\027#IC;LNb\271H\264\2574\240K\024u\212z\232\242.SX\226\352r\272\204\300\215V\341n*\303m\251C\206\212He<G\251\256\226\213\371\234U\245\234\377\0213\024\270=\365\315\371\326ch\226\213\301\333\346\257zJ\237w~U\315|\225\231\352:\314\227\371\215\")0\004\322\274\371G\237\037\357wz\272\331\177<C\272\210~\240P\342\336\222!@)I@n|\007\216Zt\272\337\003\025\324\370\304\002{\313l\271\235\004\330N\004\335Nq\307S\3758\211P\364n\2402\354\324\302\341\250K^\342o\351\370v\366q~\361~\375\t\000\030Y}";
-    PyObject *data = __Pyx_DecompressString(cstring, 323, 1);
+    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (428 bytes) */
+static const char cstring[] = "x\332\235S\315\216\3230\020.\0227N\274A\216\024\255R!\004WTH\265[\201\262h\323U\217\226kO\203\205;\016\236I\332r\332#\217\271\217\302\304\241\335\275-\331H\231\377of<\036\347\237\254#\275\361\000\330\323\3328\032$K\321\314\366L3\300\332!\314\224\t\021\362\346x\370\374m\376\345\253Z/\313\252\270\231\257\257\313\313\353eyY\255\346\253\333jQU\267E\261(U\261\230\257\256*\326\334\322\372j\271Z\244p\245\276\037\017\362\027\316\260*\341\3007\260UJ#\006\t\004%\337\266E\323\363\235v\230x\260\255O\036\324\273\304\245\2762\272q\275\374\253\325\376dg \026\346\250o3\264,\035k:\242q!?\033\310x\241JRs\324\0066\332\3744>\020\230`\241\006\204C\023\035\303\216Db\031\202%`\013[\335z\246\324 \271\337\300?b\330w\332\267\220\010\311\200\362a@y\032\320#\275q`\200\034r\366f\350\233\325{q\253\217\203_}H\000\325\233R\376\314\004$\316\336N\047\3431\027\231`\246\223g!{S\304\372\\\270\3277AG;\235t\301\331\377\315\047\360q\361\027\331\310\261\214\314.\207\371G\236\202p\033QE\331\203h\237Q\347\321\374\316\243\033}\345\275I\2267t\020O\262<F\355\223\2226IiNJ\324h\303n\360\312\003\351 YMh\221\325\336!:\254\207\014\350\006\200\2541\373STs\034\222\000\005\337A:\371P\302\353\243\274\222$?\244\246\273\027\367/_\375yw\367\372/rh\217\327";
+    PyObject *data = __Pyx_DecompressString(cstring, 428, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (421 bytes) */
-static const char cstring[] = "\377?src/wts\377/engine/\377_core.py\357x__P\002\000PyD\377ict_Next\377Ref__ann\377otate___\337_func\004\001ma{in\003\002odul\025\002\347nam\035\002C\001cap\275i*\001qual\020\005t\267est?\000isj\001o\373utv\000async\347io.|\000\013\003scl\372\215\000_X\000trace\377backitem\377ssetdefa\357ults\204\002siz\177evalues\303\000\365.\300\003.\301\002int w(__\310\001t_3\341\000[_6\337\003_5\341\002_\017\001\376@\002 const 7*)\000\002/, e\000\0033\316\217\001rngo\006\237\001bo\377ard)\000voi1d\225\200%\264\000\002+, \347\200,a*\370\214\"\221\"F\037turn_\013re\361`d\372!9,\265(\262&\374\301\202.\224ais_ove\373r\000\240apiece\367_at\010\002rand\377om_legal\363_m!\000\036\002coun\377t_winnin\335g0\002ini+\003seottle\037\004py?\003\177esolve_\351\001>]\003layou\\\003Q\007\377s\200\001\340\004\013\2101";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 421, 914);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (548 bytes) */
+static const char cstring[] = "\377.?disabl\367een\002\001gcis\376\004\003dsrc/wt\377s/engine\377/_core.p\377yxBLACK_\377WINSDRAW\377ONGOINGS\377TATUSESS\377UDDEN_DE\377ATHStatu\277sWHITE*\002_\357_Pyx\001\000Dic\377t_NextRe\177f__anno&\000\377e____fun\275c\004\001main\003\002owdul\025\002nam\035\002\276}\000_capi*\001q\367ual\020\005testv?\000is\243\001out\257\000\377asyncio.\\\265\000\013\003scl\306\000_X\000\377tracebac\377kcloseco\377degenexp\277ritems\007\000t\376\202 dsetdef\337aults\234\002si\377zethrowv\257alue\000\002s\236 .\362\233#.\234\"\005\010piec\377esint (_\335_\264\001t_3\315 _6\226\313#_5\315\"_\017\001[\002 \377const *)m\000\002/, e\000)\000\0052\316\220\001rngp\006\240\001bo\377ard)\000voi1d\226\200%\265\000\002+, \350\200,a*\370\215\"\222\"F\037turn_\rr\205`rd\373!9,\265(\262&\374\302\202.\225ais_ove\373r\000\005\004legal\334\010\002\305b_at\025\002ra\337ndom_\031\002_m\374.\000+\002count_\177winning<\003\373ni+\003settl\355e\037\004py?\003eso\317lve_\366\001]\003la\347you\\\003Q\007s\200\001\177\340\004\013\2101\200\021";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 548, 1063);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (914 bytes) */
-static const char bytes[] = "?src/wts/engine/_core.pyx__Pyx_PyDict_NextRef__annotate____func____main____module____name____pyx_capi____qualname____test___is_coroutineasyncio.coroutinescline_in_tracebackitemssetdefaultstate_sizevalueswts.engine._coreint (__pyx_t_3wts_6engine_5_core_wts_state const *)\000int (__pyx_t_3wts_6engine_5_core_wts_state const *, int)\000int (__pyx_t_3wts_6engine_5_core_wts_state const *, wts_rng *)\000int (wts_board)\000void (__pyx_t_3wts_6engine_5_core_wts_state *)\000\000void (__pyx_t_3wts_6engine_5_core_wts_state *, __pyx_t_3wts_6engine_5_core_wts_state const *)\000void (__pyx_t_3wts_6engine_5_core_wts_state *, int, int, __pyx_t_3wts_6engine_5_core_wts_turn_record *)\000void (__pyx_t_3wts_6engine_5_core_wts_state *, wts_rng *)\000wts_board (__pyx_t_3wts_6engine_5_core_wts_state const *)\000wts_is_over\000wts_piece_at\000wts_random_legal_move\000wts_count_winning\000wts_init\000wts_settle\000wts_copy\000wts_resolve_turn\000wts_playout\000wts_legal_moves\200\001\340\004\013\2101";
+    #else /* compression: none (1063 bytes) */
+static const char bytes[] = ".?disableenablegcisenabledsrc/wts/engine/_core.pyxBLACK_WINSDRAWONGOINGSTATUSESSUDDEN_DEATHStatusWHITE_WINS__Pyx_PyDict_NextRef__annotate____func____main____module____name____pyx_capi____qualname____test___is_coroutineasyncio.coroutinescline_in_tracebackclosecodegenexpritemsnextsendsetdefaultstate_sizethrowvaluevalueswts.engine._corewts.engine.piecesint (__pyx_t_3wts_6engine_5_core_wts_state const *)\000int (__pyx_t_3wts_6engine_5_core_wts_state const *, int)\000\000int (__pyx_t_3wts_6engine_5_core_wts_state const *, wts_rng *)\000int (wts_board)\000void (__pyx_t_3wts_6engine_5_core_wts_state *)\000\000void (__pyx_t_3wts_6engine_5_core_wts_state *, __pyx_t_3wts_6engine_5_core_wts_state const *)\000void (__pyx_t_3wts_6engine_5_core_wts_state *, int, int, __pyx_t_3wts_6engine_5_core_wts_turn_record *)\000void (__pyx_t_3wts_6engine_5_core_wts_state *, wts_rng *)\000wts_board (__pyx_t_3wts_6engine_5_core_wts_state const *)\000wts_is_over\000wts_is_legal\000wts_piece_at\000wts_random_legal_move\000wts_count_winning\000wts_init\000wts_settle\000wts_copy\000wts_resolve_turn\000wts_playout\000wts_legal_moves\200\001\340\004\013\2101\200\021";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
     #endif
     PyObject **stringtab = __pyx_mstate->__pyx_string_tab;
     Py_ssize_t pos = 0;
-    for (int i = 0; i < 19; i++) {
+    for (int i = 0; i < 39; i++) {
       Py_ssize_t bytes_length = str_length_index[i].length;
       PyObject *string = PyUnicode_DecodeUTF8(bytes + pos, bytes_length, NULL);
-      if (likely(string) && i >= 2) PyUnicode_InternInPlace(&string);
+      if (likely(string) && i >= 7) PyUnicode_InternInPlace(&string);
       if (unlikely(!string)) {
         Py_XDECREF(data);
         __PYX_ERR(0, 1, __pyx_L1_error)
@@ -6636,8 +7613,8 @@ static const char bytes[] = "?src/wts/engine/_core.pyx__Pyx_PyDict_NextRef__anno
       stringtab[i] = string;
       pos += bytes_length;
     }
-    for (int i = 19; i < 21; i++) {
-      Py_ssize_t bytes_length = bytes_length_index[i-19].length;
+    for (int i = 39; i < 42; i++) {
+      Py_ssize_t bytes_length = bytes_length_index[i-39].length;
       PyObject *string = PyBytes_FromStringAndSize(bytes + pos, bytes_length);
       stringtab[i] = string;
       pos += bytes_length;
@@ -6647,15 +7624,15 @@ static const char bytes[] = "?src/wts/engine/_core.pyx__Pyx_PyDict_NextRef__anno
       }
     }
     Py_XDECREF(data);
-    for (Py_ssize_t i = 0; i < 21; i++) {
+    for (Py_ssize_t i = 0; i < 42; i++) {
       if (unlikely(PyObject_Hash(stringtab[i]) == -1)) {
         __PYX_ERR(0, 1, __pyx_L1_error)
       }
     }
     #if CYTHON_IMMORTAL_CONSTANTS
     {
-      PyObject **table = stringtab + 19;
-      for (Py_ssize_t i=0; i<2; ++i) {
+      PyObject **table = stringtab + 39;
+      for (Py_ssize_t i=0; i<3; ++i) {
         #if PY_VERSION_HEX >= 0x030F0000
         PyUnstable_SetImmortal(table[i]);
         #elif CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
@@ -6710,9 +7687,14 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
   PyObject* tuple_dedup_map = PyDict_New();
   if (unlikely(!tuple_dedup_map)) return -1;
   {
-    const __Pyx_PyCode_New_function_description descr = {0, 0, 0, 0, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 371};
+    const __Pyx_PyCode_New_function_description descr = {0, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS|CO_GENERATOR), 23};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_code};
+    __pyx_mstate_global->__pyx_codeobj_tab[0] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_wts_engine__core_pyx, __pyx_mstate->__pyx_n_u_genexpr, __pyx_mstate->__pyx_kp_b_iso88591__5, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[0])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {0, 0, 0, 0, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 389};
     PyObject* const varnames[] = {0};
-    __pyx_mstate_global->__pyx_codeobj_tab[0] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_wts_engine__core_pyx, __pyx_mstate->__pyx_n_u_state_size, __pyx_mstate->__pyx_kp_b_iso88591_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[0])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_wts_engine__core_pyx, __pyx_mstate->__pyx_n_u_state_size, __pyx_mstate->__pyx_kp_b_iso88591_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
   }
   Py_DECREF(tuple_dedup_map);
   return 0;
@@ -6728,6 +7710,28 @@ static int __Pyx_InitGlobals(void) {
   int __pyx_clineno = 0;
   /* PythonCompatibility.init */
   if (likely(__Pyx_init_co_variables() == 0 && __Pyx_init_tpflags_variables() == 0)); else
+  
+  if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 1, __pyx_L1_error)
+
+  /* PyFrozenDict.init */
+  #if CYTHON_COMPILING_IN_LIMITED_API
+  {
+      PyObject *builtins = PyEval_GetBuiltins(); // borrowed
+      if (likely(builtins)) {
+          PyObject *type_name = PyUnicode_FromStringAndSize("frozendict", sizeof("frozendict")-1);
+          if (likely(type_name)) {
+              PyObject *frozendict_type = PyObject_GetItem(builtins, type_name);
+              Py_DECREF(type_name);
+              if (!frozendict_type && PyErr_ExceptionMatches(PyExc_KeyError)) {
+                  PyErr_Clear();
+                  frozendict_type = (PyObject*) &PyDict_Type;
+                  Py_INCREF(frozendict_type);
+              }
+              __pyx_mstate_global->__Pyx_PyFrozenDictType = frozendict_type;
+          }
+      }
+  } // error handling follows
+  #endif
   
   if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 1, __pyx_L1_error)
 
@@ -6747,6 +7751,11 @@ static int __Pyx_InitGlobals(void) {
       }
   } // error handling follows
   #endif
+  
+  if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 1, __pyx_L1_error)
+
+  /* Generator.init */
+  if (likely(__pyx_Generator_init(__pyx_m) == 0)); else
   
   if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 1, __pyx_L1_error)
 
@@ -6804,7 +7813,59 @@ end:
 }
 #endif
 
-/* PyErrFetchRestore (used by WriteUnraisableException) */
+/* IgnoreException (used by GetModuleGlobalName) */
+static CYTHON_INLINE int __Pyx_IgnoreGivenException(PyObject *given_exception, PyObject *ignorable_exception) {
+    if (PyErr_GivenExceptionMatches(given_exception ? given_exception : PyErr_Occurred(), ignorable_exception)) {
+        PyErr_Clear();
+        return 1;
+    }
+    return 0;
+}
+
+/* FastTypeChecks (used by GivenExceptionMatches) */
+#if CYTHON_COMPILING_IN_CPYTHON
+static int __Pyx_InBases(PyTypeObject *a, PyTypeObject *b) {
+    while (a) {
+        a = __Pyx_PyType_GetSlot(a, tp_base, PyTypeObject*);
+        if (a == b)
+            return 1;
+    }
+    return b == &PyBaseObject_Type;
+}
+static CYTHON_INLINE int __Pyx_IsSubtype(PyTypeObject *a, PyTypeObject *b) {
+    PyObject *mro;
+    if (a == b) return 1;
+    mro = a->tp_mro;
+    if (likely(mro)) {
+        Py_ssize_t i, n;
+        n = PyTuple_GET_SIZE(mro);
+        for (i = 0; i < n; i++) {
+            if (PyTuple_GET_ITEM(mro, i) == (PyObject *)b)
+                return 1;
+        }
+        return 0;
+    }
+    return __Pyx_InBases(a, b);
+}
+static CYTHON_INLINE int __Pyx_IsAnySubtype2(PyTypeObject *cls, PyTypeObject *a, PyTypeObject *b) {
+    PyObject *mro;
+    if (cls == a || cls == b) return 1;
+    mro = cls->tp_mro;
+    if (likely(mro)) {
+        Py_ssize_t i, n;
+        n = PyTuple_GET_SIZE(mro);
+        for (i = 0; i < n; i++) {
+            PyObject *base = PyTuple_GET_ITEM(mro, i);
+            if (base == (PyObject *)a || base == (PyObject *)b)
+                return 1;
+        }
+        return 0;
+    }
+    return __Pyx_InBases(cls, a) || __Pyx_InBases(cls, b);
+}
+#endif
+
+/* PyErrFetchRestore (used by GivenExceptionMatches) */
 #if CYTHON_FAST_THREAD_STATE
 static CYTHON_INLINE void __Pyx_ErrRestoreInState(PyThreadState *tstate, PyObject *type, PyObject *value, PyObject *tb) {
 #if PY_VERSION_HEX >= 0x030C00A6
@@ -6862,6 +7923,375 @@ static CYTHON_INLINE void __Pyx_ErrFetchInState(PyThreadState *tstate, PyObject 
 #endif
 }
 #endif
+
+/* GivenExceptionMatches (used by PyErrExceptionMatches) */
+#if CYTHON_COMPILING_IN_CPYTHON
+static CYTHON_INLINE int __Pyx_inner_PyErr_GivenExceptionMatches2(PyObject *err, PyObject* exc_type1, PyObject *exc_type2) {
+    if (exc_type1) {
+        return __Pyx_IsAnySubtype2((PyTypeObject*)err, (PyTypeObject*)exc_type1, (PyTypeObject*)exc_type2);
+    } else {
+        return __Pyx_IsSubtype((PyTypeObject*)err, (PyTypeObject*)exc_type2);
+    }
+}
+static int __Pyx_PyErr_GivenExceptionMatchesTuple(PyObject *exc_type, PyObject *tuple) {
+    Py_ssize_t i, n;
+    assert(PyExceptionClass_Check(exc_type));
+    n = PyTuple_GET_SIZE(tuple);
+    for (i=0; i<n; i++) {
+        if (exc_type == PyTuple_GET_ITEM(tuple, i)) return 1;
+    }
+    for (i=0; i<n; i++) {
+        PyObject *t = PyTuple_GET_ITEM(tuple, i);
+        if (likely(PyExceptionClass_Check(t))) {
+            if (__Pyx_inner_PyErr_GivenExceptionMatches2(exc_type, NULL, t)) return 1;
+        } else {
+        }
+    }
+    return 0;
+}
+static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches(PyObject *err, PyObject* exc_type) {
+    if (likely(err == exc_type)) return 1;
+    if (likely(PyExceptionClass_Check(err))) {
+        if (likely(PyExceptionClass_Check(exc_type))) {
+            return __Pyx_inner_PyErr_GivenExceptionMatches2(err, NULL, exc_type);
+        } else if (likely(PyTuple_Check(exc_type))) {
+            return __Pyx_PyErr_GivenExceptionMatchesTuple(err, exc_type);
+        } else {
+        }
+    }
+    return PyErr_GivenExceptionMatches(err, exc_type);
+}
+static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches2(PyObject *err, PyObject *exc_type1, PyObject *exc_type2) {
+    assert(PyExceptionClass_Check(exc_type1));
+    assert(PyExceptionClass_Check(exc_type2));
+    if (likely(err == exc_type1 || err == exc_type2)) return 1;
+    if (likely(PyExceptionClass_Check(err))) {
+        return __Pyx_inner_PyErr_GivenExceptionMatches2(err, exc_type1, exc_type2);
+    }
+    return (PyErr_GivenExceptionMatches(err, exc_type1) || PyErr_GivenExceptionMatches(err, exc_type2));
+}
+#endif
+
+/* PyErrExceptionMatches (used by PyObjectGetAttrStrNoError) */
+#if CYTHON_FAST_THREAD_STATE
+static int __Pyx_PyErr_ExceptionMatchesTuple(PyObject *exc_type, PyObject *tuple) {
+    Py_ssize_t i, n;
+    n = PyTuple_GET_SIZE(tuple);
+    for (i=0; i<n; i++) {
+        if (exc_type == PyTuple_GET_ITEM(tuple, i)) return 1;
+    }
+    for (i=0; i<n; i++) {
+        if (__Pyx_PyErr_GivenExceptionMatches(exc_type, PyTuple_GET_ITEM(tuple, i))) return 1;
+    }
+    return 0;
+}
+static CYTHON_INLINE int __Pyx_PyErr_ExceptionMatchesInState(PyThreadState* tstate, PyObject* err) {
+    int result;
+    PyObject *exc_type;
+#if PY_VERSION_HEX >= 0x030C00A6
+    PyObject *current_exception = tstate->current_exception;
+    if (unlikely(!current_exception)) return 0;
+    exc_type = (PyObject*) Py_TYPE(current_exception);
+    if (exc_type == err) return 1;
+#else
+    exc_type = tstate->curexc_type;
+    if (exc_type == err) return 1;
+    if (unlikely(!exc_type)) return 0;
+#endif
+    #if CYTHON_AVOID_BORROWED_REFS
+    Py_INCREF(exc_type);
+    #endif
+    if (unlikely(PyTuple_Check(err))) {
+        result = __Pyx_PyErr_ExceptionMatchesTuple(exc_type, err);
+    } else {
+        result = __Pyx_PyErr_GivenExceptionMatches(exc_type, err);
+    }
+    #if CYTHON_AVOID_BORROWED_REFS
+    Py_DECREF(exc_type);
+    #endif
+    return result;
+}
+#endif
+
+/* PyObjectGetAttrStr (used by PyObjectGetAttrStrNoError) */
+#if CYTHON_USE_TYPE_SLOTS
+static CYTHON_INLINE PyObject* __Pyx_PyObject_GetAttrStr(PyObject* obj, PyObject* attr_name) {
+    PyTypeObject* tp = Py_TYPE(obj);
+    if (likely(tp->tp_getattro))
+        return tp->tp_getattro(obj, attr_name);
+    return PyObject_GetAttr(obj, attr_name);
+}
+#endif
+
+/* PyObjectGetAttrStrNoError (used by GetBuiltinName) */
+#if __PYX_LIMITED_VERSION_HEX < 0x030d0000
+static void __Pyx_PyObject_GetAttrStr_ClearAttributeError(void) {
+    __Pyx_PyThreadState_declare
+    __Pyx_PyThreadState_assign
+    if (likely(__Pyx_PyErr_ExceptionMatches(PyExc_AttributeError)))
+        __Pyx_PyErr_Clear();
+}
+#endif
+static CYTHON_INLINE PyObject* __Pyx_PyObject_GetAttrStrNoError(PyObject* obj, PyObject* attr_name) {
+    PyObject *result;
+#if __PYX_LIMITED_VERSION_HEX >= 0x030d0000
+    (void) PyObject_GetOptionalAttr(obj, attr_name, &result);
+    return result;
+#else
+#if CYTHON_COMPILING_IN_CPYTHON && CYTHON_USE_TYPE_SLOTS
+    PyTypeObject* tp = Py_TYPE(obj);
+    if (likely(tp->tp_getattro == PyObject_GenericGetAttr)) {
+        return _PyObject_GenericGetAttrWithDict(obj, attr_name, NULL, 1);
+    }
+#endif
+    result = __Pyx_PyObject_GetAttrStr(obj, attr_name);
+    if (unlikely(!result)) {
+        __Pyx_PyObject_GetAttrStr_ClearAttributeError();
+    }
+    return result;
+#endif
+}
+
+/* GetBuiltinName (used by GetModuleGlobalName) */
+static PyObject *__Pyx_GetBuiltinName(PyObject *name) {
+    PyObject* result = __Pyx_PyObject_GetAttrStrNoError(__pyx_mstate_global->__pyx_b, name);
+    if (unlikely(!result) && !PyErr_Occurred()) {
+        PyErr_Format(PyExc_NameError,
+            "name '%U' is not defined", name);
+    }
+    return result;
+}
+
+/* PyDictVersioning (used by GetModuleGlobalName) */
+#if CYTHON_USE_DICT_VERSIONS && CYTHON_USE_TYPE_SLOTS
+static CYTHON_INLINE PY_UINT64_T __Pyx_get_tp_dict_version(PyObject *obj) {
+    PyObject *dict = Py_TYPE(obj)->tp_dict;
+    return likely(dict) ? __PYX_GET_DICT_VERSION(dict) : 0;
+}
+static CYTHON_INLINE PY_UINT64_T __Pyx_get_object_dict_version(PyObject *obj) {
+    PyObject **dictptr = NULL;
+    Py_ssize_t offset = Py_TYPE(obj)->tp_dictoffset;
+    if (offset) {
+#if CYTHON_COMPILING_IN_CPYTHON
+        dictptr = (likely(offset > 0)) ? (PyObject **) ((char *)obj + offset) : _PyObject_GetDictPtr(obj);
+#else
+        dictptr = _PyObject_GetDictPtr(obj);
+#endif
+    }
+    return (dictptr && *dictptr) ? __PYX_GET_DICT_VERSION(*dictptr) : 0;
+}
+static CYTHON_INLINE int __Pyx_object_dict_version_matches(PyObject* obj, PY_UINT64_T tp_dict_version, PY_UINT64_T obj_dict_version) {
+    PyObject *dict = Py_TYPE(obj)->tp_dict;
+    if (unlikely(!dict) || unlikely(tp_dict_version != __PYX_GET_DICT_VERSION(dict)))
+        return 0;
+    return obj_dict_version == __Pyx_get_object_dict_version(obj);
+}
+#endif
+
+/* GetModuleGlobalName */
+#if CYTHON_USE_DICT_VERSIONS
+static PyObject *__Pyx__GetModuleGlobalName(PyObject *name, PY_UINT64_T *dict_version, PyObject **dict_cached_value)
+#else
+static CYTHON_INLINE PyObject *__Pyx__GetModuleGlobalName(PyObject *name)
+#endif
+{
+    PyObject *result;
+#if CYTHON_COMPILING_IN_LIMITED_API
+    if (unlikely(!__pyx_m)) {
+        if (!PyErr_Occurred())
+            PyErr_SetNone(PyExc_NameError);
+        return NULL;
+    }
+    result = PyObject_GetAttr(__pyx_m, name);
+    if (likely(result)) {
+        return result;
+    }
+    if (!__Pyx_IgnoreException(PyExc_Exception)) {
+        return NULL; // BaseException
+    }
+#elif CYTHON_AVOID_BORROWED_REFS || CYTHON_AVOID_THREAD_UNSAFE_BORROWED_REFS
+    if (unlikely(__Pyx_PyDict_GetItemRef(__pyx_mstate_global->__pyx_d, name, &result) == -1)) {
+        if (!__Pyx_IgnoreException(PyExc_Exception)) {
+            return NULL; // BaseException
+        }
+    }
+    __PYX_UPDATE_DICT_CACHE(__pyx_mstate_global->__pyx_d, result, *dict_cached_value, *dict_version)
+    if (likely(result)) {
+        return result;
+    }
+#else
+    result = _PyDict_GetItem_KnownHash(__pyx_mstate_global->__pyx_d, name, ((PyASCIIObject *) name)->hash);
+    __PYX_UPDATE_DICT_CACHE(__pyx_mstate_global->__pyx_d, result, *dict_cached_value, *dict_version)
+    if (likely(result)) {
+        return __Pyx_NewRef(result);
+    }
+    PyObject *exc = PyErr_Occurred();
+    if (unlikely(exc) && !__Pyx_IgnoreGivenException(exc, PyExc_Exception)) {
+        return NULL; // BaseException
+    }
+#endif
+    return __Pyx_GetBuiltinName(name);
+}
+
+/* PyFrozenDict (used by DictGetItem) */
+#if CYTHON_COMPILING_IN_LIMITED_API
+static CYTHON_INLINE PyObject* __Pyx__PyFrozenDict_New(PyObject* frozendict_type, PyObject* it) {
+    return PyObject_CallFunctionObjArgs(frozendict_type, it, NULL);
+}
+#endif
+
+/* DictGetItem */
+#if !CYTHON_COMPILING_IN_PYPY
+static PyObject *__Pyx_PyDict_GetItem(PyObject *d, PyObject* key) {
+    PyObject *value;
+    if (unlikely(__Pyx_PyDict_GetItemRef(d, key, &value) == 0)) { // no value, no error
+        if (unlikely(PyTuple_Check(key))) {
+            PyObject* args = PyTuple_Pack(1, key);
+            if (likely(args)) {
+                PyErr_SetObject(PyExc_KeyError, args);
+                Py_DECREF(args);
+            }
+        } else {
+            PyErr_SetObject(PyExc_KeyError, key);
+        }
+    }
+    return value;
+}
+#endif
+
+/* GetException (used by pep479) */
+#if CYTHON_FAST_THREAD_STATE
+static int __Pyx__GetException(PyThreadState *tstate, PyObject **type, PyObject **value, PyObject **tb)
+#else
+static int __Pyx_GetException(PyObject **type, PyObject **value, PyObject **tb)
+#endif
+{
+    PyObject *local_type = NULL, *local_value, *local_tb = NULL;
+#if CYTHON_FAST_THREAD_STATE
+    PyObject *tmp_type, *tmp_value, *tmp_tb;
+  #if PY_VERSION_HEX >= 0x030C0000
+    local_value = tstate->current_exception;
+    tstate->current_exception = 0;
+  #else
+    local_type = tstate->curexc_type;
+    local_value = tstate->curexc_value;
+    local_tb = tstate->curexc_traceback;
+    tstate->curexc_type = 0;
+    tstate->curexc_value = 0;
+    tstate->curexc_traceback = 0;
+  #endif
+#elif __PYX_LIMITED_VERSION_HEX >= 0x030C0000
+    local_value = PyErr_GetRaisedException();
+#else
+    PyErr_Fetch(&local_type, &local_value, &local_tb);
+#endif
+#if __PYX_LIMITED_VERSION_HEX >= 0x030C0000
+    if (likely(local_value)) {
+        local_type = (PyObject*) Py_TYPE(local_value);
+        Py_INCREF(local_type);
+        local_tb = PyException_GetTraceback(local_value);
+    }
+#else
+    PyErr_NormalizeException(&local_type, &local_value, &local_tb);
+#if CYTHON_FAST_THREAD_STATE
+    if (unlikely(tstate->curexc_type))
+#else
+    if (unlikely(PyErr_Occurred()))
+#endif
+        goto bad;
+    if (local_tb) {
+        if (unlikely(PyException_SetTraceback(local_value, local_tb) < 0))
+            goto bad;
+    }
+#endif // __PYX_LIMITED_VERSION_HEX >= 0x030C0000
+    Py_XINCREF(local_tb);
+    Py_XINCREF(local_type);
+    Py_XINCREF(local_value);
+    *type = local_type;
+    *value = local_value;
+    *tb = local_tb;
+#if CYTHON_FAST_THREAD_STATE
+    #if CYTHON_USE_EXC_INFO_STACK
+    {
+        _PyErr_StackItem *exc_info = tstate->exc_info;
+      #if PY_VERSION_HEX >= 0x030B00a4
+        tmp_value = exc_info->exc_value;
+        exc_info->exc_value = local_value;
+        tmp_type = NULL;
+        tmp_tb = NULL;
+        Py_XDECREF(local_type);
+        Py_XDECREF(local_tb);
+      #else
+        tmp_type = exc_info->exc_type;
+        tmp_value = exc_info->exc_value;
+        tmp_tb = exc_info->exc_traceback;
+        exc_info->exc_type = local_type;
+        exc_info->exc_value = local_value;
+        exc_info->exc_traceback = local_tb;
+      #endif
+    }
+    #else
+    tmp_type = tstate->exc_type;
+    tmp_value = tstate->exc_value;
+    tmp_tb = tstate->exc_traceback;
+    tstate->exc_type = local_type;
+    tstate->exc_value = local_value;
+    tstate->exc_traceback = local_tb;
+    #endif
+    Py_XDECREF(tmp_type);
+    Py_XDECREF(tmp_value);
+    Py_XDECREF(tmp_tb);
+#elif __PYX_LIMITED_VERSION_HEX >= 0x030b0000
+    PyErr_SetHandledException(local_value);
+    Py_XDECREF(local_value);
+    Py_XDECREF(local_type);
+    Py_XDECREF(local_tb);
+#else
+    PyErr_SetExcInfo(local_type, local_value, local_tb);
+#endif
+    return 0;
+#if __PYX_LIMITED_VERSION_HEX < 0x030C0000
+bad:
+    *type = 0;
+    *value = 0;
+    *tb = 0;
+    Py_XDECREF(local_type);
+    Py_XDECREF(local_value);
+    Py_XDECREF(local_tb);
+    return -1;
+#endif
+}
+
+/* pep479 */
+static void __Pyx_Generator_Replace_StopIteration(int in_async_gen) {
+    PyObject *exc, *val, *tb, *cur_exc, *new_exc;
+    __Pyx_PyThreadState_declare
+    int is_async_stopiteration = 0;
+    CYTHON_MAYBE_UNUSED_VAR(in_async_gen);
+    __Pyx_PyThreadState_assign
+    cur_exc = __Pyx_PyErr_CurrentExceptionType();
+    if (likely(!__Pyx_PyErr_GivenExceptionMatches(cur_exc, PyExc_StopIteration))) {
+        if (in_async_gen && unlikely(__Pyx_PyErr_GivenExceptionMatches(cur_exc, PyExc_StopAsyncIteration))) {
+            is_async_stopiteration = 1;
+        } else {
+            return;
+        }
+    }
+    __Pyx_GetException(&exc, &val, &tb);
+    Py_XDECREF(exc);
+    Py_XDECREF(tb);
+    new_exc = PyObject_CallFunction(PyExc_RuntimeError, "s",
+        is_async_stopiteration ? "async generator raised StopAsyncIteration" :
+        in_async_gen ? "async generator raised StopIteration" :
+        "generator raised StopIteration");
+    if (!new_exc) {
+        Py_XDECREF(val);
+        return;
+    }
+    PyException_SetCause(new_exc, val); // steals ref to val
+    PyErr_SetObject(PyExc_RuntimeError, new_exc);
+    Py_DECREF(new_exc);
+}
 
 /* WriteUnraisableException */
 static void __Pyx_WriteUnraisable(const char *name, int clineno,
@@ -7046,6 +8476,221 @@ bad:
 #endif
 #endif
 
+/* AllocateExtensionType */
+static PyObject *__Pyx_AllocateExtensionType(PyTypeObject *t, int is_final) {
+    if (is_final || likely(!__Pyx_PyType_HasFeature(t, Py_TPFLAGS_IS_ABSTRACT))) {
+        allocfunc alloc_func = __Pyx_PyType_GetSlot(t, tp_alloc, allocfunc);
+        return alloc_func(t, 0);
+    } else {
+        newfunc tp_new = __Pyx_PyType_TryGetSlot(&PyBaseObject_Type, tp_new, newfunc);
+    #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+        if (!tp_new) {
+            PyObject *new_str = PyUnicode_FromString("__new__");
+            if (likely(new_str)) {
+                PyObject *o = PyObject_CallMethodObjArgs((PyObject *)&PyBaseObject_Type, new_str, t, NULL);
+                Py_DECREF(new_str);
+                return o;
+            } else
+                return NULL;
+        } else
+    #endif
+        return tp_new(t, __pyx_mstate_global->__pyx_empty_tuple, 0);
+    }
+}
+
+/* CallSlotAsVectorcallUnpackDict (used by CallSlotAsVectorcall) */
+static CYTHON_INLINE int __Pyx_CallSlotAsVectorcallUnpackDict(Py_ssize_t args_size, PyObject *keys_dict, PyObject **args, PyObject *kwnames) {
+    Py_ssize_t pos = 0, i = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(keys_dict, &pos, &key, &value)) {
+        Py_INCREF(value);
+        args[args_size+i] = value;
+        Py_INCREF(key);
+        if (unlikely(__Pyx_PyTuple_SET_ITEM(kwnames, i, key) == -1)) {
+            return -1;
+        }
+        ++i;
+    }
+    return 0;
+}
+
+/* CallSlotAsVectorcall */
+#if CYTHON_VECTORCALL_TPNEW
+static PyObject * __Pyx_CallTpnewAsVectorcall(__Pyx_tpnewvectorcallfunc f, PyTypeObject* o, PyObject *a, PyObject *k) {
+    Py_ssize_t k_size = k ? __Pyx_PyDict_GET_SIZE(k) : 0;
+#if !CYTHON_ASSUME_SAFE_SIZE
+    if (unlikely(k_size < 0)) return NULL;
+#endif
+    Py_ssize_t a_size = __Pyx_PyTuple_GET_SIZE(a);
+#if !CYTHON_ASSUME_SAFE_SIZE
+    if (unlikely(a_size < 0)) return NULL;
+#endif
+#if CYTHON_ASSUME_SAFE_MACROS
+    if (k_size == 0) {
+        return f(o, &PyTuple_GET_ITEM(a, 0), a_size, NULL);
+    }
+#else
+    if (k_size == 0 && a_size == 0) {
+        return f(o, NULL, 0, NULL);
+    }
+#endif
+    PyObject *stack_args[5];
+    PyObject **args = stack_args;
+    Py_ssize_t maxnargs = PY_SSIZE_T_MAX / sizeof(PyObject*) - 1;
+    if (a_size > maxnargs - k_size) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    Py_ssize_t total_size = a_size + k_size;
+    if (total_size > 5) {
+        args = (PyObject**)PyMem_Malloc(((size_t)total_size)*sizeof(PyObject*));
+        if (unlikely(!args)) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+    }
+    PyObject * result = NULL;
+    PyObject *kwnames = NULL;
+    int unpack_dict_result;
+    Py_ssize_t i = 0;
+    for (; i < a_size; ++i) {
+        args[i] = __Pyx_PyTuple_GET_ITEM(a, i);
+#if !CYTHON_ASSUME_SAFE_MACROS
+        if (unlikely(!args[i])) goto cleanup;
+#endif
+    }
+#if !CYTHON_ASSUME_SAFE_MACROS
+    if (k)  // There's a specific shortcut earlier for ASSUME_SAFE_MACROS with no keywords
+#endif
+    {
+        kwnames = PyTuple_New(k_size);
+        if (unlikely(!kwnames)) goto cleanup;
+        __Pyx_BEGIN_CRITICAL_SECTION(k);
+        unpack_dict_result = __Pyx_CallSlotAsVectorcallUnpackDict(a_size, k, args, kwnames);
+        __Pyx_END_CRITICAL_SECTION();
+        if (unlikely(unpack_dict_result == -1)) goto cleanup;
+    }
+    result = f(o, args, a_size, kwnames);
+  cleanup:
+    Py_XDECREF(kwnames);
+    for (i=a_size; i<total_size; ++i) {
+        Py_XDECREF(args[i]);
+    }
+    if (args != stack_args) {
+        PyMem_Free(args);
+    }
+    return result;
+}
+#endif
+
+/* FormatTypeName (used by RaiseErrorWithObjectType) */
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
+static __Pyx_TypeName
+__Pyx_PyType_GetFullyQualifiedName(PyTypeObject* tp)
+{
+    PyObject *module = NULL, *name = NULL, *result = NULL;
+    #if __PYX_LIMITED_VERSION_HEX < 0x030b0000
+    name = __Pyx_PyObject_GetAttrStr((PyObject *)tp,
+                                               __pyx_mstate_global->__pyx_n_u_qualname);
+    #else
+    name = PyType_GetQualName(tp);
+    #endif
+    if (unlikely(name == NULL) || unlikely(!PyUnicode_Check(name))) goto bad;
+    module = __Pyx_PyObject_GetAttrStr((PyObject *)tp,
+                                               __pyx_mstate_global->__pyx_n_u_module);
+    if (unlikely(module == NULL) || unlikely(!PyUnicode_Check(module))) goto bad;
+    if (PyUnicode_CompareWithASCIIString(module, "builtins") == 0) {
+        result = name;
+        name = NULL;
+        goto done;
+    }
+    result = PyUnicode_FromFormat("%U.%U", module, name);
+    if (unlikely(result == NULL)) goto bad;
+  done:
+    Py_XDECREF(name);
+    Py_XDECREF(module);
+    return result;
+  bad:
+    PyErr_Clear();
+    if (name) {
+        result = name;
+        name = NULL;
+    } else {
+        result = __Pyx_NewRef(__pyx_mstate_global->__pyx_kp_u_);
+    }
+    goto done;
+}
+#endif
+
+/* RaiseErrorWithObjectType (used by CallNewInitFromVectorcall) */
+static void __Pyx_RaiseErrorWithType(PyObject* exc_type, const char* message, PyTypeObject *type_obj) {
+    __Pyx_TypeName type_name = __Pyx_PyType_GetFullyQualifiedName(type_obj);
+    #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
+    if (unlikely(!type_name)) return;
+    #endif
+    PyErr_Format(exc_type, message, type_name);
+    __Pyx_DECREF_TypeName(type_name);
+}
+
+/* CallNewInitFromVectorcall */
+#if CYTHON_VECTORCALL_TPNEW
+static PyObject *__Pyx_CallNewInitFromVectorcall(PyTypeObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+    newfunc tp_new = __Pyx_PyType_GetSlot(t, tp_new, newfunc);
+    if (unlikely(!tp_new)) {
+        __Pyx_RaiseErrorWithType(PyExc_TypeError, "cannot create " __Pyx_FMT_TYPENAME " instances", t);
+        return NULL;
+    }
+    Py_ssize_t nargs = __Pyx_PyVectorcall_NARGS(nargsf);
+    PyObject *result = NULL, *args_tuple = NULL, *kwds_dict = NULL;
+    Py_ssize_t kw_size = kwnames ? __Pyx_PyTuple_GET_SIZE(kwnames) : 0;
+#if !CYTHON_ASSUME_SAFE_SIZE
+    if (unlikely(kw_size == -1)) {
+        return NULL;
+    }
+#endif
+    if (kw_size) {
+        kwds_dict = __Pyx_PyDict_NewPresized(kw_size);
+        if (unlikely(!kwds_dict)) {
+            return NULL;
+        }
+        for (Py_ssize_t i=0; i<kw_size; ++i) {
+            PyObject *v = args[nargs + i];
+            PyObject *k = __Pyx_PyTuple_GET_ITEM(kwnames, i);
+#if !CYTHON_ASSUME_SAFE_MACROS
+            if (unlikely(!k)) {
+                goto end;
+            }
+#endif
+            if (unlikely(PyDict_SetItem(kwds_dict, k, v) < 0)) {
+                goto end;
+            }
+        }
+    }
+    if (nargs) {
+        args_tuple = __Pyx_PyTuple_FromArray(args, nargs);
+        if (unlikely(!args_tuple)) {
+            goto end;
+        }
+    } else {
+        args_tuple = __Pyx_NewRef(__pyx_mstate_global->__pyx_empty_tuple);
+    }
+    result = tp_new(t, args_tuple, kwds_dict);
+    if (unlikely(!result)) {
+        goto end;
+    }
+    if (PyObject_TypeCheck(result, t)) {
+        initproc tp_init = __Pyx_PyObject_GetSlot(result, tp_init, initproc);
+        if (tp_init && unlikely(tp_init(result, args_tuple, kwds_dict) < 0)) {
+            Py_CLEAR(result);
+        }
+    }
+  end:
+    Py_XDECREF(args_tuple);
+    Py_XDECREF(kwds_dict);
+    return result;
+}
+#endif
+
 /* FunctionExport */
 static int __Pyx_ExportFunction(PyObject *api_dict, const char *name, void (*f)(void), const char *sig) {
     PyObject *cobj;
@@ -7082,6 +8727,548 @@ static PyObject *__Pyx_ApiExport_GetApiDict(void) {
 bad:
     Py_XDECREF(d);
     return NULL;
+}
+
+/* PyObjectCallMethod0 (used by PyType_Ready) */
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CallMethod0(PyObject* obj, PyObject* method_name) {
+#if CYTHON_VECTORCALL && (__PYX_LIMITED_VERSION_HEX >= 0x030C0000 || !CYTHON_COMPILING_IN_LIMITED_API)
+    return PyObject_VectorcallMethod(method_name, &obj, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+#elif CYTHON_COMPILING_IN_LIMITED_API
+    return PyObject_CallMethodObjArgs(obj, method_name, NULL);
+#else
+    return PyObject_CallMethodNoArgs(obj, method_name);
+#endif
+}
+
+/* GetTypeDictOffset (used by ValidateBasesTuple) */
+#if !CYTHON_USE_TYPE_SLOTS
+CYTHON_UNUSED static Py_ssize_t __Pyx_GetTypeDictOffset(PyObject *tp, int require_cython_valid_result) {
+    PyObject *tp_dictoffset_o;
+    Py_ssize_t tp_dictoffset;
+    tp_dictoffset_o = PyObject_GetAttrString(tp, "__dictoffset__");
+    if (unlikely(!tp_dictoffset_o)) return -1;
+    tp_dictoffset = PyLong_AsSsize_t(tp_dictoffset_o);
+    Py_DECREF(tp_dictoffset_o);
+    if (unlikely(require_cython_valid_result && tp_dictoffset == 0)) {
+        PyErr_SetString(
+            PyExc_TypeError,
+            "'type' doesn't have a dictoffset");
+        return -1;
+    } else if (unlikely(require_cython_valid_result && tp_dictoffset < 0)) {
+        PyErr_SetString(
+            PyExc_TypeError,
+            "'type' has an unexpected negative dictoffset. "
+            "Please report this as Cython bug");
+        return -1;
+    }
+    return tp_dictoffset;
+}
+#endif
+
+/* RaiseErrorWithObjectType1 (used by ValidateBasesTuple) */
+static void __Pyx_RaiseErrorWithType1(PyObject* exc_type, const char* message, const char *arg, PyTypeObject *type_obj) {
+    __Pyx_TypeName type_name = __Pyx_PyType_GetFullyQualifiedName(type_obj);
+    #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
+    if (unlikely(!type_name)) return;
+    #endif
+    PyErr_Format(exc_type, message, arg, type_name);
+    __Pyx_DECREF_TypeName(type_name);
+}
+
+/* ValidateBasesTuple (used by PyType_Ready) */
+#if CYTHON_COMPILING_IN_CPYTHON || CYTHON_COMPILING_IN_LIMITED_API || CYTHON_USE_TYPE_SPECS
+static int __Pyx_validate_bases_tuple(const char *type_name, int has_dictoffset, PyObject *bases) {
+    Py_ssize_t i, n;
+#if CYTHON_ASSUME_SAFE_SIZE
+    n = PyTuple_GET_SIZE(bases);
+#else
+    n = PyTuple_Size(bases);
+    if (unlikely(n < 0)) return -1;
+#endif
+    if (!has_dictoffset) {
+        PyObject *b;
+#if CYTHON_AVOID_BORROWED_REFS
+        b = PySequence_GetItem(bases, 0);
+        if (!b) return -1;
+#elif CYTHON_ASSUME_SAFE_MACROS
+        b = PyTuple_GET_ITEM(bases, 0);
+#else
+        b = PyTuple_GetItem(bases, 0);
+        if (!b) return -1;
+#endif
+#if CYTHON_USE_TYPE_SLOTS
+        has_dictoffset = ((PyTypeObject*)b)->tp_dictoffset != 0;
+#else
+        Py_ssize_t dictoffset = __Pyx_GetTypeDictOffset(b, 0);
+        has_dictoffset = dictoffset != 0;
+#endif
+#if CYTHON_AVOID_BORROWED_REFS
+        Py_DECREF(b);
+#endif
+#if !CYTHON_USE_TYPE_SLOTS
+        if (dictoffset == -1 && PyErr_Occurred()) return -1;
+#endif
+    }
+    for (i = 1; i < n; i++)
+    {
+        PyTypeObject *b;
+#if CYTHON_AVOID_BORROWED_REFS
+        PyObject *b0 = PySequence_GetItem(bases, i);
+        if (!b0) return -1;
+#elif CYTHON_ASSUME_SAFE_MACROS
+        PyObject *b0 = PyTuple_GET_ITEM(bases, i);
+#else
+        PyObject *b0 = PyTuple_GetItem(bases, i);
+        if (!b0) return -1;
+#endif
+        b = (PyTypeObject*) b0;
+        if (!__Pyx_PyType_HasFeature(b, Py_TPFLAGS_HEAPTYPE))
+        {
+            __Pyx_RaiseErrorWithType(
+                PyExc_TypeError, "base class '" __Pyx_FMT_TYPENAME "' is not a heap type", b);
+#if CYTHON_AVOID_BORROWED_REFS
+            Py_DECREF(b0);
+#endif
+            return -1;
+        }
+        if (!has_dictoffset)
+        {
+            Py_ssize_t b_dictoffset = 0;
+#if CYTHON_USE_TYPE_SLOTS
+            b_dictoffset = b->tp_dictoffset;
+#else
+            b_dictoffset = __Pyx_GetTypeDictOffset((PyObject*)b, 0);
+            if (b_dictoffset == -1 && PyErr_Occurred()) goto dictoffset_return;
+#endif
+            if (b_dictoffset) {
+                __Pyx_RaiseErrorWithType1(
+                    PyExc_TypeError,
+                    "extension type '%.200s' has no __dict__ slot, "
+                    "but base type '" __Pyx_FMT_TYPENAME "' has: "
+                    "either add 'cdef dict __dict__' to the extension type "
+                    "or add '__slots__ = [...]' to the base type",
+                    type_name, b);
+#if !CYTHON_USE_TYPE_SLOTS
+              dictoffset_return:
+#endif
+#if CYTHON_AVOID_BORROWED_REFS
+                Py_DECREF(b0);
+#endif
+                return -1;
+            }
+        }
+#if CYTHON_AVOID_BORROWED_REFS
+        Py_DECREF(b0);
+#endif
+    }
+    return 0;
+}
+#endif
+
+/* PyType_Ready */
+CYTHON_UNUSED static int __Pyx_PyType_HasMultipleInheritance(PyTypeObject *t) {
+    while (t) {
+        PyObject *bases = __Pyx_PyType_GetSlot(t, tp_bases, PyObject*);
+        if (bases) {
+            return 1;
+        }
+        t = __Pyx_PyType_GetSlot(t, tp_base, PyTypeObject*);
+    }
+    return 0;
+}
+static int __Pyx_PyType_Ready(PyTypeObject *t) {
+#if CYTHON_USE_TYPE_SPECS || !CYTHON_COMPILING_IN_CPYTHON
+    (void)&__Pyx_PyObject_CallMethod0;
+#if CYTHON_USE_TYPE_SPECS
+    (void)&__Pyx_validate_bases_tuple;
+#endif
+    return PyType_Ready(t);
+#else
+    int r;
+    if (!__Pyx_PyType_HasMultipleInheritance(t)) {
+        return PyType_Ready(t);
+    }
+    PyObject *bases = __Pyx_PyType_GetSlot(t, tp_bases, PyObject*);
+    if (bases && unlikely(__Pyx_validate_bases_tuple(t->tp_name, t->tp_dictoffset != 0, bases) == -1))
+        return -1;
+    {
+        int gc_was_enabled;
+    #if PY_VERSION_HEX >= 0x030A00b1
+        gc_was_enabled = PyGC_Disable();
+        (void)&__Pyx_PyObject_CallMethod0;
+    #else
+        PyObject *ret, *py_status;
+        PyObject *gc = NULL;
+        #if (!CYTHON_COMPILING_IN_PYPY || PYPY_VERSION_NUM+0 >= 0x07030400) &&\
+                !CYTHON_COMPILING_IN_GRAAL
+        gc = PyImport_GetModule(__pyx_mstate_global->__pyx_kp_u_gc);
+        #endif
+        if (unlikely(!gc)) gc = PyImport_Import(__pyx_mstate_global->__pyx_kp_u_gc);
+        if (unlikely(!gc)) return -1;
+        py_status = __Pyx_PyObject_CallMethod0(gc, __pyx_mstate_global->__pyx_kp_u_isenabled);
+        if (unlikely(!py_status)) {
+            Py_DECREF(gc);
+            return -1;
+        }
+        gc_was_enabled = __Pyx_PyObject_IsTrue(py_status);
+        Py_DECREF(py_status);
+        if (gc_was_enabled > 0) {
+            ret = __Pyx_PyObject_CallMethod0(gc, __pyx_mstate_global->__pyx_kp_u_disable);
+            if (unlikely(!ret)) {
+                Py_DECREF(gc);
+                return -1;
+            }
+            Py_DECREF(ret);
+        } else if (unlikely(gc_was_enabled == -1)) {
+            Py_DECREF(gc);
+            return -1;
+        }
+    #endif
+        t->tp_flags |= Py_TPFLAGS_HEAPTYPE;
+#if PY_VERSION_HEX >= 0x030A0000
+        t->tp_flags |= Py_TPFLAGS_IMMUTABLETYPE;
+#endif
+        r = PyType_Ready(t);
+        t->tp_flags &= ~Py_TPFLAGS_HEAPTYPE;
+    #if PY_VERSION_HEX >= 0x030A00b1
+        if (gc_was_enabled)
+            PyGC_Enable();
+    #else
+        if (gc_was_enabled) {
+            PyObject *tp, *v, *tb;
+            PyErr_Fetch(&tp, &v, &tb);
+            ret = __Pyx_PyObject_CallMethod0(gc, __pyx_mstate_global->__pyx_kp_u_enable);
+            if (likely(ret || r == -1)) {
+                Py_XDECREF(ret);
+                PyErr_Restore(tp, v, tb);
+            } else {
+                Py_XDECREF(tp);
+                Py_XDECREF(v);
+                Py_XDECREF(tb);
+                r = -1;
+            }
+        }
+        Py_DECREF(gc);
+    #endif
+    }
+    return r;
+#endif
+}
+
+/* HasAttr (used by ImportImpl) */
+#if __PYX_LIMITED_VERSION_HEX < 0x030d0000
+static CYTHON_INLINE int __Pyx_HasAttr(PyObject *o, PyObject *n) {
+    PyObject *r;
+    if (unlikely(!PyUnicode_Check(n))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "hasattr(): attribute name must be string");
+        return -1;
+    }
+    r = __Pyx_PyObject_GetAttrStrNoError(o, n);
+    if (!r) {
+        return (unlikely(PyErr_Occurred())) ? -1 : 0;
+    } else {
+        Py_DECREF(r);
+        return 1;
+    }
+}
+#endif
+
+/* TupleOrListFromArrayImpl (used by ListFromArray) */
+CYTHON_UNUSED static PyObject *
+__Pyx_PyList_FromArray(PyObject *const *src, Py_ssize_t n) {
+    PyObject *res = PyList_New(n);
+    if (unlikely(res == NULL)) return NULL;
+    #if CYTHON_COMPILING_IN_CPYTHON
+    __Pyx_copy_object_array(src, ((PyListObject*)res)->ob_item, n);
+    #else
+    Py_ssize_t i;
+    for (i = 0; i < n; i++) {
+        Py_INCREF(src[i]);
+        if (unlikely(__Pyx_PyList_SET_ITEM(res, i, src[i]) < (0))) {
+            Py_DECREF(res);
+            return NULL;
+        }
+    }
+    #endif
+    return res;
+}
+
+/* PyObjectCall (used by PyObjectFastCall) */
+#if CYTHON_COMPILING_IN_CPYTHON
+static CYTHON_INLINE PyObject* __Pyx_PyObject_Call(PyObject *func, PyObject *arg, PyObject *kw) {
+    PyObject *result;
+    ternaryfunc call = Py_TYPE(func)->tp_call;
+    if (unlikely(!call))
+        return PyObject_Call(func, arg, kw);
+    if (unlikely(Py_EnterRecursiveCall(" while calling a Python object")))
+        return NULL;
+    result = (*call)(func, arg, kw);
+    Py_LeaveRecursiveCall();
+    if (unlikely(!result) && unlikely(!PyErr_Occurred())) {
+        PyErr_SetString(
+            PyExc_SystemError,
+            "NULL result without error in PyObject_Call");
+    }
+    return result;
+}
+#endif
+
+/* PyObjectCallMethO (used by PyObjectFastCall) */
+#if CYTHON_COMPILING_IN_CPYTHON
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CallMethO(PyObject *func, PyObject *arg) {
+    PyObject *self, *result;
+    PyCFunction cfunc;
+    cfunc = __Pyx_CyOrPyCFunction_GET_FUNCTION(func);
+    self = __Pyx_CyOrPyCFunction_GET_SELF(func);
+    if (unlikely(Py_EnterRecursiveCall(" while calling a Python object")))
+        return NULL;
+    result = cfunc(self, arg);
+    Py_LeaveRecursiveCall();
+    if (unlikely(!result) && unlikely(!PyErr_Occurred())) {
+        PyErr_SetString(
+            PyExc_SystemError,
+            "NULL result without error in PyObject_Call");
+    }
+    return result;
+}
+#endif
+
+/* PyObjectFastCall (used by PyObjectCallOneArg) */
+#if CYTHON_COMPILING_IN_LIMITED_API
+static PyObject* __Pyx_PyObject_FastCall_fallback(PyObject *func, PyObject * const*args, size_t nargs, PyObject *kwargs) {
+    PyObject *argstuple;
+    PyObject *result = 0;
+    size_t i;
+    argstuple = PyTuple_New((Py_ssize_t)nargs);
+    if (unlikely(!argstuple)) return NULL;
+    for (i = 0; i < nargs; i++) {
+        Py_INCREF(args[i]);
+        if (__Pyx_PyTuple_SET_ITEM(argstuple, (Py_ssize_t)i, args[i]) != (0)) goto bad;
+    }
+    result = __Pyx_PyObject_Call(func, argstuple, kwargs);
+  bad:
+    Py_DECREF(argstuple);
+    return result;
+}
+#endif
+#if CYTHON_VECTORCALL && !(CYTHON_COMPILING_IN_LIMITED_API || CYTHON_COMPILING_IN_PYPY)
+  #if CYTHON_COMPILING_IN_CPYTHON
+static CYTHON_INLINE vectorcallfunc __Pyx_PyVectorcall_Function(PyObject *callable) {
+    PyTypeObject *tp = Py_TYPE(callable);
+    #if defined(__Pyx_CyFunction_USED)
+    if (__Pyx_CyFunction_CheckExact(callable)) {
+        return __Pyx_CyFunction_func_vectorcall(callable);
+    }
+    #endif
+    if (!PyType_HasFeature(tp, Py_TPFLAGS_HAVE_VECTORCALL)) {
+        return NULL;
+    }
+    assert(PyCallable_Check(callable));
+    Py_ssize_t offset = tp->tp_vectorcall_offset;
+    assert(offset > 0);
+    vectorcallfunc ptr;
+    memcpy(&ptr, (char *) callable + offset, sizeof(ptr));
+    return ptr;
+}
+  #else
+    #define __Pyx_PyVectorcall_Function(callable) PyVectorcall_Function(callable)
+  #endif
+#endif
+static CYTHON_INLINE PyObject* __Pyx_PyObject_FastCallDict(PyObject *func, PyObject *const *args, size_t nargsf, PyObject *kwargs) {
+    Py_ssize_t nargs = __Pyx_PyVectorcall_NARGS(nargsf);
+#if CYTHON_COMPILING_IN_CPYTHON
+    if (nargs == 0 && kwargs == NULL) {
+        if (__Pyx_CyOrPyCFunction_Check(func) && likely( __Pyx_CyOrPyCFunction_GET_FLAGS(func) & METH_NOARGS))
+            return __Pyx_PyObject_CallMethO(func, NULL);
+    }
+    else if (nargs == 1 && kwargs == NULL) {
+        if (__Pyx_CyOrPyCFunction_Check(func) && likely( __Pyx_CyOrPyCFunction_GET_FLAGS(func) & METH_O))
+            return __Pyx_PyObject_CallMethO(func, args[0]);
+    }
+#endif
+    if (kwargs == NULL) {
+        #if CYTHON_VECTORCALL
+          #if CYTHON_COMPILING_IN_LIMITED_API || CYTHON_COMPILING_IN_PYPY
+            return PyObject_Vectorcall(func, args, nargsf, NULL);
+          #else
+            vectorcallfunc f = __Pyx_PyVectorcall_Function(func);
+            if (f) {
+                return f(func, args, nargsf, NULL);
+            }
+          #endif
+        #endif
+    }
+    if (nargs == 0) {
+        return __Pyx_PyObject_Call(func, __pyx_mstate_global->__pyx_empty_tuple, kwargs);
+    }
+    #if CYTHON_COMPILING_IN_LIMITED_API
+    return __Pyx_PyObject_FastCall_fallback(func, args, (size_t)nargs, kwargs);
+    #elif CYTHON_COMPILING_IN_PYPY
+    return PyObject_VectorcallDict(func, args, (size_t) nargs, kwargs);
+    #else
+    return PyObject_VectorcallDict(func, args, nargsf, kwargs);
+    #endif
+}
+
+/* PyObjectCallOneArg (used by ImportImpl) */
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CallOneArg(PyObject *func, PyObject *arg) {
+    PyObject *args[2] = {NULL, arg};
+    return __Pyx_PyObject_FastCall(func, args+1, 1 | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET);
+}
+
+/* ImportImpl (used by Import) */
+static int __Pyx__Import_GetModule(PyObject *qualname, PyObject **module) {
+    PyObject *imported_module = PyImport_GetModule(qualname);
+    if (unlikely(!imported_module)) {
+        *module = NULL;
+        if (PyErr_Occurred()) {
+            return -1;
+        }
+        return 0;
+    }
+    *module = imported_module;
+    return 1;
+}
+static int __Pyx__Import_Lookup(PyObject *qualname, PyObject *const *imported_names, Py_ssize_t len_imported_names, PyObject **module) {
+    PyObject *imported_module;
+    PyObject *top_level_package_name;
+    Py_ssize_t i;
+    int status, module_found;
+    Py_ssize_t dot_index;
+    module_found = __Pyx__Import_GetModule(qualname, &imported_module);
+    if (unlikely(!module_found || module_found == -1)) {
+        *module = NULL;
+        return module_found;
+    }
+    if (imported_names) {
+        for (i = 0; i < len_imported_names; i++) {
+            PyObject *imported_name = imported_names[i];
+#if __PYX_LIMITED_VERSION_HEX < 0x030d0000
+            int has_imported_attribute = PyObject_HasAttr(imported_module, imported_name);
+#else
+            int has_imported_attribute = PyObject_HasAttrWithError(imported_module, imported_name);
+            if (unlikely(has_imported_attribute == -1)) goto error;
+#endif
+            if (!has_imported_attribute) {
+                goto not_found;
+            }
+        }
+        *module = imported_module;
+        return 1;
+    }
+    dot_index = PyUnicode_FindChar(qualname, '.', 0, PY_SSIZE_T_MAX, 1);
+    if (dot_index == -1) {
+        *module = imported_module;
+        return 1;
+    }
+    if (unlikely(dot_index == -2)) goto error;
+    top_level_package_name = PyUnicode_Substring(qualname, 0, dot_index);
+    if (unlikely(!top_level_package_name)) goto error;
+    Py_DECREF(imported_module);
+    status = __Pyx__Import_GetModule(top_level_package_name, module);
+    Py_DECREF(top_level_package_name);
+    return status;
+error:
+    Py_DECREF(imported_module);
+    *module = NULL;
+    return -1;
+not_found:
+    Py_DECREF(imported_module);
+    *module = NULL;
+    return 0;
+}
+static PyObject *__Pyx__Import(PyObject *name, PyObject *const *imported_names, Py_ssize_t len_imported_names, PyObject *qualname, PyObject *moddict, int level) {
+    PyObject *module = 0;
+    PyObject *empty_dict = 0;
+    PyObject *from_list = 0;
+    int module_found;
+    if (!qualname) {
+        qualname = name;
+    }
+    module_found = __Pyx__Import_Lookup(qualname, imported_names, len_imported_names, &module);
+    if (likely(module_found == 1)) {
+        return module;
+    } else if (unlikely(module_found == -1)) {
+        return NULL;
+    }
+    #if !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX >= 0x030f00a6
+    empty_dict = PyFrozenDict_New(NULL);
+    #else
+    empty_dict = PyDict_New();
+    #endif
+    if (unlikely(!empty_dict))
+        goto bad;
+    if (imported_names) {
+        from_list = __Pyx_PyList_FromArray(imported_names, len_imported_names);
+        if (unlikely(!from_list))
+            goto bad;
+    }
+    if (level == -1) {
+        const char* package_sep = strchr(__Pyx_MODULE_NAME, '.');
+        if (package_sep != (0)) {
+            module = PyImport_ImportModuleLevelObject(
+                name, moddict, empty_dict, from_list, 1);
+            if (unlikely(!module)) {
+                if (unlikely(!PyErr_ExceptionMatches(PyExc_ImportError)))
+                    goto bad;
+                PyErr_Clear();
+            }
+        }
+        level = 0;
+    }
+    if (!module) {
+        module = PyImport_ImportModuleLevelObject(
+            name, moddict, empty_dict, from_list, level);
+    }
+bad:
+    Py_XDECREF(from_list);
+    Py_XDECREF(empty_dict);
+    return module;
+}
+
+/* Import */
+static PyObject *__Pyx_Import(PyObject *name, PyObject *const *imported_names, Py_ssize_t len_imported_names, PyObject *qualname, int level) {
+    return __Pyx__Import(name, imported_names, len_imported_names, qualname, __pyx_mstate_global->__pyx_d, level);
+}
+
+/* ImportFrom */
+static PyObject* __Pyx_ImportFrom(PyObject* module, PyObject* name) {
+    PyObject* value = __Pyx_PyObject_GetAttrStr(module, name);
+    if (unlikely(!value) && PyErr_ExceptionMatches(PyExc_AttributeError)) {
+        const char* module_name_str = 0;
+        PyObject* module_name = 0;
+        PyObject* module_dot = 0;
+        PyObject* full_name = 0;
+        PyErr_Clear();
+        module_name_str = PyModule_GetName(module);
+        if (unlikely(!module_name_str)) { goto modbad; }
+        module_name = PyUnicode_FromString(module_name_str);
+        if (unlikely(!module_name)) { goto modbad; }
+        module_dot = PyUnicode_Concat(module_name, __pyx_mstate_global->__pyx_kp_u__2);
+        if (unlikely(!module_dot)) { goto modbad; }
+        full_name = PyUnicode_Concat(module_dot, name);
+        if (unlikely(!full_name)) { goto modbad; }
+        #if (CYTHON_COMPILING_IN_PYPY && PYPY_VERSION_NUM  < 0x07030400) ||\
+                CYTHON_COMPILING_IN_GRAAL
+        {
+            PyObject *modules = PyImport_GetModuleDict();
+            if (unlikely(!modules))
+                goto modbad;
+            value = PyObject_GetItem(modules, full_name);
+        }
+        #else
+        value = PyImport_GetModule(full_name);
+        #endif
+      modbad:
+        Py_XDECREF(full_name);
+        Py_XDECREF(module_dot);
+        Py_XDECREF(module_name);
+    }
+    if (unlikely(!value)) {
+        PyErr_Format(PyExc_ImportError, "cannot import name %S", name);
+    }
+    return value;
 }
 
 /* dict_setdefault (used by FetchCommonType) */
@@ -7315,49 +9502,6 @@ static int __pyx_CommonTypesMetaclass_init(PyObject *module) {
     return 0;
 }
 
-/* FastTypeChecks (used by CythonFunctionPerModule) */
-#if CYTHON_COMPILING_IN_CPYTHON
-static int __Pyx_InBases(PyTypeObject *a, PyTypeObject *b) {
-    while (a) {
-        a = __Pyx_PyType_GetSlot(a, tp_base, PyTypeObject*);
-        if (a == b)
-            return 1;
-    }
-    return b == &PyBaseObject_Type;
-}
-static CYTHON_INLINE int __Pyx_IsSubtype(PyTypeObject *a, PyTypeObject *b) {
-    PyObject *mro;
-    if (a == b) return 1;
-    mro = a->tp_mro;
-    if (likely(mro)) {
-        Py_ssize_t i, n;
-        n = PyTuple_GET_SIZE(mro);
-        for (i = 0; i < n; i++) {
-            if (PyTuple_GET_ITEM(mro, i) == (PyObject *)b)
-                return 1;
-        }
-        return 0;
-    }
-    return __Pyx_InBases(a, b);
-}
-static CYTHON_INLINE int __Pyx_IsAnySubtype2(PyTypeObject *cls, PyTypeObject *a, PyTypeObject *b) {
-    PyObject *mro;
-    if (cls == a || cls == b) return 1;
-    mro = cls->tp_mro;
-    if (likely(mro)) {
-        Py_ssize_t i, n;
-        n = PyTuple_GET_SIZE(mro);
-        for (i = 0; i < n; i++) {
-            PyObject *base = PyTuple_GET_ITEM(mro, i);
-            if (base == (PyObject *)a || base == (PyObject *)b)
-                return 1;
-        }
-        return 0;
-    }
-    return __Pyx_InBases(cls, a) || __Pyx_InBases(cls, b);
-}
-#endif
-
 /* CythonFunctionPerModule (used by CythonFunctionShared) */
 #if CYTHON_OPAQUE_SHARED_TYPES && CYTHON_USE_MODULE_STATE
 static __pyx_CyFunctionObject *__Pyx_as_CyFunctionObject_safe(PyObject *o) {
@@ -7439,15 +9583,6 @@ static CYTHON_INLINE void __Pyx_CyFunction_SetAnnotationsDict(PyObject *func, Py
     Py_INCREF(dict);
 }
 
-/* IgnoreException (used by CythonFunctionShared) */
-static CYTHON_INLINE int __Pyx_IgnoreGivenException(PyObject *given_exception, PyObject *ignorable_exception) {
-    if (PyErr_GivenExceptionMatches(given_exception ? given_exception : PyErr_Occurred(), ignorable_exception)) {
-        PyErr_Clear();
-        return 1;
-    }
-    return 0;
-}
-
 /* CallTypeTraverse (used by CythonFunctionShared) */
 #if !CYTHON_USE_TYPE_SPECS
 #else
@@ -7487,139 +9622,6 @@ static PyObject *__Pyx_PyMethod_New(PyObject *func, PyObject *self, PyObject *ty
     if (!self)
         return __Pyx_NewRef(func);
     return PyMethod_New(func, self);
-}
-#endif
-
-/* PyObjectCall (used by PyObjectFastCall) */
-#if CYTHON_COMPILING_IN_CPYTHON
-static CYTHON_INLINE PyObject* __Pyx_PyObject_Call(PyObject *func, PyObject *arg, PyObject *kw) {
-    PyObject *result;
-    ternaryfunc call = Py_TYPE(func)->tp_call;
-    if (unlikely(!call))
-        return PyObject_Call(func, arg, kw);
-    if (unlikely(Py_EnterRecursiveCall(" while calling a Python object")))
-        return NULL;
-    result = (*call)(func, arg, kw);
-    Py_LeaveRecursiveCall();
-    if (unlikely(!result) && unlikely(!PyErr_Occurred())) {
-        PyErr_SetString(
-            PyExc_SystemError,
-            "NULL result without error in PyObject_Call");
-    }
-    return result;
-}
-#endif
-
-/* PyObjectCallMethO (used by PyObjectFastCall) */
-#if CYTHON_COMPILING_IN_CPYTHON
-static CYTHON_INLINE PyObject* __Pyx_PyObject_CallMethO(PyObject *func, PyObject *arg) {
-    PyObject *self, *result;
-    PyCFunction cfunc;
-    cfunc = __Pyx_CyOrPyCFunction_GET_FUNCTION(func);
-    self = __Pyx_CyOrPyCFunction_GET_SELF(func);
-    if (unlikely(Py_EnterRecursiveCall(" while calling a Python object")))
-        return NULL;
-    result = cfunc(self, arg);
-    Py_LeaveRecursiveCall();
-    if (unlikely(!result) && unlikely(!PyErr_Occurred())) {
-        PyErr_SetString(
-            PyExc_SystemError,
-            "NULL result without error in PyObject_Call");
-    }
-    return result;
-}
-#endif
-
-/* PyObjectFastCall (used by PyObjectCallOneArg) */
-#if CYTHON_COMPILING_IN_LIMITED_API
-static PyObject* __Pyx_PyObject_FastCall_fallback(PyObject *func, PyObject * const*args, size_t nargs, PyObject *kwargs) {
-    PyObject *argstuple;
-    PyObject *result = 0;
-    size_t i;
-    argstuple = PyTuple_New((Py_ssize_t)nargs);
-    if (unlikely(!argstuple)) return NULL;
-    for (i = 0; i < nargs; i++) {
-        Py_INCREF(args[i]);
-        if (__Pyx_PyTuple_SET_ITEM(argstuple, (Py_ssize_t)i, args[i]) != (0)) goto bad;
-    }
-    result = __Pyx_PyObject_Call(func, argstuple, kwargs);
-  bad:
-    Py_DECREF(argstuple);
-    return result;
-}
-#endif
-#if CYTHON_VECTORCALL && !(CYTHON_COMPILING_IN_LIMITED_API || CYTHON_COMPILING_IN_PYPY)
-  #if CYTHON_COMPILING_IN_CPYTHON
-static CYTHON_INLINE vectorcallfunc __Pyx_PyVectorcall_Function(PyObject *callable) {
-    PyTypeObject *tp = Py_TYPE(callable);
-    #if defined(__Pyx_CyFunction_USED)
-    if (__Pyx_CyFunction_CheckExact(callable)) {
-        return __Pyx_CyFunction_func_vectorcall(callable);
-    }
-    #endif
-    if (!PyType_HasFeature(tp, Py_TPFLAGS_HAVE_VECTORCALL)) {
-        return NULL;
-    }
-    assert(PyCallable_Check(callable));
-    Py_ssize_t offset = tp->tp_vectorcall_offset;
-    assert(offset > 0);
-    vectorcallfunc ptr;
-    memcpy(&ptr, (char *) callable + offset, sizeof(ptr));
-    return ptr;
-}
-  #else
-    #define __Pyx_PyVectorcall_Function(callable) PyVectorcall_Function(callable)
-  #endif
-#endif
-static CYTHON_INLINE PyObject* __Pyx_PyObject_FastCallDict(PyObject *func, PyObject *const *args, size_t nargsf, PyObject *kwargs) {
-    Py_ssize_t nargs = __Pyx_PyVectorcall_NARGS(nargsf);
-#if CYTHON_COMPILING_IN_CPYTHON
-    if (nargs == 0 && kwargs == NULL) {
-        if (__Pyx_CyOrPyCFunction_Check(func) && likely( __Pyx_CyOrPyCFunction_GET_FLAGS(func) & METH_NOARGS))
-            return __Pyx_PyObject_CallMethO(func, NULL);
-    }
-    else if (nargs == 1 && kwargs == NULL) {
-        if (__Pyx_CyOrPyCFunction_Check(func) && likely( __Pyx_CyOrPyCFunction_GET_FLAGS(func) & METH_O))
-            return __Pyx_PyObject_CallMethO(func, args[0]);
-    }
-#endif
-    if (kwargs == NULL) {
-        #if CYTHON_VECTORCALL
-          #if CYTHON_COMPILING_IN_LIMITED_API || CYTHON_COMPILING_IN_PYPY
-            return PyObject_Vectorcall(func, args, nargsf, NULL);
-          #else
-            vectorcallfunc f = __Pyx_PyVectorcall_Function(func);
-            if (f) {
-                return f(func, args, nargsf, NULL);
-            }
-          #endif
-        #endif
-    }
-    if (nargs == 0) {
-        return __Pyx_PyObject_Call(func, __pyx_mstate_global->__pyx_empty_tuple, kwargs);
-    }
-    #if CYTHON_COMPILING_IN_LIMITED_API
-    return __Pyx_PyObject_FastCall_fallback(func, args, (size_t)nargs, kwargs);
-    #elif CYTHON_COMPILING_IN_PYPY
-    return PyObject_VectorcallDict(func, args, (size_t) nargs, kwargs);
-    #else
-    return PyObject_VectorcallDict(func, args, nargsf, kwargs);
-    #endif
-}
-
-/* PyObjectCallOneArg (used by CythonFunctionShared) */
-static CYTHON_INLINE PyObject* __Pyx_PyObject_CallOneArg(PyObject *func, PyObject *arg) {
-    PyObject *args[2] = {NULL, arg};
-    return __Pyx_PyObject_FastCall(func, args+1, 1 | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET);
-}
-
-/* PyObjectGetAttrStr (used by CythonFunctionShared) */
-#if CYTHON_USE_TYPE_SLOTS
-static CYTHON_INLINE PyObject* __Pyx_PyObject_GetAttrStr(PyObject* obj, PyObject* attr_name) {
-    PyTypeObject* tp = Py_TYPE(obj);
-    if (likely(tp->tp_getattro))
-        return tp->tp_getattro(obj, attr_name);
-    return PyObject_GetAttr(obj, attr_name);
 }
 #endif
 
@@ -8951,150 +10953,6 @@ static PyTypeObject *__Pyx_Get_CyFunction_Type(void) {
     return tp;
 }
 
-/* PyDictVersioning (used by CLineInTraceback) */
-#if CYTHON_USE_DICT_VERSIONS && CYTHON_USE_TYPE_SLOTS
-static CYTHON_INLINE PY_UINT64_T __Pyx_get_tp_dict_version(PyObject *obj) {
-    PyObject *dict = Py_TYPE(obj)->tp_dict;
-    return likely(dict) ? __PYX_GET_DICT_VERSION(dict) : 0;
-}
-static CYTHON_INLINE PY_UINT64_T __Pyx_get_object_dict_version(PyObject *obj) {
-    PyObject **dictptr = NULL;
-    Py_ssize_t offset = Py_TYPE(obj)->tp_dictoffset;
-    if (offset) {
-#if CYTHON_COMPILING_IN_CPYTHON
-        dictptr = (likely(offset > 0)) ? (PyObject **) ((char *)obj + offset) : _PyObject_GetDictPtr(obj);
-#else
-        dictptr = _PyObject_GetDictPtr(obj);
-#endif
-    }
-    return (dictptr && *dictptr) ? __PYX_GET_DICT_VERSION(*dictptr) : 0;
-}
-static CYTHON_INLINE int __Pyx_object_dict_version_matches(PyObject* obj, PY_UINT64_T tp_dict_version, PY_UINT64_T obj_dict_version) {
-    PyObject *dict = Py_TYPE(obj)->tp_dict;
-    if (unlikely(!dict) || unlikely(tp_dict_version != __PYX_GET_DICT_VERSION(dict)))
-        return 0;
-    return obj_dict_version == __Pyx_get_object_dict_version(obj);
-}
-#endif
-
-/* GivenExceptionMatches (used by PyErrExceptionMatches) */
-#if CYTHON_COMPILING_IN_CPYTHON
-static CYTHON_INLINE int __Pyx_inner_PyErr_GivenExceptionMatches2(PyObject *err, PyObject* exc_type1, PyObject *exc_type2) {
-    if (exc_type1) {
-        return __Pyx_IsAnySubtype2((PyTypeObject*)err, (PyTypeObject*)exc_type1, (PyTypeObject*)exc_type2);
-    } else {
-        return __Pyx_IsSubtype((PyTypeObject*)err, (PyTypeObject*)exc_type2);
-    }
-}
-static int __Pyx_PyErr_GivenExceptionMatchesTuple(PyObject *exc_type, PyObject *tuple) {
-    Py_ssize_t i, n;
-    assert(PyExceptionClass_Check(exc_type));
-    n = PyTuple_GET_SIZE(tuple);
-    for (i=0; i<n; i++) {
-        if (exc_type == PyTuple_GET_ITEM(tuple, i)) return 1;
-    }
-    for (i=0; i<n; i++) {
-        PyObject *t = PyTuple_GET_ITEM(tuple, i);
-        if (likely(PyExceptionClass_Check(t))) {
-            if (__Pyx_inner_PyErr_GivenExceptionMatches2(exc_type, NULL, t)) return 1;
-        } else {
-        }
-    }
-    return 0;
-}
-static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches(PyObject *err, PyObject* exc_type) {
-    if (likely(err == exc_type)) return 1;
-    if (likely(PyExceptionClass_Check(err))) {
-        if (likely(PyExceptionClass_Check(exc_type))) {
-            return __Pyx_inner_PyErr_GivenExceptionMatches2(err, NULL, exc_type);
-        } else if (likely(PyTuple_Check(exc_type))) {
-            return __Pyx_PyErr_GivenExceptionMatchesTuple(err, exc_type);
-        } else {
-        }
-    }
-    return PyErr_GivenExceptionMatches(err, exc_type);
-}
-static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches2(PyObject *err, PyObject *exc_type1, PyObject *exc_type2) {
-    assert(PyExceptionClass_Check(exc_type1));
-    assert(PyExceptionClass_Check(exc_type2));
-    if (likely(err == exc_type1 || err == exc_type2)) return 1;
-    if (likely(PyExceptionClass_Check(err))) {
-        return __Pyx_inner_PyErr_GivenExceptionMatches2(err, exc_type1, exc_type2);
-    }
-    return (PyErr_GivenExceptionMatches(err, exc_type1) || PyErr_GivenExceptionMatches(err, exc_type2));
-}
-#endif
-
-/* PyErrExceptionMatches (used by PyObjectGetAttrStrNoError) */
-#if CYTHON_FAST_THREAD_STATE
-static int __Pyx_PyErr_ExceptionMatchesTuple(PyObject *exc_type, PyObject *tuple) {
-    Py_ssize_t i, n;
-    n = PyTuple_GET_SIZE(tuple);
-    for (i=0; i<n; i++) {
-        if (exc_type == PyTuple_GET_ITEM(tuple, i)) return 1;
-    }
-    for (i=0; i<n; i++) {
-        if (__Pyx_PyErr_GivenExceptionMatches(exc_type, PyTuple_GET_ITEM(tuple, i))) return 1;
-    }
-    return 0;
-}
-static CYTHON_INLINE int __Pyx_PyErr_ExceptionMatchesInState(PyThreadState* tstate, PyObject* err) {
-    int result;
-    PyObject *exc_type;
-#if PY_VERSION_HEX >= 0x030C00A6
-    PyObject *current_exception = tstate->current_exception;
-    if (unlikely(!current_exception)) return 0;
-    exc_type = (PyObject*) Py_TYPE(current_exception);
-    if (exc_type == err) return 1;
-#else
-    exc_type = tstate->curexc_type;
-    if (exc_type == err) return 1;
-    if (unlikely(!exc_type)) return 0;
-#endif
-    #if CYTHON_AVOID_BORROWED_REFS
-    Py_INCREF(exc_type);
-    #endif
-    if (unlikely(PyTuple_Check(err))) {
-        result = __Pyx_PyErr_ExceptionMatchesTuple(exc_type, err);
-    } else {
-        result = __Pyx_PyErr_GivenExceptionMatches(exc_type, err);
-    }
-    #if CYTHON_AVOID_BORROWED_REFS
-    Py_DECREF(exc_type);
-    #endif
-    return result;
-}
-#endif
-
-/* PyObjectGetAttrStrNoError (used by CLineInTraceback) */
-#if __PYX_LIMITED_VERSION_HEX < 0x030d0000
-static void __Pyx_PyObject_GetAttrStr_ClearAttributeError(void) {
-    __Pyx_PyThreadState_declare
-    __Pyx_PyThreadState_assign
-    if (likely(__Pyx_PyErr_ExceptionMatches(PyExc_AttributeError)))
-        __Pyx_PyErr_Clear();
-}
-#endif
-static CYTHON_INLINE PyObject* __Pyx_PyObject_GetAttrStrNoError(PyObject* obj, PyObject* attr_name) {
-    PyObject *result;
-#if __PYX_LIMITED_VERSION_HEX >= 0x030d0000
-    (void) PyObject_GetOptionalAttr(obj, attr_name, &result);
-    return result;
-#else
-#if CYTHON_COMPILING_IN_CPYTHON && CYTHON_USE_TYPE_SLOTS
-    PyTypeObject* tp = Py_TYPE(obj);
-    if (likely(tp->tp_getattro == PyObject_GenericGetAttr)) {
-        return _PyObject_GenericGetAttrWithDict(obj, attr_name, NULL, 1);
-    }
-#endif
-    result = __Pyx_PyObject_GetAttrStr(obj, attr_name);
-    if (unlikely(!result)) {
-        __Pyx_PyObject_GetAttrStr_ClearAttributeError();
-    }
-    return result;
-#endif
-}
-
 /* CLineInTraceback (used by AddTraceback) */
 #if CYTHON_CLINE_IN_TRACEBACK && CYTHON_CLINE_IN_TRACEBACK_RUNTIME
 #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
@@ -9410,6 +11268,133 @@ bad:
         return (target_type) value;\
     }
 
+/* PyObjectVectorcallKwds (used by PyObjectVectorcallMethodKwds) */
+#if CYTHON_VECTORCALL
+CYTHON_UNUSED static int __Pyx_CheckVectorcallKwarg(PyObject *kwnames, Py_ssize_t i) {
+    PyObject *key = __Pyx_PyTuple_GET_ITEM(kwnames, i);
+#if !CYTHON_ASSUME_SAFE_MACROS
+    if (unlikely(!key)) return -1;
+#endif
+    if (unlikely(!PyUnicode_Check(key))) {
+        PyErr_SetString(PyExc_TypeError, "keywords must be strings");
+        return -1;
+    }
+    return 0;
+}
+#else
+CYTHON_UNUSED static PyObject *__Pyx_MakeKwargDict(PyObject **keys, PyObject **values, Py_ssize_t n) {
+    PyObject *out = PyDict_New();
+    if (unlikely(!out)) return NULL;
+    for (Py_ssize_t i=0; i<n; ++i) {
+        if (unlikely(PyDict_SetItem(out, keys[i], values[i]) < 0)) {
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+CYTHON_UNUSED static int __Pyx_CheckVectorcallKwarg(PyObject **kwnames, Py_ssize_t i) {
+    PyObject *key = kwnames[i];
+    if (unlikely(!PyUnicode_Check(key))) {
+        PyErr_SetString(PyExc_TypeError, "keywords must be strings");
+        return -1;
+    }
+    return 0;
+}
+#endif
+
+/* PyObjectVectorcallMethodKwds (used by CIntToPy) */
+#if !CYTHON_VECTORCALL
+static PyObject *__Pyx_Object_VectorcallMethodKwds(PyObject *name, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+    PyObject *result;
+    PyObject *obj = PyObject_GetAttr(args[0], name);
+    if (unlikely(!obj))
+        return NULL;
+    result = __Pyx_Object_VectorcallKwds(obj, args+1, nargsf-1, kwnames);
+    Py_DECREF(obj);
+    return result;
+}
+#endif
+
+/* CIntToPy */
+static CYTHON_INLINE PyObject* __Pyx_PyLong_From___pyx_anon_enum(int value) {
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#endif
+    const int neg_one = (int) -1, const_zero = (int) 0;
+#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
+#pragma GCC diagnostic pop
+#endif
+    const int is_unsigned = neg_one > const_zero;
+    if (is_unsigned) {
+        if (sizeof(int) < sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(int) <= sizeof(unsigned long)) {
+            return PyLong_FromUnsignedLong((unsigned long) value);
+#if !CYTHON_COMPILING_IN_PYPY
+        } else if (sizeof(int) <= sizeof(unsigned PY_LONG_LONG)) {
+            return PyLong_FromUnsignedLongLong((unsigned PY_LONG_LONG) value);
+#endif
+        }
+    } else {
+        if (sizeof(int) <= sizeof(long)) {
+            return PyLong_FromLong((long) value);
+        } else if (sizeof(int) <= sizeof(PY_LONG_LONG)) {
+            return PyLong_FromLongLong((PY_LONG_LONG) value);
+        }
+    }
+    {
+        unsigned char *bytes = (unsigned char *)&value;
+#if !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX >= 0x030d00A4
+        if (is_unsigned) {
+            return PyLong_FromUnsignedNativeBytes(bytes, sizeof(value), -1);
+        } else {
+            return PyLong_FromNativeBytes(bytes, sizeof(value), -1);
+        }
+#elif !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX < 0x030d0000
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        return _PyLong_FromByteArray(bytes, sizeof(int),
+                                     little, !is_unsigned);
+#else
+        int one = 1; int little = (int)*(unsigned char *)&one;
+        PyObject *result = NULL, *kwds = NULL;
+        PyObject *py_bytes = NULL, *order_str = NULL, *from_bytes_str = NULL;;
+        py_bytes = PyBytes_FromStringAndSize((char*)bytes, sizeof(int));
+        if (!py_bytes) goto limited_bad;
+        from_bytes_str = PyUnicode_FromStringAndSize("from_bytes", 10);
+        if (!from_bytes_str) goto limited_bad;
+        order_str = PyUnicode_FromString(little ? "little" : "big");
+        if (!order_str) goto limited_bad;
+        {
+            PyObject *args[] = { (PyObject*)&PyLong_Type, py_bytes, order_str, Py_True };
+            if (!is_unsigned) {
+                PyObject *signed_str = PyUnicode_FromStringAndSize("signed", 6);
+                if (!signed_str) goto limited_bad;
+#if CYTHON_VECTORCALL
+                kwds = PyTuple_Pack(1, signed_str);
+#else
+                {
+                    PyObject *keys[] = {signed_str};
+                    PyObject *values[] = {Py_True};
+                    kwds = __Pyx_MakeKwargDict(keys, values, 1);
+                }
+#endif
+                Py_DECREF(signed_str);
+                if (unlikely(!kwds)) goto limited_bad;
+            }
+            result = __Pyx_Object_VectorcallMethodKwds(from_bytes_str, args, 3 | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET, kwds);
+        }
+        limited_bad:
+        Py_XDECREF(kwds);
+        Py_XDECREF(order_str);
+        Py_XDECREF(py_bytes);
+        Py_XDECREF(from_bytes_str);
+        return result;
+#endif
+    }
+}
+
 /* CIntFromPy */
 static int __Pyx_LargePyLong___Pyx_PyLong_As_int(PyObject *x);
 static int __Pyx_raise_neg_overflow___Pyx_PyLong_As_int(void) {
@@ -9710,54 +11695,6 @@ static CYTHON_INLINE int __Pyx_PyLong_As_int(PyObject *x) {
         return __Pyx_NonPyLong___Pyx_PyLong_As_int(x);
     }
 }
-
-/* PyObjectVectorcallKwds (used by PyObjectVectorcallMethodKwds) */
-#if CYTHON_VECTORCALL
-CYTHON_UNUSED static int __Pyx_CheckVectorcallKwarg(PyObject *kwnames, Py_ssize_t i) {
-    PyObject *key = __Pyx_PyTuple_GET_ITEM(kwnames, i);
-#if !CYTHON_ASSUME_SAFE_MACROS
-    if (unlikely(!key)) return -1;
-#endif
-    if (unlikely(!PyUnicode_Check(key))) {
-        PyErr_SetString(PyExc_TypeError, "keywords must be strings");
-        return -1;
-    }
-    return 0;
-}
-#else
-CYTHON_UNUSED static PyObject *__Pyx_MakeKwargDict(PyObject **keys, PyObject **values, Py_ssize_t n) {
-    PyObject *out = PyDict_New();
-    if (unlikely(!out)) return NULL;
-    for (Py_ssize_t i=0; i<n; ++i) {
-        if (unlikely(PyDict_SetItem(out, keys[i], values[i]) < 0)) {
-            Py_DECREF(out);
-            return NULL;
-        }
-    }
-    return out;
-}
-CYTHON_UNUSED static int __Pyx_CheckVectorcallKwarg(PyObject **kwnames, Py_ssize_t i) {
-    PyObject *key = kwnames[i];
-    if (unlikely(!PyUnicode_Check(key))) {
-        PyErr_SetString(PyExc_TypeError, "keywords must be strings");
-        return -1;
-    }
-    return 0;
-}
-#endif
-
-/* PyObjectVectorcallMethodKwds (used by CIntToPy) */
-#if !CYTHON_VECTORCALL
-static PyObject *__Pyx_Object_VectorcallMethodKwds(PyObject *name, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
-    PyObject *result;
-    PyObject *obj = PyObject_GetAttr(args[0], name);
-    if (unlikely(!obj))
-        return NULL;
-    result = __Pyx_Object_VectorcallKwds(obj, args+1, nargsf-1, kwnames);
-    Py_DECREF(obj);
-    return result;
-}
-#endif
 
 /* CIntToPy */
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_unsigned_int(unsigned int value) {
@@ -10297,45 +12234,6 @@ static CYTHON_INLINE long __Pyx_PyLong_As_long(PyObject *x) {
     }
 }
 
-/* FormatTypeName */
-#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
-static __Pyx_TypeName
-__Pyx_PyType_GetFullyQualifiedName(PyTypeObject* tp)
-{
-    PyObject *module = NULL, *name = NULL, *result = NULL;
-    #if __PYX_LIMITED_VERSION_HEX < 0x030b0000
-    name = __Pyx_PyObject_GetAttrStr((PyObject *)tp,
-                                               __pyx_mstate_global->__pyx_n_u_qualname);
-    #else
-    name = PyType_GetQualName(tp);
-    #endif
-    if (unlikely(name == NULL) || unlikely(!PyUnicode_Check(name))) goto bad;
-    module = __Pyx_PyObject_GetAttrStr((PyObject *)tp,
-                                               __pyx_mstate_global->__pyx_n_u_module);
-    if (unlikely(module == NULL) || unlikely(!PyUnicode_Check(module))) goto bad;
-    if (PyUnicode_CompareWithASCIIString(module, "builtins") == 0) {
-        result = name;
-        name = NULL;
-        goto done;
-    }
-    result = PyUnicode_FromFormat("%U.%U", module, name);
-    if (unlikely(result == NULL)) goto bad;
-  done:
-    Py_XDECREF(name);
-    Py_XDECREF(module);
-    return result;
-  bad:
-    PyErr_Clear();
-    if (name) {
-        result = name;
-        name = NULL;
-    } else {
-        result = __Pyx_NewRef(__pyx_mstate_global->__pyx_kp_u__3);
-    }
-    goto done;
-}
-#endif
-
 /* CIntToPy */
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_long(long value) {
 #ifdef __Pyx_HAS_GCC_DIAGNOSTIC
@@ -10446,6 +12344,1416 @@ static unsigned long __Pyx_get_runtime_version(void) {
 #else
     return __Pyx_cached_runtime_version;
 #endif
+}
+
+/* RaiseException (used by CoroutineBase) */
+static void __Pyx_Raise(PyObject *type, PyObject *value, PyObject *tb, PyObject *cause) {
+    PyObject* owned_instance = NULL;
+    if (tb == Py_None) {
+        tb = 0;
+    } else if (tb && !PyTraceBack_Check(tb)) {
+        PyErr_SetString(PyExc_TypeError,
+            "raise: arg 3 must be a traceback or None");
+        goto bad;
+    }
+    if (value == Py_None)
+        value = 0;
+    if (PyExceptionInstance_Check(type)) {
+        if (value) {
+            PyErr_SetString(PyExc_TypeError,
+                "instance exception may not have a separate value");
+            goto bad;
+        }
+        value = type;
+        type = (PyObject*) Py_TYPE(value);
+    } else if (PyExceptionClass_Check(type)) {
+        PyObject *instance_class = NULL;
+        if (value && PyExceptionInstance_Check(value)) {
+            instance_class = (PyObject*) Py_TYPE(value);
+            if (instance_class != type) {
+                int is_subclass = PyObject_IsSubclass(instance_class, type);
+                if (!is_subclass) {
+                    instance_class = NULL;
+                } else if (unlikely(is_subclass == -1)) {
+                    goto bad;
+                } else {
+                    type = instance_class;
+                }
+            }
+        }
+        if (!instance_class) {
+            PyObject *args;
+            if (!value)
+                args = PyTuple_New(0);
+            else if (PyTuple_Check(value)) {
+                Py_INCREF(value);
+                args = value;
+            } else
+                args = PyTuple_Pack(1, value);
+            if (!args)
+                goto bad;
+            owned_instance = PyObject_Call(type, args, NULL);
+            Py_DECREF(args);
+            if (!owned_instance)
+                goto bad;
+            value = owned_instance;
+            if (!PyExceptionInstance_Check(value)) {
+                PyErr_Format(PyExc_TypeError,
+                             "calling %R should have returned an instance of "
+                             "BaseException, not %R",
+                             type, Py_TYPE(value));
+                goto bad;
+            }
+        }
+    } else {
+        PyErr_SetString(PyExc_TypeError,
+            "raise: exception class must be a subclass of BaseException");
+        goto bad;
+    }
+    if (cause) {
+        PyObject *fixed_cause;
+        if (cause == Py_None) {
+            fixed_cause = NULL;
+        } else if (PyExceptionClass_Check(cause)) {
+            fixed_cause = PyObject_CallObject(cause, NULL);
+            if (fixed_cause == NULL)
+                goto bad;
+        } else if (PyExceptionInstance_Check(cause)) {
+            fixed_cause = cause;
+            Py_INCREF(fixed_cause);
+        } else {
+            PyErr_SetString(PyExc_TypeError,
+                            "exception causes must derive from "
+                            "BaseException");
+            goto bad;
+        }
+        PyException_SetCause(value, fixed_cause);
+    }
+    PyErr_SetObject(type, value);
+    if (tb) {
+#if PY_VERSION_HEX >= 0x030C00A6
+        PyException_SetTraceback(value, tb);
+#elif CYTHON_FAST_THREAD_STATE
+        PyThreadState *tstate = __Pyx_PyThreadState_Current;
+        PyObject* tmp_tb = tstate->curexc_traceback;
+        if (tb != tmp_tb) {
+            Py_INCREF(tb);
+            tstate->curexc_traceback = tb;
+            Py_XDECREF(tmp_tb);
+        }
+#else
+        PyObject *tmp_type, *tmp_value, *tmp_tb;
+        PyErr_Fetch(&tmp_type, &tmp_value, &tmp_tb);
+        Py_INCREF(tb);
+        PyErr_Restore(tmp_type, tmp_value, tb);
+        Py_XDECREF(tmp_tb);
+#endif
+    }
+bad:
+    Py_XDECREF(owned_instance);
+    return;
+}
+
+/* GetTopmostException (used by SaveResetException) */
+#if CYTHON_USE_EXC_INFO_STACK && CYTHON_FAST_THREAD_STATE
+static _PyErr_StackItem *
+__Pyx_PyErr_GetTopmostException(PyThreadState *tstate)
+{
+    _PyErr_StackItem *exc_info = tstate->exc_info;
+    while ((exc_info->exc_value == NULL || exc_info->exc_value == Py_None) &&
+           exc_info->previous_item != NULL)
+    {
+        exc_info = exc_info->previous_item;
+    }
+    return exc_info;
+}
+#endif
+
+/* SaveResetException (used by CoroutineBase) */
+#if CYTHON_FAST_THREAD_STATE
+static CYTHON_INLINE void __Pyx__ExceptionSave(PyThreadState *tstate, PyObject **type, PyObject **value, PyObject **tb) {
+  #if CYTHON_USE_EXC_INFO_STACK && PY_VERSION_HEX >= 0x030B00a4
+    _PyErr_StackItem *exc_info = __Pyx_PyErr_GetTopmostException(tstate);
+    PyObject *exc_value = exc_info->exc_value;
+    if (exc_value == NULL || exc_value == Py_None) {
+        *value = NULL;
+        *type = NULL;
+        *tb = NULL;
+    } else {
+        *value = exc_value;
+        Py_INCREF(*value);
+        *type = (PyObject*) Py_TYPE(exc_value);
+        Py_INCREF(*type);
+        *tb = PyException_GetTraceback(exc_value);
+    }
+  #elif CYTHON_USE_EXC_INFO_STACK
+    _PyErr_StackItem *exc_info = __Pyx_PyErr_GetTopmostException(tstate);
+    *type = exc_info->exc_type;
+    *value = exc_info->exc_value;
+    *tb = exc_info->exc_traceback;
+    Py_XINCREF(*type);
+    Py_XINCREF(*value);
+    Py_XINCREF(*tb);
+  #else
+    *type = tstate->exc_type;
+    *value = tstate->exc_value;
+    *tb = tstate->exc_traceback;
+    Py_XINCREF(*type);
+    Py_XINCREF(*value);
+    Py_XINCREF(*tb);
+  #endif
+}
+static CYTHON_INLINE void __Pyx__ExceptionReset(PyThreadState *tstate, PyObject *type, PyObject *value, PyObject *tb) {
+  #if CYTHON_USE_EXC_INFO_STACK && PY_VERSION_HEX >= 0x030B00a4
+    _PyErr_StackItem *exc_info = tstate->exc_info;
+    PyObject *tmp_value = exc_info->exc_value;
+    exc_info->exc_value = value;
+    Py_XDECREF(tmp_value);
+    Py_XDECREF(type);
+    Py_XDECREF(tb);
+  #else
+    PyObject *tmp_type, *tmp_value, *tmp_tb;
+    #if CYTHON_USE_EXC_INFO_STACK
+    _PyErr_StackItem *exc_info = tstate->exc_info;
+    tmp_type = exc_info->exc_type;
+    tmp_value = exc_info->exc_value;
+    tmp_tb = exc_info->exc_traceback;
+    exc_info->exc_type = type;
+    exc_info->exc_value = value;
+    exc_info->exc_traceback = tb;
+    #else
+    tmp_type = tstate->exc_type;
+    tmp_value = tstate->exc_value;
+    tmp_tb = tstate->exc_traceback;
+    tstate->exc_type = type;
+    tstate->exc_value = value;
+    tstate->exc_traceback = tb;
+    #endif
+    Py_XDECREF(tmp_type);
+    Py_XDECREF(tmp_value);
+    Py_XDECREF(tmp_tb);
+  #endif
+}
+#endif
+
+/* SwapException (used by CoroutineBase) */
+#if CYTHON_FAST_THREAD_STATE
+static CYTHON_INLINE void __Pyx__ExceptionSwap(PyThreadState *tstate, PyObject **type, PyObject **value, PyObject **tb) {
+    PyObject *tmp_type, *tmp_value, *tmp_tb;
+  #if CYTHON_USE_EXC_INFO_STACK && PY_VERSION_HEX >= 0x030B00a4
+    _PyErr_StackItem *exc_info = tstate->exc_info;
+    tmp_value = exc_info->exc_value;
+    exc_info->exc_value = *value;
+    if (tmp_value == NULL || tmp_value == Py_None) {
+        Py_XDECREF(tmp_value);
+        tmp_value = NULL;
+        tmp_type = NULL;
+        tmp_tb = NULL;
+    } else {
+        tmp_type = (PyObject*) Py_TYPE(tmp_value);
+        Py_INCREF(tmp_type);
+        #if CYTHON_COMPILING_IN_CPYTHON
+        tmp_tb = ((PyBaseExceptionObject*) tmp_value)->traceback;
+        Py_XINCREF(tmp_tb);
+        #else
+        tmp_tb = PyException_GetTraceback(tmp_value);
+        #endif
+    }
+  #elif CYTHON_USE_EXC_INFO_STACK
+    _PyErr_StackItem *exc_info = tstate->exc_info;
+    tmp_type = exc_info->exc_type;
+    tmp_value = exc_info->exc_value;
+    tmp_tb = exc_info->exc_traceback;
+    exc_info->exc_type = *type;
+    exc_info->exc_value = *value;
+    exc_info->exc_traceback = *tb;
+  #else
+    tmp_type = tstate->exc_type;
+    tmp_value = tstate->exc_value;
+    tmp_tb = tstate->exc_traceback;
+    tstate->exc_type = *type;
+    tstate->exc_value = *value;
+    tstate->exc_traceback = *tb;
+  #endif
+    *type = tmp_type;
+    *value = tmp_value;
+    *tb = tmp_tb;
+}
+#else
+static CYTHON_INLINE void __Pyx_ExceptionSwap(PyObject **type, PyObject **value, PyObject **tb) {
+    PyObject *tmp_type, *tmp_value, *tmp_tb;
+    PyErr_GetExcInfo(&tmp_type, &tmp_value, &tmp_tb);
+    PyErr_SetExcInfo(*type, *value, *tb);
+    *type = tmp_type;
+    *value = tmp_value;
+    *tb = tmp_tb;
+}
+#endif
+
+/* IterNextPlain (used by CoroutineBase) */
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+static PyObject *__Pyx_GetBuiltinNext_LimitedAPI(void) {
+    if (unlikely(!__pyx_mstate_global->__Pyx_GetBuiltinNext_LimitedAPI_cache))
+        __pyx_mstate_global->__Pyx_GetBuiltinNext_LimitedAPI_cache = __Pyx_GetBuiltinName(__pyx_mstate_global->__pyx_n_u_next);
+    return __pyx_mstate_global->__Pyx_GetBuiltinNext_LimitedAPI_cache;
+}
+#endif
+static CYTHON_INLINE PyObject *__Pyx_PyIter_Next_Plain(PyObject *iterator) {
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+    PyObject *result;
+    PyObject *next = __Pyx_GetBuiltinNext_LimitedAPI();
+    if (unlikely(!next)) return NULL;
+    result = PyObject_CallFunctionObjArgs(next, iterator, NULL);
+    return result;
+#else
+    (void)&__Pyx_GetBuiltinName; // only for early limited API
+    iternextfunc iternext = __Pyx_PyObject_GetIterNextFunc(iterator);
+    assert(iternext);
+    return iternext(iterator);
+#endif
+}
+
+/* PyObjectCallMethod1 (used by CoroutineBase) */
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CallMethod1(PyObject* obj, PyObject* method_name, PyObject* arg) {
+#if CYTHON_VECTORCALL && (__PYX_LIMITED_VERSION_HEX >= 0x030C0000 || !CYTHON_COMPILING_IN_LIMITED_API)
+    PyObject *args[2] = {obj, arg};
+    return PyObject_VectorcallMethod(method_name, args, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+#elif CYTHON_COMPILING_IN_LIMITED_API
+    return PyObject_CallMethodObjArgs(obj, method_name, arg, NULL);
+#else
+    return PyObject_CallMethodOneArg(obj, method_name, arg);
+#endif
+}
+
+/* PyObjectCallNoArg (used by CoroutineBase) */
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CallNoArg(PyObject *func) {
+    PyObject *arg[2] = {NULL, NULL};
+    return __Pyx_PyObject_FastCall(func, arg + 1, 0 | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET);
+}
+
+/* ReturnWithStopIteration (used by CoroutineBase) */
+static void __Pyx__ReturnWithStopIteration(PyObject* value, int async);
+static CYTHON_INLINE void __Pyx_ReturnWithStopIteration(PyObject* value, int async, int iternext) {
+    if (value == Py_None) {
+        if (async || !iternext)
+            PyErr_SetNone(async ? PyExc_StopAsyncIteration : PyExc_StopIteration);
+        return;
+    }
+    __Pyx__ReturnWithStopIteration(value, async);
+}
+static void __Pyx__ReturnWithStopIteration(PyObject* value, int async) {
+#if CYTHON_COMPILING_IN_CPYTHON
+    __Pyx_PyThreadState_declare
+#endif
+    PyObject *exc;
+    PyObject *exc_type = async ? PyExc_StopAsyncIteration : PyExc_StopIteration;
+#if CYTHON_COMPILING_IN_CPYTHON
+    if ((PY_VERSION_HEX >= (0x030C00A6)) || unlikely(PyTuple_Check(value) || PyExceptionInstance_Check(value))) {
+        if (PY_VERSION_HEX >= (0x030e00A1)) {
+            exc = __Pyx_PyObject_CallOneArg(exc_type, value);
+        } else {
+            PyObject *args_tuple = PyTuple_New(1);
+            if (unlikely(!args_tuple)) return;
+            Py_INCREF(value);
+            PyTuple_SET_ITEM(args_tuple, 0, value);
+            exc = PyObject_Call(exc_type, args_tuple, NULL);
+            Py_DECREF(args_tuple);
+        }
+        if (unlikely(!exc)) return;
+    } else {
+        Py_INCREF(value);
+        exc = value;
+    }
+    #if CYTHON_FAST_THREAD_STATE
+    __Pyx_PyThreadState_assign
+    #if CYTHON_USE_EXC_INFO_STACK
+    if (!__pyx_tstate->exc_info->exc_value)
+    #else
+    if (!__pyx_tstate->exc_type)
+    #endif
+    {
+        Py_INCREF(exc_type);
+        __Pyx_ErrRestore(exc_type, exc, NULL);
+        return;
+    }
+    #endif
+#else
+    exc = __Pyx_PyObject_CallOneArg(exc_type, value);
+    if (unlikely(!exc)) return;
+#endif
+    PyErr_SetObject(exc_type, exc);
+    Py_DECREF(exc);
+}
+
+/* CoroutineBase (used by Generator) */
+#if !CYTHON_COMPILING_IN_LIMITED_API
+#include <frameobject.h>
+#if PY_VERSION_HEX >= 0x030b00a6 && !defined(PYPY_VERSION)
+  #ifndef Py_BUILD_CORE
+    #define Py_BUILD_CORE 1
+  #endif
+  #include "internal/pycore_frame.h"
+#endif
+#endif // CYTHON_COMPILING_IN_LIMITED_API
+static CYTHON_INLINE void
+__Pyx_Coroutine_Undelegate(__pyx_CoroutineObject *gen) {
+#if CYTHON_USE_AM_SEND
+    gen->yieldfrom_am_send = NULL;
+#endif
+    Py_CLEAR(gen->yieldfrom);
+}
+static int __Pyx_PyGen__FetchStopIterationValue(PyThreadState *__pyx_tstate, PyObject **pvalue) {
+    PyObject *et, *ev, *tb;
+    PyObject *value = NULL;
+    CYTHON_UNUSED_VAR(__pyx_tstate);
+    __Pyx_ErrFetch(&et, &ev, &tb);
+    if (!et) {
+        Py_XDECREF(tb);
+        Py_XDECREF(ev);
+        Py_INCREF(Py_None);
+        *pvalue = Py_None;
+        return 0;
+    }
+    if (likely(et == PyExc_StopIteration)) {
+        if (!ev) {
+            Py_INCREF(Py_None);
+            value = Py_None;
+        }
+        else if (likely(Py_IS_TYPE(ev, (PyTypeObject*)PyExc_StopIteration))) {
+            #if CYTHON_COMPILING_IN_LIMITED_API || CYTHON_COMPILING_IN_GRAAL
+            value = PyObject_GetAttr(ev, __pyx_mstate_global->__pyx_n_u_value);
+            if (unlikely(!value)) goto limited_api_failure;
+            #else
+            value = ((PyStopIterationObject *)ev)->value;
+            Py_INCREF(value);
+            #endif
+            Py_DECREF(ev);
+        }
+        else if (unlikely(PyTuple_Check(ev))) {
+            Py_ssize_t tuple_size = __Pyx_PyTuple_GET_SIZE(ev);
+            #if !CYTHON_ASSUME_SAFE_SIZE
+            if (unlikely(tuple_size < 0)) {
+                Py_XDECREF(tb);
+                Py_DECREF(ev);
+                Py_DECREF(et);
+                return -1;
+            }
+            #endif
+            if (tuple_size >= 1) {
+#if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
+                value = PyTuple_GET_ITEM(ev, 0);
+                Py_INCREF(value);
+#elif CYTHON_ASSUME_SAFE_MACROS
+                value = PySequence_ITEM(ev, 0);
+#else
+                value = PySequence_GetItem(ev, 0);
+                if (!value) goto limited_api_failure;
+#endif
+            } else {
+                Py_INCREF(Py_None);
+                value = Py_None;
+            }
+            Py_DECREF(ev);
+        }
+        else if (!__Pyx_TypeCheck(ev, (PyTypeObject*)PyExc_StopIteration)) {
+            value = ev;
+        }
+        if (likely(value)) {
+            Py_XDECREF(tb);
+            Py_DECREF(et);
+            *pvalue = value;
+            return 0;
+        }
+    } else if (!__Pyx_PyErr_GivenExceptionMatches(et, PyExc_StopIteration)) {
+        __Pyx_ErrRestore(et, ev, tb);
+        return -1;
+    }
+    PyErr_NormalizeException(&et, &ev, &tb);
+    if (unlikely(!PyObject_TypeCheck(ev, (PyTypeObject*)PyExc_StopIteration))) {
+        __Pyx_ErrRestore(et, ev, tb);
+        return -1;
+    }
+    Py_XDECREF(tb);
+    Py_DECREF(et);
+#if CYTHON_COMPILING_IN_LIMITED_API
+    value = PyObject_GetAttr(ev, __pyx_mstate_global->__pyx_n_u_value);
+#else
+    value = ((PyStopIterationObject *)ev)->value;
+    Py_INCREF(value);
+#endif
+    Py_DECREF(ev);
+#if CYTHON_COMPILING_IN_LIMITED_API
+    if (unlikely(!value)) return -1;
+#endif
+    *pvalue = value;
+    return 0;
+#if CYTHON_COMPILING_IN_LIMITED_API || CYTHON_COMPILING_IN_GRAAL || !CYTHON_ASSUME_SAFE_MACROS
+  limited_api_failure:
+    Py_XDECREF(et);
+    Py_XDECREF(tb);
+    Py_XDECREF(ev);
+    return -1;
+#endif
+}
+static CYTHON_INLINE
+__Pyx_PySendResult __Pyx_Coroutine_status_from_result(PyObject **retval) {
+    if (*retval) {
+        return PYGEN_NEXT;
+    } else if (likely(__Pyx_PyGen__FetchStopIterationValue(__Pyx_PyThreadState_Current, retval) == 0)) {
+        return PYGEN_RETURN;
+    } else {
+        return PYGEN_ERROR;
+    }
+}
+static CYTHON_INLINE
+void __Pyx_Coroutine_ExceptionClear(__Pyx_ExcInfoStruct *exc_state) {
+#if PY_VERSION_HEX >= 0x030B00a4
+    Py_CLEAR(exc_state->exc_value);
+#else
+    PyObject *t, *v, *tb;
+    t = exc_state->exc_type;
+    v = exc_state->exc_value;
+    tb = exc_state->exc_traceback;
+    exc_state->exc_type = NULL;
+    exc_state->exc_value = NULL;
+    exc_state->exc_traceback = NULL;
+    Py_XDECREF(t);
+    Py_XDECREF(v);
+    Py_XDECREF(tb);
+#endif
+}
+#define __Pyx_Coroutine_AlreadyRunningError(gen)  (__Pyx__Coroutine_AlreadyRunningError(gen), (PyObject*)NULL)
+static void __Pyx__Coroutine_AlreadyRunningError(__pyx_CoroutineObject *gen) {
+    const char *msg;
+    CYTHON_MAYBE_UNUSED_VAR(gen);
+    if ((0)) {
+    #ifdef __Pyx_Coroutine_USED
+    } else if (__Pyx_Coroutine_Check((PyObject*)gen)) {
+        msg = "coroutine already executing";
+    #endif
+    #ifdef __Pyx_AsyncGen_USED
+    } else if (__Pyx_AsyncGen_CheckExact((PyObject*)gen)) {
+        msg = "async generator already executing";
+    #endif
+    } else {
+        msg = "generator already executing";
+    }
+    PyErr_SetString(PyExc_ValueError, msg);
+}
+static void __Pyx_Coroutine_AlreadyTerminatedError(PyObject *gen, PyObject *value, int closing) {
+    CYTHON_MAYBE_UNUSED_VAR(gen);
+    CYTHON_MAYBE_UNUSED_VAR(closing);
+    #ifdef __Pyx_Coroutine_USED
+    if (!closing && __Pyx_Coroutine_Check(gen)) {
+        PyErr_SetString(PyExc_RuntimeError, "cannot reuse already awaited coroutine");
+    } else
+    #endif
+    if (value) {
+        #ifdef __Pyx_AsyncGen_USED
+        if (__Pyx_AsyncGen_CheckExact(gen))
+            PyErr_SetNone(PyExc_StopAsyncIteration);
+        else
+        #endif
+        PyErr_SetNone(PyExc_StopIteration);
+    }
+}
+static
+__Pyx_PySendResult __Pyx_Coroutine_SendEx(__pyx_CoroutineObject *self, PyObject *value, PyObject **result, int closing) {
+    __Pyx_PyThreadState_declare
+    PyThreadState *tstate;
+    __Pyx_ExcInfoStruct *exc_state;
+    PyObject *retval;
+    assert(__Pyx_Coroutine_get_is_running(self));  // Callers should ensure is_running
+    if (unlikely(self->resume_label == -1)) {
+        __Pyx_Coroutine_AlreadyTerminatedError((PyObject*)self, value, closing);
+        return PYGEN_ERROR;
+    }
+#if CYTHON_FAST_THREAD_STATE
+    __Pyx_PyThreadState_assign
+    tstate = __pyx_tstate;
+#else
+    tstate = __Pyx_PyThreadState_Current;
+#endif
+    exc_state = &self->gi_exc_state;
+    if (exc_state->exc_value) {
+        #if CYTHON_COMPILING_IN_LIMITED_API || CYTHON_COMPILING_IN_PYPY
+        #else
+        PyObject *exc_tb;
+        #if PY_VERSION_HEX >= 0x030B00a4 && !CYTHON_COMPILING_IN_CPYTHON
+        exc_tb = PyException_GetTraceback(exc_state->exc_value);
+        #elif PY_VERSION_HEX >= 0x030B00a4
+        exc_tb = ((PyBaseExceptionObject*) exc_state->exc_value)->traceback;
+        #else
+        exc_tb = exc_state->exc_traceback;
+        #endif
+        if (exc_tb) {
+            PyTracebackObject *tb = (PyTracebackObject *) exc_tb;
+            PyFrameObject *f = tb->tb_frame;
+            PyFrameObject *old_f_back = f->f_back;
+            #if PY_VERSION_HEX >= 0x030B00A1
+            f->f_back = PyThreadState_GetFrame(tstate);
+            #else
+            Py_XINCREF(tstate->frame);
+            f->f_back = tstate->frame;
+            #endif
+            Py_XDECREF(old_f_back);
+            #if PY_VERSION_HEX >= 0x030B00a4 && !CYTHON_COMPILING_IN_CPYTHON
+            Py_DECREF(exc_tb);
+            #endif
+        }
+        #endif
+    }
+#if CYTHON_USE_EXC_INFO_STACK
+    exc_state->previous_item = tstate->exc_info;
+    tstate->exc_info = exc_state;
+#else
+    if (exc_state->exc_type) {
+        __Pyx_ExceptionSwap(&exc_state->exc_type, &exc_state->exc_value, &exc_state->exc_traceback);
+    } else {
+        __Pyx_Coroutine_ExceptionClear(exc_state);
+        __Pyx_ExceptionSave(&exc_state->exc_type, &exc_state->exc_value, &exc_state->exc_traceback);
+    }
+#endif
+    retval = self->body(self, tstate, value);
+#if CYTHON_USE_EXC_INFO_STACK
+    exc_state = &self->gi_exc_state;
+    tstate->exc_info = exc_state->previous_item;
+    exc_state->previous_item = NULL;
+    __Pyx_Coroutine_ResetFrameBackpointer(exc_state);
+#endif
+    *result = retval;
+    if (self->resume_label == -1) {
+        return likely(retval) ? PYGEN_RETURN : PYGEN_ERROR;
+    }
+    return PYGEN_NEXT;
+}
+static CYTHON_INLINE void __Pyx_Coroutine_ResetFrameBackpointer(__Pyx_ExcInfoStruct *exc_state) {
+#if CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_LIMITED_API
+    CYTHON_UNUSED_VAR(exc_state);
+#else
+    PyObject *exc_tb;
+    #if PY_VERSION_HEX >= 0x030B00a4
+    if (!exc_state->exc_value) return;
+    exc_tb = PyException_GetTraceback(exc_state->exc_value);
+    #else
+    exc_tb = exc_state->exc_traceback;
+    #endif
+    if (likely(exc_tb)) {
+        PyTracebackObject *tb = (PyTracebackObject *) exc_tb;
+        PyFrameObject *f = tb->tb_frame;
+        Py_CLEAR(f->f_back);
+        #if PY_VERSION_HEX >= 0x030B00a4
+        Py_DECREF(exc_tb);
+        #endif
+    }
+#endif
+}
+#define __Pyx_Coroutine_MethodReturnFromResult(gen, result, retval, iternext)\
+    ((result) == PYGEN_NEXT ? (retval) : __Pyx__Coroutine_MethodReturnFromResult(gen, result, retval, iternext))
+static PyObject *
+__Pyx__Coroutine_MethodReturnFromResult(PyObject* gen, __Pyx_PySendResult result, PyObject *retval, int iternext) {
+    CYTHON_MAYBE_UNUSED_VAR(gen);
+    if (likely(result == PYGEN_RETURN)) {
+        int is_async = 0;
+        #ifdef __Pyx_AsyncGen_USED
+        is_async = __Pyx_AsyncGen_CheckExact(gen);
+        #endif
+        __Pyx_ReturnWithStopIteration(retval, is_async, iternext);
+        Py_XDECREF(retval);
+    }
+    return NULL;
+}
+#if CYTHON_COMPILING_IN_CPYTHON
+static CYTHON_INLINE
+PyObject *__Pyx_PyGen_Send(PyGenObject *gen, PyObject *arg) {
+#if PY_VERSION_HEX <= 0x030A00A1
+    return _PyGen_Send(gen, arg);
+#else
+    PyObject *result;
+    if (PyIter_Send((PyObject*)gen, arg ? arg : Py_None, &result) == PYGEN_RETURN) {
+        if (PyAsyncGen_CheckExact(gen)) {
+            assert(result == Py_None);
+            PyErr_SetNone(PyExc_StopAsyncIteration);
+        }
+        else if (result == Py_None) {
+            PyErr_SetNone(PyExc_StopIteration);
+        }
+        else {
+#if PY_VERSION_HEX < 0x030d00A1
+            _PyGen_SetStopIterationValue(result);
+#else
+            if (!PyTuple_Check(result) && !PyExceptionInstance_Check(result)) {
+                PyErr_SetObject(PyExc_StopIteration, result);
+            } else {
+                PyObject *exc = __Pyx_PyObject_CallOneArg(PyExc_StopIteration, result);
+                if (likely(exc != NULL)) {
+                    PyErr_SetObject(PyExc_StopIteration, exc);
+                    Py_DECREF(exc);
+                }
+            }
+#endif
+        }
+        Py_DECREF(result);
+        result = NULL;
+    }
+    return result;
+#endif
+}
+#endif
+static CYTHON_INLINE __Pyx_PySendResult
+__Pyx_Coroutine_FinishDelegation(__pyx_CoroutineObject *gen, PyObject** retval) {
+    __Pyx_PySendResult result;
+    PyObject *val = NULL;
+    assert(__Pyx_Coroutine_get_is_running(gen));
+    __Pyx_Coroutine_Undelegate(gen);
+    __Pyx_PyGen__FetchStopIterationValue(__Pyx_PyThreadState_Current, &val);
+    result = __Pyx_Coroutine_SendEx(gen, val, retval, 0);
+    Py_XDECREF(val);
+    return result;
+}
+#if CYTHON_USE_AM_SEND
+static __Pyx_PySendResult
+__Pyx_Coroutine_SendToDelegate(__pyx_CoroutineObject *gen, __Pyx_pyiter_sendfunc gen_am_send, PyObject *value, PyObject **retval) {
+    PyObject *ret = NULL;
+    __Pyx_PySendResult delegate_result, result;
+    assert(__Pyx_Coroutine_get_is_running(gen));
+    delegate_result = gen_am_send(gen->yieldfrom, value, &ret);
+    if (delegate_result == PYGEN_NEXT) {
+        assert (ret != NULL);
+        *retval = ret;
+        return PYGEN_NEXT;
+    }
+    assert (delegate_result != PYGEN_ERROR || ret == NULL);
+    __Pyx_Coroutine_Undelegate(gen);
+    result = __Pyx_Coroutine_SendEx(gen, ret, retval, 0);
+    Py_XDECREF(ret);
+    return result;
+}
+#endif
+static PyObject *__Pyx_Coroutine_Send(PyObject *self, PyObject *value) {
+    PyObject *retval = NULL;
+    __Pyx_PySendResult result = __Pyx_Coroutine_AmSend(self, value, &retval);
+    return __Pyx_Coroutine_MethodReturnFromResult(self, result, retval, 0);
+}
+static __Pyx_PySendResult
+__Pyx_Coroutine_AmSend(PyObject *self, PyObject *value, PyObject **retval) {
+    __Pyx_PySendResult result;
+    __pyx_CoroutineObject *gen = (__pyx_CoroutineObject*) self;
+    if (unlikely(__Pyx_Coroutine_test_and_set_is_running(gen))) {
+        *retval = __Pyx_Coroutine_AlreadyRunningError(gen);
+        return PYGEN_ERROR;
+    }
+    #if CYTHON_USE_AM_SEND
+    if (gen->yieldfrom_am_send) {
+        result = __Pyx_Coroutine_SendToDelegate(gen, gen->yieldfrom_am_send, value, retval);
+    } else
+    #endif
+    if (gen->yieldfrom) {
+        PyObject *yf = gen->yieldfrom;
+        PyObject *ret;
+      #if !CYTHON_USE_AM_SEND
+        #ifdef __Pyx_Generator_USED
+        if (__Pyx_Generator_CheckExact(yf)) {
+            ret = __Pyx_Coroutine_Send(yf, value);
+        } else
+        #endif
+        #ifdef __Pyx_Coroutine_USED
+        if (__Pyx_Coroutine_Check(yf)) {
+            ret = __Pyx_Coroutine_Send(yf, value);
+        } else
+        #endif
+        #ifdef __Pyx_AsyncGen_USED
+        if (__pyx_PyAsyncGenASend_CheckExact(yf)) {
+            ret = __Pyx_async_gen_asend_send(yf, value);
+        } else
+        #endif
+        #if CYTHON_COMPILING_IN_CPYTHON
+        if (PyGen_CheckExact(yf)) {
+            ret = __Pyx_PyGen_Send((PyGenObject*)yf, value == Py_None ? NULL : value);
+        } else
+        if (PyCoro_CheckExact(yf)) {
+            ret = __Pyx_PyGen_Send((PyGenObject*)yf, value == Py_None ? NULL : value);
+        } else
+        #endif
+      #endif
+        {
+            if (value == Py_None && PyIter_Check(yf))
+                ret = __Pyx_PyIter_Next_Plain(yf);
+            else
+                ret = __Pyx_PyObject_CallMethod1(yf, __pyx_mstate_global->__pyx_n_u_send, value);
+        }
+        if (likely(ret)) {
+            __Pyx_Coroutine_unset_is_running(gen);
+            *retval = ret;
+            return PYGEN_NEXT;
+        }
+        result = __Pyx_Coroutine_FinishDelegation(gen, retval);
+    } else {
+        result = __Pyx_Coroutine_SendEx(gen, value, retval, 0);
+    }
+    __Pyx_Coroutine_unset_is_running(gen);
+    return result;
+}
+static int __Pyx_Coroutine_CloseIter(__pyx_CoroutineObject *gen, PyObject *yf) {
+    __Pyx_PySendResult result;
+    PyObject *retval = NULL;
+    CYTHON_UNUSED_VAR(gen);
+    assert(__Pyx_Coroutine_get_is_running(gen));
+    #ifdef __Pyx_Generator_USED
+    if (__Pyx_Generator_CheckExact(yf)) {
+        result = __Pyx_Coroutine_Close(yf, &retval);
+    } else
+    #endif
+    #ifdef __Pyx_Coroutine_USED
+    if (__Pyx_Coroutine_Check(yf)) {
+        result = __Pyx_Coroutine_Close(yf, &retval);
+    } else
+    if (__Pyx_CoroutineAwait_CheckExact(yf)) {
+        result = __Pyx_CoroutineAwait_Close((__pyx_CoroutineAwaitObject*)yf);
+    } else
+    #endif
+    #ifdef __Pyx_AsyncGen_USED
+    if (__pyx_PyAsyncGenASend_CheckExact(yf)) {
+        retval = __Pyx_async_gen_asend_close(yf, NULL);
+        result = PYGEN_RETURN;
+    } else
+    if (__pyx_PyAsyncGenAThrow_CheckExact(yf)) {
+        retval = __Pyx_async_gen_athrow_close(yf, NULL);
+        result = PYGEN_RETURN;
+    } else
+    #endif
+    {
+        PyObject *meth;
+        result = PYGEN_RETURN;
+        meth = __Pyx_PyObject_GetAttrStrNoError(yf, __pyx_mstate_global->__pyx_n_u_close);
+        if (unlikely(!meth)) {
+            if (unlikely(PyErr_Occurred())) {
+                PyErr_WriteUnraisable(yf);
+            }
+        } else {
+            retval = __Pyx_PyObject_CallNoArg(meth);
+            Py_DECREF(meth);
+            if (unlikely(!retval)) {
+                result = PYGEN_ERROR;
+            }
+        }
+    }
+    Py_XDECREF(retval);
+    return result == PYGEN_ERROR ? -1 : 0;
+}
+static PyObject *__Pyx_Generator_Next(PyObject *self) {
+    __Pyx_PySendResult result;
+    PyObject *retval = NULL;
+    __pyx_CoroutineObject *gen = (__pyx_CoroutineObject*) self;
+    if (unlikely(__Pyx_Coroutine_test_and_set_is_running(gen))) {
+        return __Pyx_Coroutine_AlreadyRunningError(gen);
+    }
+    #if CYTHON_USE_AM_SEND
+    if (gen->yieldfrom_am_send) {
+        result = __Pyx_Coroutine_SendToDelegate(gen, gen->yieldfrom_am_send, Py_None, &retval);
+    } else
+    #endif
+    if (gen->yieldfrom) {
+        PyObject *yf = gen->yieldfrom;
+        PyObject *ret;
+        #ifdef __Pyx_Generator_USED
+        if (__Pyx_Generator_CheckExact(yf)) {
+            ret = __Pyx_Generator_Next(yf);
+        } else
+        #endif
+        #ifdef __Pyx_Coroutine_USED
+        if (__Pyx_Coroutine_CheckExact(yf)) {
+            ret = __Pyx_Coroutine_Send(yf, Py_None);
+        } else
+        #endif
+        #if CYTHON_COMPILING_IN_CPYTHON && (PY_VERSION_HEX < 0x030A00A3 || !CYTHON_USE_AM_SEND)
+        if (PyGen_CheckExact(yf)) {
+            ret = __Pyx_PyGen_Send((PyGenObject*)yf, NULL);
+        } else
+        #endif
+            ret = __Pyx_PyIter_Next_Plain(yf);
+        if (likely(ret)) {
+            __Pyx_Coroutine_unset_is_running(gen);
+            return ret;
+        }
+        result = __Pyx_Coroutine_FinishDelegation(gen, &retval);
+    } else {
+        result = __Pyx_Coroutine_SendEx(gen, Py_None, &retval, 0);
+    }
+    __Pyx_Coroutine_unset_is_running(gen);
+    return __Pyx_Coroutine_MethodReturnFromResult(self, result, retval, 1);
+}
+static PyObject *__Pyx_Coroutine_Close_Method(PyObject *self, PyObject *arg) {
+    PyObject *retval = NULL;
+    __Pyx_PySendResult result;
+    CYTHON_UNUSED_VAR(arg);
+    result = __Pyx_Coroutine_Close(self, &retval);
+    if (unlikely(result == PYGEN_ERROR))
+        return NULL;
+    Py_XDECREF(retval);
+    Py_RETURN_NONE;
+}
+static __Pyx_PySendResult
+__Pyx_Coroutine_Close(PyObject *self, PyObject **retval) {
+    __pyx_CoroutineObject *gen = (__pyx_CoroutineObject *) self;
+    __Pyx_PySendResult result;
+    PyObject *yf;
+    int err = 0;
+    if (unlikely(__Pyx_Coroutine_test_and_set_is_running(gen))) {
+        *retval = __Pyx_Coroutine_AlreadyRunningError(gen);
+        return PYGEN_ERROR;
+    }
+    yf = gen->yieldfrom;
+    if (yf) {
+        Py_INCREF(yf);
+        err = __Pyx_Coroutine_CloseIter(gen, yf);
+        __Pyx_Coroutine_Undelegate(gen);
+        Py_DECREF(yf);
+    }
+    if (err == 0)
+        PyErr_SetNone(PyExc_GeneratorExit);
+    result = __Pyx_Coroutine_SendEx(gen, NULL, retval, 1);
+    if (result == PYGEN_ERROR) {
+        __Pyx_PyThreadState_declare
+        __Pyx_PyThreadState_assign
+        __Pyx_Coroutine_unset_is_running(gen);
+        if (!__Pyx_PyErr_Occurred()) {
+            return PYGEN_RETURN;
+        } else if (likely(__Pyx_PyErr_ExceptionMatches2(PyExc_GeneratorExit, PyExc_StopIteration))) {
+            __Pyx_PyErr_Clear();
+            return PYGEN_RETURN;
+        }
+        return PYGEN_ERROR;
+    } else if (likely(result == PYGEN_RETURN && *retval == Py_None)) {
+        __Pyx_Coroutine_unset_is_running(gen);
+        return PYGEN_RETURN;
+    } else {
+        const char *msg;
+        Py_DECREF(*retval);
+        *retval = NULL;
+        if ((0)) {
+        #ifdef __Pyx_Coroutine_USED
+        } else if (__Pyx_Coroutine_Check(self)) {
+            msg = "coroutine ignored GeneratorExit";
+        #endif
+        #ifdef __Pyx_AsyncGen_USED
+        } else if (__Pyx_AsyncGen_CheckExact(self)) {
+            msg = "async generator ignored GeneratorExit";
+        #endif
+        } else {
+            msg = "generator ignored GeneratorExit";
+        }
+        PyErr_SetString(PyExc_RuntimeError, msg);
+        __Pyx_Coroutine_unset_is_running(gen);
+        return PYGEN_ERROR;
+    }
+}
+static PyObject *__Pyx__Coroutine_Throw(PyObject *self, PyObject *typ, PyObject *val, PyObject *tb,
+                                        PyObject *args, int close_on_genexit) {
+    __pyx_CoroutineObject *gen = (__pyx_CoroutineObject *) self;
+    PyObject *yf;
+    if (unlikely(__Pyx_Coroutine_test_and_set_is_running(gen)))
+        return __Pyx_Coroutine_AlreadyRunningError(gen);
+    yf = gen->yieldfrom;
+    if (yf) {
+        __Pyx_PySendResult result;
+        PyObject *ret;
+        Py_INCREF(yf);
+        if (__Pyx_PyErr_GivenExceptionMatches(typ, PyExc_GeneratorExit) && close_on_genexit) {
+            int err = __Pyx_Coroutine_CloseIter(gen, yf);
+            Py_DECREF(yf);
+            __Pyx_Coroutine_Undelegate(gen);
+            if (err < 0)
+                goto propagate_exception;
+            goto throw_here;
+        }
+        if (0
+        #ifdef __Pyx_Generator_USED
+            || __Pyx_Generator_CheckExact(yf)
+        #endif
+        #ifdef __Pyx_Coroutine_USED
+            || __Pyx_Coroutine_Check(yf)
+        #endif
+            ) {
+            ret = __Pyx__Coroutine_Throw(yf, typ, val, tb, args, close_on_genexit);
+        #ifdef __Pyx_Coroutine_USED
+        } else if (__Pyx_CoroutineAwait_CheckExact(yf)) {
+            ret = __Pyx__Coroutine_Throw(((__pyx_CoroutineAwaitObject*)yf)->coroutine, typ, val, tb, args, close_on_genexit);
+        #endif
+        } else {
+            PyObject *meth = __Pyx_PyObject_GetAttrStrNoError(yf, __pyx_mstate_global->__pyx_n_u_throw);
+            if (unlikely(!meth)) {
+                Py_DECREF(yf);
+                if (unlikely(PyErr_Occurred())) {
+                    __Pyx_Coroutine_unset_is_running(gen);
+                    return NULL;
+                }
+                __Pyx_Coroutine_Undelegate(gen);
+                goto throw_here;
+            }
+            if (args) {
+                ret = __Pyx_PyObject_Call(meth, args, NULL);
+            } else {
+                PyObject *cargs[4] = {NULL, typ, val, tb};
+                size_t nargs = 1U + (val != NULL) + (tb != NULL);
+                ret = __Pyx_PyObject_FastCall(meth, cargs+1, nargs | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET);
+            }
+            Py_DECREF(meth);
+        }
+        Py_DECREF(yf);
+        if (ret) {
+            __Pyx_Coroutine_unset_is_running(gen);
+            return ret;
+        }
+        result = __Pyx_Coroutine_FinishDelegation(gen, &ret);
+        __Pyx_Coroutine_unset_is_running(gen);
+        return __Pyx_Coroutine_MethodReturnFromResult(self, result, ret, 0);
+    }
+throw_here:
+    __Pyx_Raise(typ, val, tb, NULL);
+propagate_exception:
+    {
+        PyObject *retval = NULL;
+        __Pyx_PySendResult result = __Pyx_Coroutine_SendEx(gen, NULL, &retval, 0);
+        __Pyx_Coroutine_unset_is_running(gen);
+        return __Pyx_Coroutine_MethodReturnFromResult(self, result, retval, 0);
+    }
+}
+static PyObject *__Pyx_Coroutine_Throw(PyObject *self,
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+    PyObject *args
+#else
+    PyObject *const *args, Py_ssize_t nargs
+#endif
+) {
+    PyObject *typ;
+    PyObject *val = NULL;
+    PyObject *tb = NULL;
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+    if (unlikely(!PyArg_UnpackTuple(args, "throw", 1, 3, &typ, &val, &tb)))
+        return NULL;
+#else
+    switch (nargs) {
+    case 3:
+        tb = args[2];
+        CYTHON_FALLTHROUGH;
+    case 2:
+        val = args[1];
+        CYTHON_FALLTHROUGH;
+    case 1:
+        typ = args[0];
+        break;
+    default:
+        PyErr_SetString(PyExc_TypeError, "throw takes between 1 and 3 positional arguments");
+        return NULL;
+    }
+#endif
+    return __Pyx__Coroutine_Throw(self, typ, val, tb,
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+                                  args,
+#else
+                                  NULL,
+#endif
+                                  1);
+}
+static CYTHON_INLINE int __Pyx_Coroutine_traverse_excstate(__Pyx_ExcInfoStruct *exc_state, visitproc visit, void *arg) {
+#if PY_VERSION_HEX >= 0x030B00a4
+    Py_VISIT(exc_state->exc_value);
+#else
+    Py_VISIT(exc_state->exc_type);
+    Py_VISIT(exc_state->exc_value);
+    Py_VISIT(exc_state->exc_traceback);
+#endif
+    return 0;
+}
+static int __Pyx_Coroutine_traverse(__pyx_CoroutineObject *gen, visitproc visit, void *arg) {
+    {
+        int e = __Pyx_call_type_traverse((PyObject*)gen, 1, visit, arg);
+        if (e) return e;
+    }
+    Py_VISIT(gen->closure);
+    Py_VISIT(gen->classobj);
+    Py_VISIT(gen->yieldfrom);
+    return __Pyx_Coroutine_traverse_excstate(&gen->gi_exc_state, visit, arg);
+}
+static int __Pyx_Coroutine_clear(PyObject *self) {
+    __pyx_CoroutineObject *gen = (__pyx_CoroutineObject *) self;
+    Py_CLEAR(gen->closure);
+    Py_CLEAR(gen->classobj);
+    __Pyx_Coroutine_Undelegate(gen);
+    __Pyx_Coroutine_ExceptionClear(&gen->gi_exc_state);
+#ifdef __Pyx_AsyncGen_USED
+    if (__Pyx_AsyncGen_CheckExact(self)) {
+        Py_CLEAR(((__pyx_PyAsyncGenObject*)gen)->ag_finalizer);
+    }
+#endif
+    Py_CLEAR(gen->gi_code);
+    Py_CLEAR(gen->gi_frame);
+    Py_CLEAR(gen->gi_name);
+    Py_CLEAR(gen->gi_qualname);
+    Py_CLEAR(gen->gi_modulename);
+    return 0;
+}
+static void __Pyx_Coroutine_dealloc(PyObject *self) {
+    __pyx_CoroutineObject *gen = (__pyx_CoroutineObject *) self;
+    PyObject_GC_UnTrack(gen);
+    #if PY_VERSION_HEX < 0x030C0000 || CYTHON_COMPILING_IN_LIMITED_API
+    if (gen->gi_weakreflist != NULL)
+    #endif
+        PyObject_ClearWeakRefs(self);
+    if (gen->resume_label >= 0) {
+#if CYTHON_USE_TP_FINALIZE
+        PyObject_GC_Track(self);
+        if (unlikely(PyObject_CallFinalizerFromDealloc(self)))
+        {
+            return;
+        }
+        PyObject_GC_UnTrack(self);
+#endif
+    }
+#ifdef __Pyx_AsyncGen_USED
+    if (__Pyx_AsyncGen_CheckExact(self)) {
+        /* We have to handle this case for asynchronous generators
+           right here, because this code has to be between UNTRACK
+           and GC_Del. */
+        Py_CLEAR(((__pyx_PyAsyncGenObject*)self)->ag_finalizer);
+    }
+#endif
+    __Pyx_Coroutine_clear(self);
+    __Pyx_PyHeapTypeObject_GC_Del(gen);
+}
+#if CYTHON_USE_TP_FINALIZE
+static void __Pyx_Coroutine_del(PyObject *self) {
+    PyObject *error_type, *error_value, *error_traceback;
+    __pyx_CoroutineObject *gen = (__pyx_CoroutineObject *) self;
+    __Pyx_PyThreadState_declare
+    if (gen->resume_label < 0) {
+        return;
+    }
+    __Pyx_PyThreadState_assign
+    __Pyx_ErrFetch(&error_type, &error_value, &error_traceback);
+#ifdef __Pyx_AsyncGen_USED
+    if (__Pyx_AsyncGen_CheckExact(self)) {
+        __pyx_PyAsyncGenObject *agen = (__pyx_PyAsyncGenObject*)self;
+        PyObject *finalizer = agen->ag_finalizer;
+        if (finalizer && !agen->ag_closed) {
+            PyObject *res = __Pyx_PyObject_CallOneArg(finalizer, self);
+            if (unlikely(!res)) {
+                PyErr_WriteUnraisable(self);
+            } else {
+                Py_DECREF(res);
+            }
+            __Pyx_ErrRestore(error_type, error_value, error_traceback);
+            return;
+        }
+    }
+#endif
+    if (unlikely(gen->resume_label == 0 && !error_value)) {
+#ifdef __Pyx_Coroutine_USED
+#ifdef __Pyx_Generator_USED
+    if (!__Pyx_Generator_CheckExact(self))
+#endif
+        {
+        PyObject_GC_UnTrack(self);
+        if (unlikely(PyErr_WarnFormat(PyExc_RuntimeWarning, 1, "coroutine '%.50S' was never awaited", gen->gi_qualname) < 0))
+            PyErr_WriteUnraisable(self);
+        PyObject_GC_Track(self);
+        }
+#endif
+    } else {
+        PyObject *retval = NULL;
+        __Pyx_PySendResult result = __Pyx_Coroutine_Close(self, &retval);
+        if (result == PYGEN_ERROR) {
+            PyErr_WriteUnraisable(self);
+        } else {
+            Py_XDECREF(retval);
+        }
+    }
+    __Pyx_ErrRestore(error_type, error_value, error_traceback);
+}
+#endif
+static PyObject *
+__Pyx_Coroutine_get_name(__pyx_CoroutineObject *self, void *context)
+{
+    PyObject *name = self->gi_name;
+    CYTHON_UNUSED_VAR(context);
+    if (unlikely(!name)) name = Py_None;
+    Py_INCREF(name);
+    return name;
+}
+static int
+__Pyx_Coroutine_set_name(__pyx_CoroutineObject *self, PyObject *value, void *context)
+{
+    CYTHON_UNUSED_VAR(context);
+    if (unlikely(value == NULL || !PyUnicode_Check(value))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "__name__ must be set to a string object");
+        return -1;
+    }
+    Py_INCREF(value);
+    __Pyx_Py_XDECREF_SET(self->gi_name, value);
+    return 0;
+}
+static PyObject *
+__Pyx_Coroutine_get_qualname(__pyx_CoroutineObject *self, void *context)
+{
+    PyObject *name = self->gi_qualname;
+    CYTHON_UNUSED_VAR(context);
+    if (unlikely(!name)) name = Py_None;
+    Py_INCREF(name);
+    return name;
+}
+static int
+__Pyx_Coroutine_set_qualname(__pyx_CoroutineObject *self, PyObject *value, void *context)
+{
+    CYTHON_UNUSED_VAR(context);
+    if (unlikely(value == NULL || !PyUnicode_Check(value))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "__qualname__ must be set to a string object");
+        return -1;
+    }
+    Py_INCREF(value);
+    __Pyx_Py_XDECREF_SET(self->gi_qualname, value);
+    return 0;
+}
+#if !CYTHON_COMPILING_IN_LIMITED_API
+static PyObject *
+__Pyx__Coroutine_get_frame_locked(__pyx_CoroutineObject *self) {
+    PyObject *frame;
+    frame = self->gi_frame;
+    if (!frame) {
+        if (unlikely(!self->gi_code)) {
+            Py_RETURN_NONE;
+        }
+        PyObject *globals = PyDict_New();
+        if (unlikely(!globals)) return NULL;
+        frame = (PyObject *) PyFrame_New(
+            PyThreadState_Get(),            /*PyThreadState *tstate,*/
+            (PyCodeObject*) self->gi_code,  /*PyCodeObject *code,*/
+            globals,                        /*PyObject *globals,*/
+            0                               /*PyObject *locals*/
+        );
+        Py_DECREF(globals);
+        if (unlikely(!frame))
+            return NULL;
+        if (unlikely(self->gi_frame)) {
+            Py_DECREF(frame);
+            frame = self->gi_frame;
+        } else {
+            self->gi_frame = frame;
+        }
+    }
+    Py_INCREF(frame);
+    return frame;
+}
+#endif
+static PyObject *
+__Pyx__Coroutine_get_frame(__pyx_CoroutineObject *self)
+{
+#if !CYTHON_COMPILING_IN_LIMITED_API
+    PyObject *frame;
+    __Pyx_BEGIN_CRITICAL_SECTION((PyObject*)self);
+    frame = __Pyx__Coroutine_get_frame_locked(self);
+    __Pyx_END_CRITICAL_SECTION();
+    return frame;
+#else
+    CYTHON_UNUSED_VAR(self);
+    Py_RETURN_NONE;
+#endif
+}
+static PyObject *
+__Pyx_Coroutine_get_frame(__pyx_CoroutineObject *self, void *context) {
+    CYTHON_UNUSED_VAR(context);
+    PyObject *frame = self->gi_frame;
+    if (frame)
+        return __Pyx_NewRef(frame);
+    return __Pyx__Coroutine_get_frame(self);
+}
+static __pyx_CoroutineObject *__Pyx__Coroutine_New(
+            PyTypeObject* type, __pyx_coroutine_body_t body, PyObject *code, PyObject *closure,
+            PyObject *name, PyObject *qualname, PyObject *module_name) {
+    __pyx_CoroutineObject *gen = PyObject_GC_New(__pyx_CoroutineObject, type);
+    if (unlikely(!gen))
+        return NULL;
+    return __Pyx__Coroutine_NewInit(gen, body, code, closure, name, qualname, module_name);
+}
+static __pyx_CoroutineObject *__Pyx__Coroutine_NewInit(
+            __pyx_CoroutineObject *gen, __pyx_coroutine_body_t body, PyObject *code, PyObject *closure,
+            PyObject *name, PyObject *qualname, PyObject *module_name) {
+    gen->body = body;
+    gen->closure = closure;
+    Py_XINCREF(closure);
+    gen->is_running = 0;
+    gen->resume_label = 0;
+    gen->classobj = NULL;
+    gen->yieldfrom = NULL;
+    gen->yieldfrom_am_send = NULL;
+    #if PY_VERSION_HEX >= 0x030B00a4 && !CYTHON_COMPILING_IN_LIMITED_API
+    gen->gi_exc_state.exc_value = NULL;
+    #else
+    gen->gi_exc_state.exc_type = NULL;
+    gen->gi_exc_state.exc_value = NULL;
+    gen->gi_exc_state.exc_traceback = NULL;
+    #endif
+#if CYTHON_USE_EXC_INFO_STACK
+    gen->gi_exc_state.previous_item = NULL;
+#endif
+#if PY_VERSION_HEX < 0x030C0000 || CYTHON_COMPILING_IN_LIMITED_API
+    gen->gi_weakreflist = NULL;
+#endif
+    Py_XINCREF(qualname);
+    gen->gi_qualname = qualname;
+    Py_XINCREF(name);
+    gen->gi_name = name;
+    Py_XINCREF(module_name);
+    gen->gi_modulename = module_name;
+    Py_XINCREF(code);
+    gen->gi_code = code;
+    gen->gi_frame = NULL;
+#if CYTHON_USE_SYS_MONITORING && (CYTHON_PROFILE || CYTHON_TRACE)
+    memset(gen->__pyx_pymonitoring_state, 0, sizeof(gen->__pyx_pymonitoring_state));
+    gen->__pyx_pymonitoring_version = 0;
+#endif
+    PyObject_GC_Track(gen);
+    return gen;
+}
+static char __Pyx_Coroutine_test_and_set_is_running(__pyx_CoroutineObject *gen) {
+    char result;
+    __Pyx_BEGIN_CRITICAL_SECTION((PyObject*)gen);
+    result = gen->is_running;
+    gen->is_running = 1;
+    __Pyx_END_CRITICAL_SECTION();
+    return result;
+}
+static void __Pyx_Coroutine_unset_is_running(__pyx_CoroutineObject *gen) {
+    __Pyx_BEGIN_CRITICAL_SECTION((PyObject*)gen);
+    assert(gen->is_running);
+    gen->is_running = 0;
+    __Pyx_END_CRITICAL_SECTION();
+}
+static char __Pyx_Coroutine_get_is_running(__pyx_CoroutineObject *gen) {
+    char result;
+    __Pyx_BEGIN_CRITICAL_SECTION((PyObject*)gen);
+    result = gen->is_running;
+    __Pyx_END_CRITICAL_SECTION();
+    return result;
+}
+static PyObject *__Pyx_Coroutine_get_is_running_getter(PyObject *gen, void *closure) {
+    CYTHON_UNUSED_VAR(closure);
+    char result = __Pyx_Coroutine_get_is_running((__pyx_CoroutineObject*)gen);
+    if (result) Py_RETURN_TRUE;
+    else Py_RETURN_FALSE;
+}
+#if __PYX_HAS_PY_AM_SEND == 2
+static void __Pyx_SetBackportTypeAmSend(PyTypeObject *type, __Pyx_PyAsyncMethodsStruct *static_amsend_methods, __Pyx_pyiter_sendfunc am_send) {
+    Py_ssize_t ptr_offset = (char*)(type->tp_as_async) - (char*)type;
+    if (ptr_offset < 0 || ptr_offset > type->tp_basicsize) {
+        return;
+    }
+    memcpy((void*)static_amsend_methods, (void*)(type->tp_as_async), sizeof(*type->tp_as_async));
+    static_amsend_methods->am_send = am_send;
+    type->tp_as_async = __Pyx_SlotTpAsAsync(static_amsend_methods);
+}
+#endif
+static PyObject *__Pyx_Coroutine_fail_reduce_ex(PyObject *self, PyObject *arg) {
+    CYTHON_UNUSED_VAR(arg);
+    __Pyx_RaiseTypeErrorWithObjectType(
+        "cannot pickle '" __Pyx_FMT_TYPENAME "' object", self);
+    return NULL;
+}
+
+/* Generator */
+static PyMethodDef __pyx_Generator_methods[] = {
+    {"send", (PyCFunction) __Pyx_Coroutine_Send, METH_O,
+     PyDoc_STR("send(arg) -> send 'arg' into generator,\nreturn next yielded value or raise StopIteration.")},
+    {"throw", __PYX_REINTERPRET_FUNCION(PyCFunction, __Pyx_Coroutine_Throw),
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+        METH_VARARGS,
+#else
+        METH_FASTCALL,
+#endif
+     PyDoc_STR("throw(typ[,val[,tb]]) -> raise exception in generator,\nreturn next yielded value or raise StopIteration.")},
+    {"close", (PyCFunction) __Pyx_Coroutine_Close_Method, METH_NOARGS,
+     PyDoc_STR("close() -> raise GeneratorExit inside generator.")},
+    {"__reduce_ex__", (PyCFunction) __Pyx_Coroutine_fail_reduce_ex, METH_O, 0},
+    {"__reduce__", (PyCFunction) __Pyx_Coroutine_fail_reduce_ex, METH_NOARGS, 0},
+    {0, 0, 0, 0}
+};
+static PyMemberDef __pyx_Generator_memberlist[] = {
+    {"gi_yieldfrom", T_OBJECT, offsetof(__pyx_CoroutineObject, yieldfrom), READONLY,
+     PyDoc_STR("object being iterated by 'yield from', or None")},
+    {"gi_code", T_OBJECT, offsetof(__pyx_CoroutineObject, gi_code), READONLY, NULL},
+    {"__module__", T_OBJECT, offsetof(__pyx_CoroutineObject, gi_modulename), 0, 0},
+#if PY_VERSION_HEX < 0x030C0000 || CYTHON_COMPILING_IN_LIMITED_API
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(__pyx_CoroutineObject, gi_weakreflist), READONLY, 0},
+#endif
+    {0, 0, 0, 0, 0}
+};
+static PyGetSetDef __pyx_Generator_getsets[] = {
+    {"__name__", (getter)__Pyx_Coroutine_get_name, (setter)__Pyx_Coroutine_set_name,
+     PyDoc_STR("name of the generator"), 0},
+    {"__qualname__", (getter)__Pyx_Coroutine_get_qualname, (setter)__Pyx_Coroutine_set_qualname,
+     PyDoc_STR("qualified name of the generator"), 0},
+    {"gi_frame", (getter)__Pyx_Coroutine_get_frame, NULL,
+     PyDoc_STR("Frame of the generator"), 0},
+    {"gi_running", __Pyx_Coroutine_get_is_running_getter, NULL, NULL, NULL},
+    {0, 0, 0, 0, 0}
+};
+static PyType_Slot __pyx_GeneratorType_slots[] = {
+    {Py_tp_dealloc, (void *)__Pyx_Coroutine_dealloc},
+    {Py_tp_traverse, (void *)__Pyx_Coroutine_traverse},
+    {Py_tp_iter, (void *)PyObject_SelfIter},
+    {Py_tp_iternext, (void *)__Pyx_Generator_Next},
+    {Py_tp_methods, (void *)__pyx_Generator_methods},
+    {Py_tp_members, (void *)__pyx_Generator_memberlist},
+    {Py_tp_getset, (void *)__pyx_Generator_getsets},
+    {Py_tp_getattro, (void *) PyObject_GenericGetAttr},
+#if CYTHON_USE_TP_FINALIZE
+    {Py_tp_finalize, (void *)__Pyx_Coroutine_del},
+#endif
+#if __PYX_HAS_PY_AM_SEND == 1
+    {Py_am_send, (void *)__Pyx_Coroutine_AmSend},
+#endif
+    {0, 0},
+};
+static PyType_Spec __pyx_GeneratorType_spec = {
+    __PYX_TYPE_MODULE_PREFIX "generator",
+    sizeof(__pyx_CoroutineObject),
+    0,
+#if PY_VERSION_HEX >= 0x030C0000 && !CYTHON_COMPILING_IN_LIMITED_API
+    Py_TPFLAGS_MANAGED_WEAKREF |
+#endif
+    Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION |
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | __Pyx_TPFLAGS_HAVE_AM_SEND,
+    __pyx_GeneratorType_slots
+};
+#if __PYX_HAS_PY_AM_SEND == 2
+static __Pyx_PyAsyncMethodsStruct __pyx_Generator_as_async;
+#endif
+static int __pyx_Generator_init(PyObject *module) {
+    __pyx_mstatetype *mstate = __Pyx_PyModule_GetState(module);
+    mstate->__pyx_GeneratorType = __Pyx_FetchCommonTypeFromSpec(
+        mstate->__pyx_CommonTypesMetaclassType, module, &__pyx_GeneratorType_spec, NULL);
+    if (unlikely(!mstate->__pyx_GeneratorType)) {
+        return -1;
+    }
+#if __PYX_HAS_PY_AM_SEND == 2
+    __Pyx_SetBackportTypeAmSend(mstate->__pyx_GeneratorType, &__pyx_Generator_as_async, &__Pyx_Coroutine_AmSend);
+#endif
+    return 0;
+}
+static PyObject *__Pyx_Generator_GetInlinedResult(PyObject *self) {
+    __pyx_CoroutineObject *gen = (__pyx_CoroutineObject*) self;
+    PyObject *retval = NULL;
+    if (unlikely(__Pyx_Coroutine_test_and_set_is_running(gen))) {
+        return __Pyx_Coroutine_AlreadyRunningError(gen);
+    }
+    __Pyx_PySendResult result = __Pyx_Coroutine_SendEx(gen, Py_None, &retval, 0);
+    __Pyx_Coroutine_unset_is_running(gen);
+    (void) result;
+    assert (result == PYGEN_RETURN || result == PYGEN_ERROR);
+    assert ((result == PYGEN_RETURN && retval != NULL) || (result == PYGEN_ERROR && retval == NULL));
+    return retval;
 }
 
 /* CheckBinaryVersion */

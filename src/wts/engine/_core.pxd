@@ -114,6 +114,7 @@ cdef void wts_resolve_turn(wts_state *state, int black_move, int white_move,
                            wts_turn_record *record) noexcept nogil
 cdef int wts_count_winning(wts_board turtles) noexcept nogil
 cdef wts_board wts_legal_moves(const wts_state *state) noexcept nogil
+cdef bint wts_is_legal(const wts_state *state, int square) noexcept nogil
 cdef int wts_random_legal_move(const wts_state *state, wts_rng *rng) noexcept nogil
 cdef void wts_playout(wts_state *state, wts_rng *rng) noexcept nogil
 cdef bint wts_is_over(const wts_state *state) noexcept nogil

@@ -1,8 +1,12 @@
-"""Type stub of :mod:`wts._core`, the bitboard kernels.
+"""Type stub of :mod:`wts.engine._core`, the bitboard kernels.
 
 Its C-level API (``wts_state``, ``wts_resolve_turn``, ...) is for Cython code
-to ``cimport`` (see ``_core.pxd``); the only name Python sees is below.
+to ``cimport`` (see ``_core.pxd``); the names Python sees are below.
 """
+
+from wts.engine.pieces import Status
+
+STATUSES: tuple[Status, ...]
 
 def state_size() -> int:
     """Bytes in one ``wts_state``: a game's whole position."""

@@ -10,6 +10,18 @@ the ones :mod:`wts.reference` spells out; the comments cite CLARIFICATIONS.
 from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memcpy, memmove
 
+from wts.engine.pieces import Status
+
+# The Status of each C status code, indexed by the code: the one place the two
+# are matched. Every module that reads a code from the core reads it here.
+STATUSES = tuple({
+    WTS_ONGOING: Status.ONGOING,
+    WTS_SUDDEN_DEATH: Status.SUDDEN_DEATH,
+    WTS_BLACK_WINS: Status.BLACK_WINS,
+    WTS_WHITE_WINS: Status.WHITE_WINS,
+    WTS_DRAW: Status.DRAW,
+}[code] for code in range(len(Status)))
+
 # Shift of each direction on the padded board, in the order of CLARIFICATIONS 14:
 # E, W, N, S, NE, SW, NW, SE. Even indices point to higher bits, odd ones lower.
 cdef int DIRECTION_SHIFT[8]
@@ -304,6 +316,12 @@ cdef wts_board wts_legal_moves(const wts_state *state) noexcept nogil:
         empty.lo = empty.hi = 0
         return empty
     return wts_andnot(wts_valid(), wts_or(wts_or(state.black, state.white), state.eggs))
+
+
+cdef bint wts_is_legal(const wts_state *state, int square) noexcept nogil:
+    """Whether either player may name ``square`` (any int) this turn."""
+    return (0 <= square < WTS_NUM_SQUARES
+            and wts_test_bit(wts_legal_moves(state), wts_square_bit(square)))
 
 
 cdef inline int _square_if_legal(wts_board legal, uint32_t r) noexcept nogil:

@@ -1844,7 +1844,7 @@ struct __pyx_obj_3wts_6engine_5_game_GameCore {
 
 
 
-/* "wts/engine/_game.pyx":122
+/* "wts/engine/_game.pyx":121
  * 
  * 
  * cdef class GameCore:             # <<<<<<<<<<<<<<
@@ -2505,6 +2505,10 @@ static CYTHON_INLINE PyObject *__Pyx_Import(PyObject *name, PyObject *const *imp
 /* ImportFrom.export */
 static PyObject* __Pyx_ImportFrom(PyObject* module, PyObject* name);
 
+/* RaiseUnexpectedTypeError.proto */
+CYTHON_UNUSED
+static int __Pyx_RaiseUnexpectedTypeError(const char *expected, PyObject *obj);
+
 /* dict_setdefault.proto (used by FetchCommonType) */
 static CYTHON_INLINE PyObject *__Pyx_PyDict_SetDefault(PyObject *d, PyObject *key, PyObject *default_value);
 
@@ -2861,6 +2865,7 @@ static void (*__pyx_f_3wts_6engine_5_core_wts_copy)(__pyx_t_3wts_6engine_5_core_
 static void (*__pyx_f_3wts_6engine_5_core_wts_settle)(__pyx_t_3wts_6engine_5_core_wts_state *); /*proto*/
 static void (*__pyx_f_3wts_6engine_5_core_wts_resolve_turn)(__pyx_t_3wts_6engine_5_core_wts_state *, int, int, __pyx_t_3wts_6engine_5_core_wts_turn_record *); /*proto*/
 static wts_board (*__pyx_f_3wts_6engine_5_core_wts_legal_moves)(__pyx_t_3wts_6engine_5_core_wts_state const *); /*proto*/
+static int (*__pyx_f_3wts_6engine_5_core_wts_is_legal)(__pyx_t_3wts_6engine_5_core_wts_state const *, int); /*proto*/
 static int (*__pyx_f_3wts_6engine_5_core_wts_is_over)(__pyx_t_3wts_6engine_5_core_wts_state const *); /*proto*/
 static int (*__pyx_f_3wts_6engine_5_core_wts_piece_at)(__pyx_t_3wts_6engine_5_core_wts_state const *, int); /*proto*/
 
@@ -2957,7 +2962,7 @@ namespace {
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_values;
     PyObject *__pyx_tuple[1];
     PyObject *__pyx_codeobj_tab[7];
-    PyObject *__pyx_string_tab[104];
+    PyObject *__pyx_string_tab[100];
     PyObject *__pyx_number_tab[2];
 /* #### Code section: module_state_contents ### */
 /* CommonTypesMetaclass.module_state_decls */
@@ -3010,102 +3015,98 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_kp_u_isenabled __pyx_string_tab[5]
 #define __pyx_kp_u_src_wts_engine__game_pyx __pyx_string_tab[6]
 #define __pyx_n_u_BLACK __pyx_string_tab[7]
-#define __pyx_n_u_BLACK_WINS __pyx_string_tab[8]
+#define __pyx_n_u_CORE_STATUSES __pyx_string_tab[8]
 #define __pyx_n_u_Capture __pyx_string_tab[9]
 #define __pyx_n_u_Color __pyx_string_tab[10]
-#define __pyx_n_u_DRAW __pyx_string_tab[11]
-#define __pyx_n_u_EGG __pyx_string_tab[12]
-#define __pyx_n_u_EMPTY __pyx_string_tab[13]
-#define __pyx_n_u_GameCore __pyx_string_tab[14]
-#define __pyx_n_u_GameCore_copy __pyx_string_tab[15]
-#define __pyx_n_u_GameCore_from_setup __pyx_string_tab[16]
-#define __pyx_n_u_GameCore_is_over __pyx_string_tab[17]
-#define __pyx_n_u_GameCore_legal_moves __pyx_string_tab[18]
-#define __pyx_n_u_GameCore_piece_at __pyx_string_tab[19]
-#define __pyx_n_u_GameCore_play __pyx_string_tab[20]
-#define __pyx_n_u_GameCore_root __pyx_string_tab[21]
-#define __pyx_n_u_Hatch __pyx_string_tab[22]
-#define __pyx_n_u_ONGOING __pyx_string_tab[23]
-#define __pyx_n_u_Piece __pyx_string_tab[24]
-#define __pyx_n_u_SUDDEN_DEATH __pyx_string_tab[25]
-#define __pyx_n_u_Status __pyx_string_tab[26]
-#define __pyx_n_u_TurnResult __pyx_string_tab[27]
-#define __pyx_n_u_WHITE __pyx_string_tab[28]
-#define __pyx_n_u_WHITE_WINS __pyx_string_tab[29]
-#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[30]
-#define __pyx_n_u_annotate __pyx_string_tab[31]
-#define __pyx_n_u_dict __pyx_string_tab[32]
-#define __pyx_n_u_func __pyx_string_tab[33]
-#define __pyx_n_u_main __pyx_string_tab[34]
-#define __pyx_n_u_module __pyx_string_tab[35]
-#define __pyx_n_u_name __pyx_string_tab[36]
-#define __pyx_n_u_new __pyx_string_tab[37]
-#define __pyx_n_u_pyx_vtable __pyx_string_tab[38]
-#define __pyx_n_u_qualname __pyx_string_tab[39]
-#define __pyx_n_u_set_name __pyx_string_tab[40]
-#define __pyx_n_u_test __pyx_string_tab[41]
-#define __pyx_n_u_is_coroutine __pyx_string_tab[42]
-#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[43]
-#define __pyx_n_u_b __pyx_string_tab[44]
-#define __pyx_n_u_black __pyx_string_tab[45]
-#define __pyx_n_u_black_move __pyx_string_tab[46]
-#define __pyx_n_u_black_piece __pyx_string_tab[47]
-#define __pyx_n_u_black_square __pyx_string_tab[48]
-#define __pyx_n_u_black_squares __pyx_string_tab[49]
-#define __pyx_n_u_check_setup __pyx_string_tab[50]
-#define __pyx_n_u_check_turn __pyx_string_tab[51]
-#define __pyx_n_u_cline_in_traceback __pyx_string_tab[52]
-#define __pyx_n_u_cls __pyx_string_tab[53]
-#define __pyx_n_u_copy __pyx_string_tab[54]
-#define __pyx_n_u_egg_squares __pyx_string_tab[55]
-#define __pyx_n_u_eggs __pyx_string_tab[56]
-#define __pyx_n_u_error __pyx_string_tab[57]
-#define __pyx_n_u_from_setup __pyx_string_tab[58]
-#define __pyx_n_u_game __pyx_string_tab[59]
-#define __pyx_n_u_game_over_error __pyx_string_tab[60]
-#define __pyx_n_u_history __pyx_string_tab[61]
-#define __pyx_n_u_i __pyx_string_tab[62]
-#define __pyx_n_u_is_over __pyx_string_tab[63]
-#define __pyx_n_u_items __pyx_string_tab[64]
-#define __pyx_n_u_legal __pyx_string_tab[65]
-#define __pyx_n_u_legal_moves __pyx_string_tab[66]
-#define __pyx_n_u_move_square __pyx_string_tab[67]
-#define __pyx_n_u_occupied_error __pyx_string_tab[68]
-#define __pyx_n_u_over __pyx_string_tab[69]
-#define __pyx_n_u_piece __pyx_string_tab[70]
-#define __pyx_n_u_piece_at __pyx_string_tab[71]
-#define __pyx_n_u_play __pyx_string_tab[72]
-#define __pyx_n_u_pop __pyx_string_tab[73]
-#define __pyx_n_u_record __pyx_string_tab[74]
-#define __pyx_n_u_result __pyx_string_tab[75]
-#define __pyx_n_u_root __pyx_string_tab[76]
-#define __pyx_n_u_self __pyx_string_tab[77]
-#define __pyx_n_u_setdefault __pyx_string_tab[78]
-#define __pyx_n_u_sq __pyx_string_tab[79]
-#define __pyx_n_u_square __pyx_string_tab[80]
-#define __pyx_n_u_squares __pyx_string_tab[81]
-#define __pyx_n_u_to_square __pyx_string_tab[82]
-#define __pyx_n_u_turn __pyx_string_tab[83]
-#define __pyx_n_u_values __pyx_string_tab[84]
-#define __pyx_n_u_w __pyx_string_tab[85]
-#define __pyx_n_u_white __pyx_string_tab[86]
-#define __pyx_n_u_white_move __pyx_string_tab[87]
-#define __pyx_n_u_white_piece __pyx_string_tab[88]
-#define __pyx_n_u_white_square __pyx_string_tab[89]
-#define __pyx_n_u_white_squares __pyx_string_tab[90]
-#define __pyx_n_u_wts_engine__game __pyx_string_tab[91]
-#define __pyx_n_u_wts_engine_base __pyx_string_tab[92]
-#define __pyx_n_u_wts_engine_events __pyx_string_tab[93]
-#define __pyx_n_u_wts_engine_pieces __pyx_string_tab[94]
-#define __pyx_n_u_wts_engine_squares __pyx_string_tab[95]
-#define __pyx_kp_b_int___pyx_t_3wts_6engine_5_core __pyx_string_tab[96]
-#define __pyx_kp_b_iso88591_A_nKq_wa_z_S_F_F_ivQd_8H_F_ivQd __pyx_string_tab[97]
-#define __pyx_kp_b_iso88591_A_4q_4t2S_1_L_ha_vQa __pyx_string_tab[98]
-#define __pyx_kp_b_iso88591_A_A_O1AT_gQa_7_AQ_q __pyx_string_tab[99]
-#define __pyx_kp_b_iso88591_A_T_q_AQd_4q_t_S_I_aq_D_Q_q __pyx_string_tab[100]
-#define __pyx_kp_b_iso88591_A_aq_A_q __pyx_string_tab[101]
-#define __pyx_kp_b_iso88591_A_d_4q_83a_4uA_5_1_4q_Q_t5 __pyx_string_tab[102]
-#define __pyx_kp_b_iso88591_A_1L_1L_1D_q_V1_QnG1_QnG1_A_A_l __pyx_string_tab[103]
+#define __pyx_n_u_EGG __pyx_string_tab[11]
+#define __pyx_n_u_EMPTY __pyx_string_tab[12]
+#define __pyx_n_u_GameCore __pyx_string_tab[13]
+#define __pyx_n_u_GameCore_copy __pyx_string_tab[14]
+#define __pyx_n_u_GameCore_from_setup __pyx_string_tab[15]
+#define __pyx_n_u_GameCore_is_over __pyx_string_tab[16]
+#define __pyx_n_u_GameCore_legal_moves __pyx_string_tab[17]
+#define __pyx_n_u_GameCore_piece_at __pyx_string_tab[18]
+#define __pyx_n_u_GameCore_play __pyx_string_tab[19]
+#define __pyx_n_u_GameCore_root __pyx_string_tab[20]
+#define __pyx_n_u_Hatch __pyx_string_tab[21]
+#define __pyx_n_u_Piece __pyx_string_tab[22]
+#define __pyx_n_u_STATUSES __pyx_string_tab[23]
+#define __pyx_n_u_Status __pyx_string_tab[24]
+#define __pyx_n_u_TurnResult __pyx_string_tab[25]
+#define __pyx_n_u_WHITE __pyx_string_tab[26]
+#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[27]
+#define __pyx_n_u_annotate __pyx_string_tab[28]
+#define __pyx_n_u_dict __pyx_string_tab[29]
+#define __pyx_n_u_func __pyx_string_tab[30]
+#define __pyx_n_u_main __pyx_string_tab[31]
+#define __pyx_n_u_module __pyx_string_tab[32]
+#define __pyx_n_u_name __pyx_string_tab[33]
+#define __pyx_n_u_new __pyx_string_tab[34]
+#define __pyx_n_u_pyx_vtable __pyx_string_tab[35]
+#define __pyx_n_u_qualname __pyx_string_tab[36]
+#define __pyx_n_u_set_name __pyx_string_tab[37]
+#define __pyx_n_u_test __pyx_string_tab[38]
+#define __pyx_n_u_is_coroutine __pyx_string_tab[39]
+#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[40]
+#define __pyx_n_u_b __pyx_string_tab[41]
+#define __pyx_n_u_black __pyx_string_tab[42]
+#define __pyx_n_u_black_move __pyx_string_tab[43]
+#define __pyx_n_u_black_square __pyx_string_tab[44]
+#define __pyx_n_u_black_squares __pyx_string_tab[45]
+#define __pyx_n_u_check_setup __pyx_string_tab[46]
+#define __pyx_n_u_check_turn __pyx_string_tab[47]
+#define __pyx_n_u_cline_in_traceback __pyx_string_tab[48]
+#define __pyx_n_u_cls __pyx_string_tab[49]
+#define __pyx_n_u_copy __pyx_string_tab[50]
+#define __pyx_n_u_egg_squares __pyx_string_tab[51]
+#define __pyx_n_u_eggs __pyx_string_tab[52]
+#define __pyx_n_u_error __pyx_string_tab[53]
+#define __pyx_n_u_from_setup __pyx_string_tab[54]
+#define __pyx_n_u_game __pyx_string_tab[55]
+#define __pyx_n_u_game_over_error __pyx_string_tab[56]
+#define __pyx_n_u_history __pyx_string_tab[57]
+#define __pyx_n_u_i __pyx_string_tab[58]
+#define __pyx_n_u_is_over __pyx_string_tab[59]
+#define __pyx_n_u_items __pyx_string_tab[60]
+#define __pyx_n_u_legal __pyx_string_tab[61]
+#define __pyx_n_u_legal_moves __pyx_string_tab[62]
+#define __pyx_n_u_move_square __pyx_string_tab[63]
+#define __pyx_n_u_occupied_error __pyx_string_tab[64]
+#define __pyx_n_u_over __pyx_string_tab[65]
+#define __pyx_n_u_piece __pyx_string_tab[66]
+#define __pyx_n_u_piece_at __pyx_string_tab[67]
+#define __pyx_n_u_play __pyx_string_tab[68]
+#define __pyx_n_u_pop __pyx_string_tab[69]
+#define __pyx_n_u_record __pyx_string_tab[70]
+#define __pyx_n_u_result __pyx_string_tab[71]
+#define __pyx_n_u_root __pyx_string_tab[72]
+#define __pyx_n_u_self __pyx_string_tab[73]
+#define __pyx_n_u_setdefault __pyx_string_tab[74]
+#define __pyx_n_u_sq __pyx_string_tab[75]
+#define __pyx_n_u_square __pyx_string_tab[76]
+#define __pyx_n_u_squares __pyx_string_tab[77]
+#define __pyx_n_u_to_square __pyx_string_tab[78]
+#define __pyx_n_u_turn __pyx_string_tab[79]
+#define __pyx_n_u_values __pyx_string_tab[80]
+#define __pyx_n_u_w __pyx_string_tab[81]
+#define __pyx_n_u_white __pyx_string_tab[82]
+#define __pyx_n_u_white_move __pyx_string_tab[83]
+#define __pyx_n_u_white_square __pyx_string_tab[84]
+#define __pyx_n_u_white_squares __pyx_string_tab[85]
+#define __pyx_n_u_wts_engine__core __pyx_string_tab[86]
+#define __pyx_n_u_wts_engine__game __pyx_string_tab[87]
+#define __pyx_n_u_wts_engine_base __pyx_string_tab[88]
+#define __pyx_n_u_wts_engine_events __pyx_string_tab[89]
+#define __pyx_n_u_wts_engine_pieces __pyx_string_tab[90]
+#define __pyx_n_u_wts_engine_squares __pyx_string_tab[91]
+#define __pyx_kp_b_int___pyx_t_3wts_6engine_5_core __pyx_string_tab[92]
+#define __pyx_kp_b_iso88591_A_nKq_wa_z_S_F_F_ivQd_8H_F_ivQd __pyx_string_tab[93]
+#define __pyx_kp_b_iso88591_A_4q_4t2S_1_L_ha_vQa __pyx_string_tab[94]
+#define __pyx_kp_b_iso88591_A_A_O1AT_gQa_7_AQ_q __pyx_string_tab[95]
+#define __pyx_kp_b_iso88591_A_T_q_AQd_4q_t_S_I_aq_D_Q_q __pyx_string_tab[96]
+#define __pyx_kp_b_iso88591_A_aq_A_q __pyx_string_tab[97]
+#define __pyx_kp_b_iso88591_A_d_4q_83a_4uA_5_1_4q_Q_t5 __pyx_string_tab[98]
+#define __pyx_kp_b_iso88591_A_1L_1L_1D_q_V1_QnG1_QnG1_A_A_4 __pyx_string_tab[99]
 #define __pyx_int_0 __pyx_number_tab[0]
 #define __pyx_int_81 __pyx_number_tab[1]
 /* #### Code section: module_state_clear ### */
@@ -3129,7 +3130,7 @@ static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_values.method);
   for (int i=0; i<1; ++i) { Py_CLEAR(clear_module_state->__pyx_tuple[i]); }
   for (int i=0; i<7; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<104; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<100; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<2; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_clear_contents ### */
 /* CommonTypesMetaclass.module_state_clear */
@@ -3160,7 +3161,7 @@ static CYTHON_SMALL_CODE int __pyx_m_traverse(PyObject *m, visitproc visit, void
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_values.method);
   for (int i=0; i<1; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_tuple[i]); }
   for (int i=0; i<7; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<104; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<100; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<2; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_traverse_contents ### */
 /* CommonTypesMetaclass.module_state_traverse */
@@ -3175,7 +3176,7 @@ return 0;
 #endif
 /* #### Code section: module_code ### */
 
-/* "wts/engine/_game.pyx":39
+/* "wts/engine/_game.pyx":38
  * 
  * 
  * cdef inline frozenset _squares(wts_board board):             # <<<<<<<<<<<<<<
@@ -3196,19 +3197,19 @@ static CYTHON_INLINE PyObject *__pyx_f_3wts_6engine_5_game__squares(wts_board __
   __Pyx_RefNannySetupContext("_squares", 0);
 
 
-  /* "wts/engine/_game.pyx":40
+  /* "wts/engine/_game.pyx":39
  * 
  * cdef inline frozenset _squares(wts_board board):
  *     cdef list squares = []             # <<<<<<<<<<<<<<
  *     while wts_any(board):
  *         squares.append(wts_bit_square(wts_lowest_bit(board)))
 */
-  __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 40, __pyx_L1_error)
+  __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 39, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_squares = ((PyObject*)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "wts/engine/_game.pyx":41
+  /* "wts/engine/_game.pyx":40
  * cdef inline frozenset _squares(wts_board board):
  *     cdef list squares = []
  *     while wts_any(board):             # <<<<<<<<<<<<<<
@@ -3221,20 +3222,20 @@ static CYTHON_INLINE PyObject *__pyx_f_3wts_6engine_5_game__squares(wts_board __
 
     if (!__pyx_t_2) break;
 
-    /* "wts/engine/_game.pyx":42
+    /* "wts/engine/_game.pyx":41
  *     cdef list squares = []
  *     while wts_any(board):
  *         squares.append(wts_bit_square(wts_lowest_bit(board)))             # <<<<<<<<<<<<<<
  *         board = wts_clear_lowest(board)
  *     return frozenset(squares)
 */
-    __pyx_t_1 = __Pyx_PyLong_From_int(wts_bit_square(wts_lowest_bit(__pyx_v_board))); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 42, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyLong_From_int(wts_bit_square(wts_lowest_bit(__pyx_v_board))); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 41, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_3 = __Pyx_PyList_Append(__pyx_v_squares, __pyx_t_1); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 42, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyList_Append(__pyx_v_squares, __pyx_t_1); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 41, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-    /* "wts/engine/_game.pyx":43
+    /* "wts/engine/_game.pyx":42
  *     while wts_any(board):
  *         squares.append(wts_bit_square(wts_lowest_bit(board)))
  *         board = wts_clear_lowest(board)             # <<<<<<<<<<<<<<
@@ -3244,14 +3245,14 @@ static CYTHON_INLINE PyObject *__pyx_f_3wts_6engine_5_game__squares(wts_board __
     __pyx_v_board = wts_clear_lowest(__pyx_v_board);
   }
 
-  /* "wts/engine/_game.pyx":44
+  /* "wts/engine/_game.pyx":43
  *         squares.append(wts_bit_square(wts_lowest_bit(board)))
  *         board = wts_clear_lowest(board)
  *     return frozenset(squares)             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_1 = __Pyx_PyFrozenSet_New(__pyx_v_squares); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 44, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyFrozenSet_New(__pyx_v_squares); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 43, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -3264,7 +3265,7 @@ static CYTHON_INLINE PyObject *__pyx_f_3wts_6engine_5_game__squares(wts_board __
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "wts/engine/_game.pyx":39
+  /* "wts/engine/_game.pyx":38
  * 
  * 
  * cdef inline frozenset _squares(wts_board board):             # <<<<<<<<<<<<<<
@@ -3285,7 +3286,7 @@ static CYTHON_INLINE PyObject *__pyx_f_3wts_6engine_5_game__squares(wts_board __
   return __pyx_r;
 }
 
-/* "wts/engine/_game.pyx":47
+/* "wts/engine/_game.pyx":46
  * 
  * 
  * cdef inline object _move_square(object move, int color):             # <<<<<<<<<<<<<<
@@ -3310,7 +3311,7 @@ static CYTHON_INLINE PyObject *__pyx_f_3wts_6engine_5_game__move_square(PyObject
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_move_square", 0);
 
-  /* "wts/engine/_game.pyx":52
+  /* "wts/engine/_game.pyx":51
  *     no Python call."""
  *     cdef long square
  *     cdef int overflow = 0             # <<<<<<<<<<<<<<
@@ -3319,7 +3320,7 @@ static CYTHON_INLINE PyObject *__pyx_f_3wts_6engine_5_game__move_square(PyObject
 */
   __pyx_v_overflow = 0;
 
-  /* "wts/engine/_game.pyx":53
+  /* "wts/engine/_game.pyx":52
  *     cdef long square
  *     cdef int overflow = 0
  *     if type(move) is int:             # <<<<<<<<<<<<<<
@@ -3330,17 +3331,17 @@ static CYTHON_INLINE PyObject *__pyx_f_3wts_6engine_5_game__move_square(PyObject
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_game.pyx":54
+    /* "wts/engine/_game.pyx":53
  *     cdef int overflow = 0
  *     if type(move) is int:
  *         square = PyLong_AsLongAndOverflow(move, &overflow)             # <<<<<<<<<<<<<<
  *         if not overflow and 0 <= square < 81:
  *             return move
 */
-    __pyx_t_2 = PyLong_AsLongAndOverflow(__pyx_v_move, (&__pyx_v_overflow)); if (unlikely(__pyx_t_2 == ((long)-1L) && PyErr_Occurred())) __PYX_ERR(0, 54, __pyx_L1_error)
+    __pyx_t_2 = PyLong_AsLongAndOverflow(__pyx_v_move, (&__pyx_v_overflow)); if (unlikely(__pyx_t_2 == ((long)-1L) && PyErr_Occurred())) __PYX_ERR(0, 53, __pyx_L1_error)
     __pyx_v_square = __pyx_t_2;
 
-    /* "wts/engine/_game.pyx":55
+    /* "wts/engine/_game.pyx":54
  *     if type(move) is int:
  *         square = PyLong_AsLongAndOverflow(move, &overflow)
  *         if not overflow and 0 <= square < 81:             # <<<<<<<<<<<<<<
@@ -3368,7 +3369,7 @@ static CYTHON_INLINE PyObject *__pyx_f_3wts_6engine_5_game__move_square(PyObject
     if (__pyx_t_1) {
 
 
-      /* "wts/engine/_game.pyx":56
+      /* "wts/engine/_game.pyx":55
  *         square = PyLong_AsLongAndOverflow(move, &overflow)
  *         if not overflow and 0 <= square < 81:
  *             return move             # <<<<<<<<<<<<<<
@@ -3386,7 +3387,7 @@ static CYTHON_INLINE PyObject *__pyx_f_3wts_6engine_5_game__move_square(PyObject
       }
       goto __pyx_L0;
 
-      /* "wts/engine/_game.pyx":55
+      /* "wts/engine/_game.pyx":54
  *     if type(move) is int:
  *         square = PyLong_AsLongAndOverflow(move, &overflow)
  *         if not overflow and 0 <= square < 81:             # <<<<<<<<<<<<<<
@@ -3395,7 +3396,7 @@ static CYTHON_INLINE PyObject *__pyx_f_3wts_6engine_5_game__move_square(PyObject
 */
     }
 
-    /* "wts/engine/_game.pyx":53
+    /* "wts/engine/_game.pyx":52
  *     cdef long square
  *     cdef int overflow = 0
  *     if type(move) is int:             # <<<<<<<<<<<<<<
@@ -3404,7 +3405,7 @@ static CYTHON_INLINE PyObject *__pyx_f_3wts_6engine_5_game__move_square(PyObject
 */
   }
 
-  /* "wts/engine/_game.pyx":57
+  /* "wts/engine/_game.pyx":56
  *         if not overflow and 0 <= square < 81:
  *             return move
  *     return move_square(COLORS[color], move)             # <<<<<<<<<<<<<<
@@ -3412,11 +3413,11 @@ static CYTHON_INLINE PyObject *__pyx_f_3wts_6engine_5_game__move_square(PyObject
  * 
 */
   __pyx_t_5 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_move_square); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 57, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_move_square); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 56, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   if (unlikely(__pyx_v_3wts_6engine_5_game_COLORS == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 57, __pyx_L1_error)
+    __PYX_ERR(0, 56, __pyx_L1_error)
   }
   __pyx_t_7 = 1;
   #if CYTHON_UNPACK_METHODS
@@ -3435,7 +3436,7 @@ static CYTHON_INLINE PyObject *__pyx_f_3wts_6engine_5_game__move_square(PyObject
     __pyx_t_4 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_6, __pyx_callargs+__pyx_t_7, (3-__pyx_t_7) | (__pyx_t_7*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-    if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 57, __pyx_L1_error)
+    if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 56, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
   }
   {
@@ -3449,7 +3450,7 @@ static CYTHON_INLINE PyObject *__pyx_f_3wts_6engine_5_game__move_square(PyObject
   __pyx_t_4 = 0;
   goto __pyx_L0;
 
-  /* "wts/engine/_game.pyx":47
+  /* "wts/engine/_game.pyx":46
  * 
  * 
  * cdef inline object _move_square(object move, int color):             # <<<<<<<<<<<<<<
@@ -3472,7 +3473,7 @@ static CYTHON_INLINE PyObject *__pyx_f_3wts_6engine_5_game__move_square(PyObject
   return __pyx_r;
 }
 
-/* "wts/engine/_game.pyx":60
+/* "wts/engine/_game.pyx":59
  * 
  * 
  * cdef inline bint _is_new(const wts_state *state):             # <<<<<<<<<<<<<<
@@ -3485,7 +3486,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_game__is_new(__pyx_t_3wts_6engin
   int __pyx_t_1;
   int __pyx_t_2;
 
-  /* "wts/engine/_game.pyx":62
+  /* "wts/engine/_game.pyx":61
  * cdef inline bint _is_new(const wts_state *state):
  *     """The position of a new game: an empty board at turn 0."""
  *     return state.turn == 0 and not wts_any(wts_or(wts_or(state.black, state.white), state.eggs))             # <<<<<<<<<<<<<<
@@ -3513,7 +3514,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_game__is_new(__pyx_t_3wts_6engin
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_game.pyx":60
+  /* "wts/engine/_game.pyx":59
  * 
  * 
  * cdef inline bint _is_new(const wts_state *state):             # <<<<<<<<<<<<<<
@@ -3527,7 +3528,7 @@ static CYTHON_INLINE int __pyx_f_3wts_6engine_5_game__is_new(__pyx_t_3wts_6engin
   return __pyx_r;
 }
 
-/* "wts/engine/_game.pyx":65
+/* "wts/engine/_game.pyx":64
  * 
  * 
  * cdef bint _same_position(const wts_state *a, const wts_state *b):             # <<<<<<<<<<<<<<
@@ -3544,7 +3545,7 @@ static int __pyx_f_3wts_6engine_5_game__same_position(__pyx_t_3wts_6engine_5_cor
   uint8_t __pyx_t_4;
   int __pyx_t_5;
 
-  /* "wts/engine/_game.pyx":67
+  /* "wts/engine/_game.pyx":66
  * cdef bint _same_position(const wts_state *a, const wts_state *b):
  *     cdef int i
  *     if not (a.turn == b.turn and a.egg_count == b.egg_count and wts_equal(a.black, b.black)             # <<<<<<<<<<<<<<
@@ -3572,7 +3573,7 @@ static int __pyx_f_3wts_6engine_5_game__same_position(__pyx_t_3wts_6engine_5_cor
     goto __pyx_L4_bool_binop_done;
   }
 
-  /* "wts/engine/_game.pyx":68
+  /* "wts/engine/_game.pyx":67
  *     cdef int i
  *     if not (a.turn == b.turn and a.egg_count == b.egg_count and wts_equal(a.black, b.black)
  *             and wts_equal(a.white, b.white) and wts_equal(a.eggs, b.eggs)):             # <<<<<<<<<<<<<<
@@ -3606,7 +3607,7 @@ static int __pyx_f_3wts_6engine_5_game__same_position(__pyx_t_3wts_6engine_5_cor
 
   __pyx_L4_bool_binop_done:;
 
-  /* "wts/engine/_game.pyx":67
+  /* "wts/engine/_game.pyx":66
  * cdef bint _same_position(const wts_state *a, const wts_state *b):
  *     cdef int i
  *     if not (a.turn == b.turn and a.egg_count == b.egg_count and wts_equal(a.black, b.black)             # <<<<<<<<<<<<<<
@@ -3619,7 +3620,7 @@ static int __pyx_f_3wts_6engine_5_game__same_position(__pyx_t_3wts_6engine_5_cor
   if (__pyx_t_2) {
 
 
-    /* "wts/engine/_game.pyx":69
+    /* "wts/engine/_game.pyx":68
  *     if not (a.turn == b.turn and a.egg_count == b.egg_count and wts_equal(a.black, b.black)
  *             and wts_equal(a.white, b.white) and wts_equal(a.eggs, b.eggs)):
  *         return False             # <<<<<<<<<<<<<<
@@ -3632,7 +3633,7 @@ static int __pyx_f_3wts_6engine_5_game__same_position(__pyx_t_3wts_6engine_5_cor
     }
     goto __pyx_L0;
 
-    /* "wts/engine/_game.pyx":67
+    /* "wts/engine/_game.pyx":66
  * cdef bint _same_position(const wts_state *a, const wts_state *b):
  *     cdef int i
  *     if not (a.turn == b.turn and a.egg_count == b.egg_count and wts_equal(a.black, b.black)             # <<<<<<<<<<<<<<
@@ -3641,7 +3642,7 @@ static int __pyx_f_3wts_6engine_5_game__same_position(__pyx_t_3wts_6engine_5_cor
 */
   }
 
-  /* "wts/engine/_game.pyx":70
+  /* "wts/engine/_game.pyx":69
  *             and wts_equal(a.white, b.white) and wts_equal(a.eggs, b.eggs)):
  *         return False
  *     for i in range(a.egg_count):             # <<<<<<<<<<<<<<
@@ -3655,7 +3656,7 @@ static int __pyx_f_3wts_6engine_5_game__same_position(__pyx_t_3wts_6engine_5_cor
   for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
     __pyx_v_i = __pyx_t_5;
 
-    /* "wts/engine/_game.pyx":71
+    /* "wts/engine/_game.pyx":70
  *         return False
  *     for i in range(a.egg_count):
  *         if a.egg_queue[i] != b.egg_queue[i]:             # <<<<<<<<<<<<<<
@@ -3667,7 +3668,7 @@ static int __pyx_f_3wts_6engine_5_game__same_position(__pyx_t_3wts_6engine_5_cor
     if (__pyx_t_2) {
 
 
-      /* "wts/engine/_game.pyx":72
+      /* "wts/engine/_game.pyx":71
  *     for i in range(a.egg_count):
  *         if a.egg_queue[i] != b.egg_queue[i]:
  *             return False             # <<<<<<<<<<<<<<
@@ -3680,7 +3681,7 @@ static int __pyx_f_3wts_6engine_5_game__same_position(__pyx_t_3wts_6engine_5_cor
       }
       goto __pyx_L0;
 
-      /* "wts/engine/_game.pyx":71
+      /* "wts/engine/_game.pyx":70
  *         return False
  *     for i in range(a.egg_count):
  *         if a.egg_queue[i] != b.egg_queue[i]:             # <<<<<<<<<<<<<<
@@ -3691,7 +3692,7 @@ static int __pyx_f_3wts_6engine_5_game__same_position(__pyx_t_3wts_6engine_5_cor
   }
 
 
-  /* "wts/engine/_game.pyx":73
+  /* "wts/engine/_game.pyx":72
  *         if a.egg_queue[i] != b.egg_queue[i]:
  *             return False
  *     return True             # <<<<<<<<<<<<<<
@@ -3704,7 +3705,7 @@ static int __pyx_f_3wts_6engine_5_game__same_position(__pyx_t_3wts_6engine_5_cor
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_game.pyx":65
+  /* "wts/engine/_game.pyx":64
  * 
  * 
  * cdef bint _same_position(const wts_state *a, const wts_state *b):             # <<<<<<<<<<<<<<
@@ -3719,7 +3720,7 @@ static int __pyx_f_3wts_6engine_5_game__same_position(__pyx_t_3wts_6engine_5_cor
   return __pyx_r;
 }
 
-/* "wts/engine/_game.pyx":76
+/* "wts/engine/_game.pyx":75
  * 
  * 
  * cdef GameCore _start_of_history(GameCore game):             # <<<<<<<<<<<<<<
@@ -3742,18 +3743,18 @@ static struct __pyx_obj_3wts_6engine_5_game_GameCore *__pyx_f_3wts_6engine_5_gam
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_start_of_history", 0);
 
-  /* "wts/engine/_game.pyx":81
+  /* "wts/engine/_game.pyx":80
  *     by its copies. The caller holds the game's mutex."""
  *     cdef GameCore snapshot
  *     if _is_new(&game.state):             # <<<<<<<<<<<<<<
  *         return None
  *     if game._root is not None and _same_position(&game._root.state, &game.state):
 */
-  __pyx_t_1 = __pyx_f_3wts_6engine_5_game__is_new((&__pyx_v_game->state)); if (unlikely(__pyx_t_1 == ((int)-1) && PyErr_Occurred())) __PYX_ERR(0, 81, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_3wts_6engine_5_game__is_new((&__pyx_v_game->state)); if (unlikely(__pyx_t_1 == ((int)-1) && PyErr_Occurred())) __PYX_ERR(0, 80, __pyx_L1_error)
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_game.pyx":82
+    /* "wts/engine/_game.pyx":81
  *     cdef GameCore snapshot
  *     if _is_new(&game.state):
  *         return None             # <<<<<<<<<<<<<<
@@ -3770,7 +3771,7 @@ static struct __pyx_obj_3wts_6engine_5_game_GameCore *__pyx_f_3wts_6engine_5_gam
     }
     goto __pyx_L0;
 
-    /* "wts/engine/_game.pyx":81
+    /* "wts/engine/_game.pyx":80
  *     by its copies. The caller holds the game's mutex."""
  *     cdef GameCore snapshot
  *     if _is_new(&game.state):             # <<<<<<<<<<<<<<
@@ -3779,7 +3780,7 @@ static struct __pyx_obj_3wts_6engine_5_game_GameCore *__pyx_f_3wts_6engine_5_gam
 */
   }
 
-  /* "wts/engine/_game.pyx":83
+  /* "wts/engine/_game.pyx":82
  *     if _is_new(&game.state):
  *         return None
  *     if game._root is not None and _same_position(&game._root.state, &game.state):             # <<<<<<<<<<<<<<
@@ -3795,7 +3796,7 @@ static struct __pyx_obj_3wts_6engine_5_game_GameCore *__pyx_f_3wts_6engine_5_gam
 
     goto __pyx_L5_bool_binop_done;
   }
-  __pyx_t_2 = __pyx_f_3wts_6engine_5_game__same_position((&__pyx_v_game->_root->state), (&__pyx_v_game->state)); if (unlikely(__pyx_t_2 == ((int)-1) && PyErr_Occurred())) __PYX_ERR(0, 83, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_3wts_6engine_5_game__same_position((&__pyx_v_game->_root->state), (&__pyx_v_game->state)); if (unlikely(__pyx_t_2 == ((int)-1) && PyErr_Occurred())) __PYX_ERR(0, 82, __pyx_L1_error)
 
   __pyx_t_1 = __pyx_t_2;
 
@@ -3803,7 +3804,7 @@ static struct __pyx_obj_3wts_6engine_5_game_GameCore *__pyx_f_3wts_6engine_5_gam
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_game.pyx":84
+    /* "wts/engine/_game.pyx":83
  *         return None
  *     if game._root is not None and _same_position(&game._root.state, &game.state):
  *         return game._root             # <<<<<<<<<<<<<<
@@ -3821,7 +3822,7 @@ static struct __pyx_obj_3wts_6engine_5_game_GameCore *__pyx_f_3wts_6engine_5_gam
     }
     goto __pyx_L0;
 
-    /* "wts/engine/_game.pyx":83
+    /* "wts/engine/_game.pyx":82
  *     if _is_new(&game.state):
  *         return None
  *     if game._root is not None and _same_position(&game._root.state, &game.state):             # <<<<<<<<<<<<<<
@@ -3830,7 +3831,7 @@ static struct __pyx_obj_3wts_6engine_5_game_GameCore *__pyx_f_3wts_6engine_5_gam
 */
   }
 
-  /* "wts/engine/_game.pyx":85
+  /* "wts/engine/_game.pyx":84
  *     if game._root is not None and _same_position(&game._root.state, &game.state):
  *         return game._root
  *     snapshot = type(game)()             # <<<<<<<<<<<<<<
@@ -3857,14 +3858,14 @@ static struct __pyx_obj_3wts_6engine_5_game_GameCore *__pyx_f_3wts_6engine_5_gam
     __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_5, __pyx_callargs+__pyx_t_6, (1-__pyx_t_6) | (__pyx_t_6*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 85, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 84, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
   }
-  if (!(likely(((__pyx_t_3) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_3, __pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore))))) __PYX_ERR(0, 85, __pyx_L1_error)
+  if (!(likely(((__pyx_t_3) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_3, __pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore))))) __PYX_ERR(0, 84, __pyx_L1_error)
   __pyx_v_snapshot = ((struct __pyx_obj_3wts_6engine_5_game_GameCore *)__pyx_t_3);
   __pyx_t_3 = 0;
 
-  /* "wts/engine/_game.pyx":86
+  /* "wts/engine/_game.pyx":85
  *         return game._root
  *     snapshot = type(game)()
  *     wts_copy(&snapshot.state, &game.state)             # <<<<<<<<<<<<<<
@@ -3873,7 +3874,7 @@ static struct __pyx_obj_3wts_6engine_5_game_GameCore *__pyx_f_3wts_6engine_5_gam
 */
   __pyx_f_3wts_6engine_5_core_wts_copy((&__pyx_v_snapshot->state), (&__pyx_v_game->state));
 
-  /* "wts/engine/_game.pyx":87
+  /* "wts/engine/_game.pyx":86
  *     snapshot = type(game)()
  *     wts_copy(&snapshot.state, &game.state)
  *     return snapshot             # <<<<<<<<<<<<<<
@@ -3891,7 +3892,7 @@ static struct __pyx_obj_3wts_6engine_5_game_GameCore *__pyx_f_3wts_6engine_5_gam
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_game.pyx":76
+  /* "wts/engine/_game.pyx":75
  * 
  * 
  * cdef GameCore _start_of_history(GameCore game):             # <<<<<<<<<<<<<<
@@ -3913,7 +3914,7 @@ static struct __pyx_obj_3wts_6engine_5_game_GameCore *__pyx_f_3wts_6engine_5_gam
   return __pyx_r;
 }
 
-/* "wts/engine/_game.pyx":90
+/* "wts/engine/_game.pyx":89
  * 
  * 
  * cdef object _turn_result(int black_move, int white_move, const wts_turn_record *record,             # <<<<<<<<<<<<<<
@@ -3955,7 +3956,7 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_turn_result", 0);
 
-  /* "wts/engine/_game.pyx":95
+  /* "wts/engine/_game.pyx":94
  *     cdef const wts_capture *c
  *     cdef int i, step, closer
  *     cdef object events_captures = NO_EVENTS, events_dissolved = NO_EVENTS             # <<<<<<<<<<<<<<
@@ -3967,7 +3968,7 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
   __Pyx_INCREF(__pyx_v_3wts_6engine_5_game_NO_EVENTS);
   __pyx_v_events_dissolved = __pyx_v_3wts_6engine_5_game_NO_EVENTS;
 
-  /* "wts/engine/_game.pyx":96
+  /* "wts/engine/_game.pyx":95
  *     cdef int i, step, closer
  *     cdef object events_captures = NO_EVENTS, events_dissolved = NO_EVENTS
  *     cdef object events_hatched = NO_EVENTS             # <<<<<<<<<<<<<<
@@ -3977,7 +3978,7 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
   __Pyx_INCREF(__pyx_v_3wts_6engine_5_game_NO_EVENTS);
   __pyx_v_events_hatched = __pyx_v_3wts_6engine_5_game_NO_EVENTS;
 
-  /* "wts/engine/_game.pyx":97
+  /* "wts/engine/_game.pyx":96
  *     cdef object events_captures = NO_EVENTS, events_dissolved = NO_EVENTS
  *     cdef object events_hatched = NO_EVENTS
  *     if record.n_captures:             # <<<<<<<<<<<<<<
@@ -3989,19 +3990,19 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_game.pyx":98
+    /* "wts/engine/_game.pyx":97
  *     cdef object events_hatched = NO_EVENTS
  *     if record.n_captures:
  *         captures = []             # <<<<<<<<<<<<<<
  *         for i in range(record.n_captures):
  *             c = &record.captures[i]
 */
-    __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 98, __pyx_L1_error)
+    __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 97, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
     __pyx_v_captures = ((PyObject*)__pyx_t_2);
     __pyx_t_2 = 0;
 
-    /* "wts/engine/_game.pyx":99
+    /* "wts/engine/_game.pyx":98
  *     if record.n_captures:
  *         captures = []
  *         for i in range(record.n_captures):             # <<<<<<<<<<<<<<
@@ -4015,7 +4016,7 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
     for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
       __pyx_v_i = __pyx_t_5;
 
-      /* "wts/engine/_game.pyx":100
+      /* "wts/engine/_game.pyx":99
  *         captures = []
  *         for i in range(record.n_captures):
  *             c = &record.captures[i]             # <<<<<<<<<<<<<<
@@ -4024,7 +4025,7 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
 */
       __pyx_v_c = (&(__pyx_v_record->captures[__pyx_v_i]));
 
-      /* "wts/engine/_game.pyx":101
+      /* "wts/engine/_game.pyx":100
  *         for i in range(record.n_captures):
  *             c = &record.captures[i]
  *             closer = c.closer             # <<<<<<<<<<<<<<
@@ -4035,7 +4036,7 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
 
       __pyx_v_closer = __pyx_t_6;
 
-      /* "wts/engine/_game.pyx":102
+      /* "wts/engine/_game.pyx":101
  *             c = &record.captures[i]
  *             closer = c.closer
  *             step = SQUARE_STEP[c.direction]             # <<<<<<<<<<<<<<
@@ -4044,7 +4045,7 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
 */
       __pyx_v_step = (__pyx_v_3wts_6engine_5_game_SQUARE_STEP[__pyx_v_c->direction]);
 
-      /* "wts/engine/_game.pyx":103
+      /* "wts/engine/_game.pyx":102
  *             closer = c.closer
  *             step = SQUARE_STEP[c.direction]
  *             captures.append(tuple.__new__(Capture, (             # <<<<<<<<<<<<<<
@@ -4053,10 +4054,10 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
 */
       __pyx_t_7 = ((PyObject *)(&PyTuple_Type));
       __Pyx_INCREF(__pyx_t_7);
-      __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_Capture); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 103, __pyx_L1_error)
+      __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_Capture); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 102, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_8);
 
-      /* "wts/engine/_game.pyx":104
+      /* "wts/engine/_game.pyx":103
  *             step = SQUARE_STEP[c.direction]
  *             captures.append(tuple.__new__(Capture, (
  *                 COLORS[c.color], c.round, (closer + step, closer + 2 * step),             # <<<<<<<<<<<<<<
@@ -4065,55 +4066,55 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
 */
       if (unlikely(__pyx_v_3wts_6engine_5_game_COLORS == Py_None)) {
         PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-        __PYX_ERR(0, 104, __pyx_L1_error)
+        __PYX_ERR(0, 103, __pyx_L1_error)
       }
-      __pyx_t_9 = __Pyx_PyLong_From_uint8_t(__pyx_v_c->round); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 104, __pyx_L1_error)
+      __pyx_t_9 = __Pyx_PyLong_From_uint8_t(__pyx_v_c->round); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 103, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_9);
-      __pyx_t_10 = __Pyx_PyLong_From_int((__pyx_v_closer + __pyx_v_step)); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 104, __pyx_L1_error)
+      __pyx_t_10 = __Pyx_PyLong_From_int((__pyx_v_closer + __pyx_v_step)); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 103, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_10);
-      __pyx_t_11 = __Pyx_PyLong_From_long((__pyx_v_closer + (2 * __pyx_v_step))); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 104, __pyx_L1_error)
+      __pyx_t_11 = __Pyx_PyLong_From_long((__pyx_v_closer + (2 * __pyx_v_step))); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 103, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_11);
-      __pyx_t_12 = PyTuple_New(2); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 104, __pyx_L1_error)
+      __pyx_t_12 = PyTuple_New(2); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 103, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_12);
       __Pyx_GIVEREF(__pyx_t_10);
-      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 0, __pyx_t_10) != (0)) __PYX_ERR(0, 104, __pyx_L1_error);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 0, __pyx_t_10) != (0)) __PYX_ERR(0, 103, __pyx_L1_error);
       __Pyx_GIVEREF(__pyx_t_11);
-      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 1, __pyx_t_11) != (0)) __PYX_ERR(0, 104, __pyx_L1_error);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 1, __pyx_t_11) != (0)) __PYX_ERR(0, 103, __pyx_L1_error);
       __pyx_t_10 = 0;
       __pyx_t_11 = 0;
 
-      /* "wts/engine/_game.pyx":105
+      /* "wts/engine/_game.pyx":104
  *             captures.append(tuple.__new__(Capture, (
  *                 COLORS[c.color], c.round, (closer + step, closer + 2 * step),
  *                 closer, closer + 3 * step)))             # <<<<<<<<<<<<<<
  *         events_captures = tuple(captures)
  *     if record.n_dissolved:
 */
-      __pyx_t_11 = __Pyx_PyLong_From_int(__pyx_v_closer); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 105, __pyx_L1_error)
+      __pyx_t_11 = __Pyx_PyLong_From_int(__pyx_v_closer); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 104, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_11);
-      __pyx_t_10 = __Pyx_PyLong_From_long((__pyx_v_closer + (3 * __pyx_v_step))); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 105, __pyx_L1_error)
+      __pyx_t_10 = __Pyx_PyLong_From_long((__pyx_v_closer + (3 * __pyx_v_step))); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 104, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_10);
 
-      /* "wts/engine/_game.pyx":104
+      /* "wts/engine/_game.pyx":103
  *             step = SQUARE_STEP[c.direction]
  *             captures.append(tuple.__new__(Capture, (
  *                 COLORS[c.color], c.round, (closer + step, closer + 2 * step),             # <<<<<<<<<<<<<<
  *                 closer, closer + 3 * step)))
  *         events_captures = tuple(captures)
 */
-      __pyx_t_13 = PyTuple_New(5); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 104, __pyx_L1_error)
+      __pyx_t_13 = PyTuple_New(5); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 103, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_13);
       __Pyx_INCREF(__Pyx_PyTuple_GET_ITEM(__pyx_v_3wts_6engine_5_game_COLORS, __pyx_v_c->color));
       __Pyx_GIVEREF(__Pyx_PyTuple_GET_ITEM(__pyx_v_3wts_6engine_5_game_COLORS, __pyx_v_c->color));
-      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 0, __Pyx_PyTuple_GET_ITEM(__pyx_v_3wts_6engine_5_game_COLORS, __pyx_v_c->color)) != (0)) __PYX_ERR(0, 104, __pyx_L1_error);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 0, __Pyx_PyTuple_GET_ITEM(__pyx_v_3wts_6engine_5_game_COLORS, __pyx_v_c->color)) != (0)) __PYX_ERR(0, 103, __pyx_L1_error);
       __Pyx_GIVEREF(__pyx_t_9);
-      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 1, __pyx_t_9) != (0)) __PYX_ERR(0, 104, __pyx_L1_error);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 1, __pyx_t_9) != (0)) __PYX_ERR(0, 103, __pyx_L1_error);
       __Pyx_GIVEREF(__pyx_t_12);
-      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 2, __pyx_t_12) != (0)) __PYX_ERR(0, 104, __pyx_L1_error);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 2, __pyx_t_12) != (0)) __PYX_ERR(0, 103, __pyx_L1_error);
       __Pyx_GIVEREF(__pyx_t_11);
-      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 3, __pyx_t_11) != (0)) __PYX_ERR(0, 104, __pyx_L1_error);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 3, __pyx_t_11) != (0)) __PYX_ERR(0, 103, __pyx_L1_error);
       __Pyx_GIVEREF(__pyx_t_10);
-      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 4, __pyx_t_10) != (0)) __PYX_ERR(0, 104, __pyx_L1_error);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 4, __pyx_t_10) != (0)) __PYX_ERR(0, 103, __pyx_L1_error);
       __pyx_t_9 = 0;
       __pyx_t_12 = 0;
       __pyx_t_11 = 0;
@@ -4125,36 +4126,36 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
         __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
         __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-        if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 103, __pyx_L1_error)
+        if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 102, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_2);
       }
 
-      /* "wts/engine/_game.pyx":103
+      /* "wts/engine/_game.pyx":102
  *             closer = c.closer
  *             step = SQUARE_STEP[c.direction]
  *             captures.append(tuple.__new__(Capture, (             # <<<<<<<<<<<<<<
  *                 COLORS[c.color], c.round, (closer + step, closer + 2 * step),
  *                 closer, closer + 3 * step)))
 */
-      __pyx_t_15 = __Pyx_PyList_Append(__pyx_v_captures, __pyx_t_2); if (unlikely(__pyx_t_15 == ((int)-1))) __PYX_ERR(0, 103, __pyx_L1_error)
+      __pyx_t_15 = __Pyx_PyList_Append(__pyx_v_captures, __pyx_t_2); if (unlikely(__pyx_t_15 == ((int)-1))) __PYX_ERR(0, 102, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
     }
 
 
-    /* "wts/engine/_game.pyx":106
+    /* "wts/engine/_game.pyx":105
  *                 COLORS[c.color], c.round, (closer + step, closer + 2 * step),
  *                 closer, closer + 3 * step)))
  *         events_captures = tuple(captures)             # <<<<<<<<<<<<<<
  *     if record.n_dissolved:
  *         events_dissolved = tuple([record.dissolved[i] for i in range(record.n_dissolved)])
 */
-    __pyx_t_2 = PyList_AsTuple(__pyx_v_captures); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 106, __pyx_L1_error)
+    __pyx_t_2 = PyList_AsTuple(__pyx_v_captures); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 105, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
     __Pyx_DECREF_SET(__pyx_v_events_captures, __pyx_t_2);
     __pyx_t_2 = 0;
 
-    /* "wts/engine/_game.pyx":97
+    /* "wts/engine/_game.pyx":96
  *     cdef object events_captures = NO_EVENTS, events_dissolved = NO_EVENTS
  *     cdef object events_hatched = NO_EVENTS
  *     if record.n_captures:             # <<<<<<<<<<<<<<
@@ -4163,7 +4164,7 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
 */
   }
 
-  /* "wts/engine/_game.pyx":107
+  /* "wts/engine/_game.pyx":106
  *                 closer, closer + 3 * step)))
  *         events_captures = tuple(captures)
  *     if record.n_dissolved:             # <<<<<<<<<<<<<<
@@ -4175,7 +4176,7 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_game.pyx":108
+    /* "wts/engine/_game.pyx":107
  *         events_captures = tuple(captures)
  *     if record.n_dissolved:
  *         events_dissolved = tuple([record.dissolved[i] for i in range(record.n_dissolved)])             # <<<<<<<<<<<<<<
@@ -4183,7 +4184,7 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
  *         hatched = []
 */
     { /* enter inner scope */
-      __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 108, __pyx_L1_error)
+      __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 107, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
 
       __pyx_t_3 = __pyx_v_record->n_dissolved;
@@ -4191,21 +4192,21 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
 
       for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
         __pyx_7genexpr__pyx_v_i = __pyx_t_5;
-        __pyx_t_13 = __Pyx_PyLong_From_uint8_t((__pyx_v_record->dissolved[__pyx_7genexpr__pyx_v_i])); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 108, __pyx_L1_error)
+        __pyx_t_13 = __Pyx_PyLong_From_uint8_t((__pyx_v_record->dissolved[__pyx_7genexpr__pyx_v_i])); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 107, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_13);
         __Pyx_GIVEREF(__pyx_t_13);
-        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_2, __pyx_t_13))) __PYX_ERR(0, 108, __pyx_L1_error)
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_2, __pyx_t_13))) __PYX_ERR(0, 107, __pyx_L1_error)
         __pyx_t_13 = 0;
       }
 
     } /* exit inner scope */
-    __pyx_t_13 = PyList_AsTuple(((PyObject*)__pyx_t_2)); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 108, __pyx_L1_error)
+    __pyx_t_13 = PyList_AsTuple(((PyObject*)__pyx_t_2)); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 107, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_13);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
     __Pyx_DECREF_SET(__pyx_v_events_dissolved, __pyx_t_13);
     __pyx_t_13 = 0;
 
-    /* "wts/engine/_game.pyx":107
+    /* "wts/engine/_game.pyx":106
  *                 closer, closer + 3 * step)))
  *         events_captures = tuple(captures)
  *     if record.n_dissolved:             # <<<<<<<<<<<<<<
@@ -4214,7 +4215,7 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
 */
   }
 
-  /* "wts/engine/_game.pyx":109
+  /* "wts/engine/_game.pyx":108
  *     if record.n_dissolved:
  *         events_dissolved = tuple([record.dissolved[i] for i in range(record.n_dissolved)])
  *     if record.n_hatched:             # <<<<<<<<<<<<<<
@@ -4226,19 +4227,19 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_game.pyx":110
+    /* "wts/engine/_game.pyx":109
  *         events_dissolved = tuple([record.dissolved[i] for i in range(record.n_dissolved)])
  *     if record.n_hatched:
  *         hatched = []             # <<<<<<<<<<<<<<
  *         for i in range(record.n_hatched):
  *             hatched.append(tuple.__new__(Hatch, (
 */
-    __pyx_t_13 = PyList_New(0); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 110, __pyx_L1_error)
+    __pyx_t_13 = PyList_New(0); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 109, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_13);
     __pyx_v_hatched = ((PyObject*)__pyx_t_13);
     __pyx_t_13 = 0;
 
-    /* "wts/engine/_game.pyx":111
+    /* "wts/engine/_game.pyx":110
  *     if record.n_hatched:
  *         hatched = []
  *         for i in range(record.n_hatched):             # <<<<<<<<<<<<<<
@@ -4252,7 +4253,7 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
     for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
       __pyx_v_i = __pyx_t_5;
 
-      /* "wts/engine/_game.pyx":112
+      /* "wts/engine/_game.pyx":111
  *         hatched = []
  *         for i in range(record.n_hatched):
  *             hatched.append(tuple.__new__(Hatch, (             # <<<<<<<<<<<<<<
@@ -4261,49 +4262,49 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
 */
       __pyx_t_2 = ((PyObject *)(&PyTuple_Type));
       __Pyx_INCREF(__pyx_t_2);
-      __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_Hatch); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 112, __pyx_L1_error)
+      __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_Hatch); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 111, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_8);
 
-      /* "wts/engine/_game.pyx":113
+      /* "wts/engine/_game.pyx":112
  *         for i in range(record.n_hatched):
  *             hatched.append(tuple.__new__(Hatch, (
  *                 record.hatched[i].square, COLORS[record.hatched[i].color],             # <<<<<<<<<<<<<<
  *                 record.hatched[i].wave)))
  *         events_hatched = tuple(hatched)
 */
-      __pyx_t_7 = __Pyx_PyLong_From_uint8_t((__pyx_v_record->hatched[__pyx_v_i]).square); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 113, __pyx_L1_error)
+      __pyx_t_7 = __Pyx_PyLong_From_uint8_t((__pyx_v_record->hatched[__pyx_v_i]).square); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 112, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
       if (unlikely(__pyx_v_3wts_6engine_5_game_COLORS == Py_None)) {
         PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-        __PYX_ERR(0, 113, __pyx_L1_error)
+        __PYX_ERR(0, 112, __pyx_L1_error)
       }
 
-      /* "wts/engine/_game.pyx":114
+      /* "wts/engine/_game.pyx":113
  *             hatched.append(tuple.__new__(Hatch, (
  *                 record.hatched[i].square, COLORS[record.hatched[i].color],
  *                 record.hatched[i].wave)))             # <<<<<<<<<<<<<<
  *         events_hatched = tuple(hatched)
  *     return tuple.__new__(TurnResult, (
 */
-      __pyx_t_10 = __Pyx_PyLong_From_uint8_t((__pyx_v_record->hatched[__pyx_v_i]).wave); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 114, __pyx_L1_error)
+      __pyx_t_10 = __Pyx_PyLong_From_uint8_t((__pyx_v_record->hatched[__pyx_v_i]).wave); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 113, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_10);
 
-      /* "wts/engine/_game.pyx":113
+      /* "wts/engine/_game.pyx":112
  *         for i in range(record.n_hatched):
  *             hatched.append(tuple.__new__(Hatch, (
  *                 record.hatched[i].square, COLORS[record.hatched[i].color],             # <<<<<<<<<<<<<<
  *                 record.hatched[i].wave)))
  *         events_hatched = tuple(hatched)
 */
-      __pyx_t_11 = PyTuple_New(3); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 113, __pyx_L1_error)
+      __pyx_t_11 = PyTuple_New(3); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 112, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_11);
       __Pyx_GIVEREF(__pyx_t_7);
-      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 0, __pyx_t_7) != (0)) __PYX_ERR(0, 113, __pyx_L1_error);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 0, __pyx_t_7) != (0)) __PYX_ERR(0, 112, __pyx_L1_error);
       __Pyx_INCREF(__Pyx_PyTuple_GET_ITEM(__pyx_v_3wts_6engine_5_game_COLORS, (__pyx_v_record->hatched[__pyx_v_i]).color));
       __Pyx_GIVEREF(__Pyx_PyTuple_GET_ITEM(__pyx_v_3wts_6engine_5_game_COLORS, (__pyx_v_record->hatched[__pyx_v_i]).color));
-      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 1, __Pyx_PyTuple_GET_ITEM(__pyx_v_3wts_6engine_5_game_COLORS, (__pyx_v_record->hatched[__pyx_v_i]).color)) != (0)) __PYX_ERR(0, 113, __pyx_L1_error);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 1, __Pyx_PyTuple_GET_ITEM(__pyx_v_3wts_6engine_5_game_COLORS, (__pyx_v_record->hatched[__pyx_v_i]).color)) != (0)) __PYX_ERR(0, 112, __pyx_L1_error);
       __Pyx_GIVEREF(__pyx_t_10);
-      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 2, __pyx_t_10) != (0)) __PYX_ERR(0, 113, __pyx_L1_error);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 2, __pyx_t_10) != (0)) __PYX_ERR(0, 112, __pyx_L1_error);
       __pyx_t_7 = 0;
       __pyx_t_10 = 0;
       __pyx_t_14 = 0;
@@ -4313,36 +4314,36 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
         __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
         __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
         __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
-        if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 112, __pyx_L1_error)
+        if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 111, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_13);
       }
 
-      /* "wts/engine/_game.pyx":112
+      /* "wts/engine/_game.pyx":111
  *         hatched = []
  *         for i in range(record.n_hatched):
  *             hatched.append(tuple.__new__(Hatch, (             # <<<<<<<<<<<<<<
  *                 record.hatched[i].square, COLORS[record.hatched[i].color],
  *                 record.hatched[i].wave)))
 */
-      __pyx_t_15 = __Pyx_PyList_Append(__pyx_v_hatched, __pyx_t_13); if (unlikely(__pyx_t_15 == ((int)-1))) __PYX_ERR(0, 112, __pyx_L1_error)
+      __pyx_t_15 = __Pyx_PyList_Append(__pyx_v_hatched, __pyx_t_13); if (unlikely(__pyx_t_15 == ((int)-1))) __PYX_ERR(0, 111, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
 
     }
 
 
-    /* "wts/engine/_game.pyx":115
+    /* "wts/engine/_game.pyx":114
  *                 record.hatched[i].square, COLORS[record.hatched[i].color],
  *                 record.hatched[i].wave)))
  *         events_hatched = tuple(hatched)             # <<<<<<<<<<<<<<
  *     return tuple.__new__(TurnResult, (
  *         black_move, white_move, None if record.collision < 0 else record.collision,
 */
-    __pyx_t_13 = PyList_AsTuple(__pyx_v_hatched); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 115, __pyx_L1_error)
+    __pyx_t_13 = PyList_AsTuple(__pyx_v_hatched); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 114, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_13);
     __Pyx_DECREF_SET(__pyx_v_events_hatched, __pyx_t_13);
     __pyx_t_13 = 0;
 
-    /* "wts/engine/_game.pyx":109
+    /* "wts/engine/_game.pyx":108
  *     if record.n_dissolved:
  *         events_dissolved = tuple([record.dissolved[i] for i in range(record.n_dissolved)])
  *     if record.n_hatched:             # <<<<<<<<<<<<<<
@@ -4351,7 +4352,7 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
 */
   }
 
-  /* "wts/engine/_game.pyx":116
+  /* "wts/engine/_game.pyx":115
  *                 record.hatched[i].wave)))
  *         events_hatched = tuple(hatched)
  *     return tuple.__new__(TurnResult, (             # <<<<<<<<<<<<<<
@@ -4360,19 +4361,19 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
 */
   __pyx_t_11 = ((PyObject *)(&PyTuple_Type));
   __Pyx_INCREF(__pyx_t_11);
-  __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_TurnResult); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 116, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_TurnResult); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 115, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
 
-  /* "wts/engine/_game.pyx":117
+  /* "wts/engine/_game.pyx":116
  *         events_hatched = tuple(hatched)
  *     return tuple.__new__(TurnResult, (
  *         black_move, white_move, None if record.collision < 0 else record.collision,             # <<<<<<<<<<<<<<
  *         events_captures, events_dissolved, events_hatched, STATUSES[state.status],
  *         (state.black_count, state.white_count)))
 */
-  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_black_move); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 117, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_black_move); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 116, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_10 = __Pyx_PyLong_From_int(__pyx_v_white_move); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 117, __pyx_L1_error)
+  __pyx_t_10 = __Pyx_PyLong_From_int(__pyx_v_white_move); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 116, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_10);
   __pyx_t_1 = (__pyx_v_record->collision < 0);
 
@@ -4380,14 +4381,14 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
     __Pyx_INCREF(Py_None);
     __pyx_t_7 = Py_None;
   } else {
-    __pyx_t_12 = __Pyx_PyLong_From_int8_t(__pyx_v_record->collision); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 117, __pyx_L1_error)
+    __pyx_t_12 = __Pyx_PyLong_From_int8_t(__pyx_v_record->collision); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 116, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_12);
     __pyx_t_7 = __pyx_t_12;
     __pyx_t_12 = 0;
   }
 
 
-  /* "wts/engine/_game.pyx":118
+  /* "wts/engine/_game.pyx":117
  *     return tuple.__new__(TurnResult, (
  *         black_move, white_move, None if record.collision < 0 else record.collision,
  *         events_captures, events_dissolved, events_hatched, STATUSES[state.status],             # <<<<<<<<<<<<<<
@@ -4396,58 +4397,58 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
 */
   if (unlikely(__pyx_v_3wts_6engine_5_game_STATUSES == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 118, __pyx_L1_error)
+    __PYX_ERR(0, 117, __pyx_L1_error)
   }
 
-  /* "wts/engine/_game.pyx":119
+  /* "wts/engine/_game.pyx":118
  *         black_move, white_move, None if record.collision < 0 else record.collision,
  *         events_captures, events_dissolved, events_hatched, STATUSES[state.status],
  *         (state.black_count, state.white_count)))             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_12 = __Pyx_PyLong_From_uint8_t(__pyx_v_state->black_count); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 119, __pyx_L1_error)
+  __pyx_t_12 = __Pyx_PyLong_From_uint8_t(__pyx_v_state->black_count); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 118, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_12);
-  __pyx_t_9 = __Pyx_PyLong_From_uint8_t(__pyx_v_state->white_count); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 119, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyLong_From_uint8_t(__pyx_v_state->white_count); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 118, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_9);
-  __pyx_t_16 = PyTuple_New(2); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 119, __pyx_L1_error)
+  __pyx_t_16 = PyTuple_New(2); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 118, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_16);
   __Pyx_GIVEREF(__pyx_t_12);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 0, __pyx_t_12) != (0)) __PYX_ERR(0, 119, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 0, __pyx_t_12) != (0)) __PYX_ERR(0, 118, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_9);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 1, __pyx_t_9) != (0)) __PYX_ERR(0, 119, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 1, __pyx_t_9) != (0)) __PYX_ERR(0, 118, __pyx_L1_error);
   __pyx_t_12 = 0;
   __pyx_t_9 = 0;
 
-  /* "wts/engine/_game.pyx":117
+  /* "wts/engine/_game.pyx":116
  *         events_hatched = tuple(hatched)
  *     return tuple.__new__(TurnResult, (
  *         black_move, white_move, None if record.collision < 0 else record.collision,             # <<<<<<<<<<<<<<
  *         events_captures, events_dissolved, events_hatched, STATUSES[state.status],
  *         (state.black_count, state.white_count)))
 */
-  __pyx_t_9 = PyTuple_New(8); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 117, __pyx_L1_error)
+  __pyx_t_9 = PyTuple_New(8); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 116, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_9);
   __Pyx_GIVEREF(__pyx_t_2);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_9, 0, __pyx_t_2) != (0)) __PYX_ERR(0, 117, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_9, 0, __pyx_t_2) != (0)) __PYX_ERR(0, 116, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_10);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_9, 1, __pyx_t_10) != (0)) __PYX_ERR(0, 117, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_9, 1, __pyx_t_10) != (0)) __PYX_ERR(0, 116, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_7);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_9, 2, __pyx_t_7) != (0)) __PYX_ERR(0, 117, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_9, 2, __pyx_t_7) != (0)) __PYX_ERR(0, 116, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_events_captures);
   __Pyx_GIVEREF(__pyx_v_events_captures);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_9, 3, __pyx_v_events_captures) != (0)) __PYX_ERR(0, 117, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_9, 3, __pyx_v_events_captures) != (0)) __PYX_ERR(0, 116, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_events_dissolved);
   __Pyx_GIVEREF(__pyx_v_events_dissolved);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_9, 4, __pyx_v_events_dissolved) != (0)) __PYX_ERR(0, 117, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_9, 4, __pyx_v_events_dissolved) != (0)) __PYX_ERR(0, 116, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_events_hatched);
   __Pyx_GIVEREF(__pyx_v_events_hatched);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_9, 5, __pyx_v_events_hatched) != (0)) __PYX_ERR(0, 117, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_9, 5, __pyx_v_events_hatched) != (0)) __PYX_ERR(0, 116, __pyx_L1_error);
   __Pyx_INCREF(__Pyx_PyTuple_GET_ITEM(__pyx_v_3wts_6engine_5_game_STATUSES, __pyx_v_state->status));
   __Pyx_GIVEREF(__Pyx_PyTuple_GET_ITEM(__pyx_v_3wts_6engine_5_game_STATUSES, __pyx_v_state->status));
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_9, 6, __Pyx_PyTuple_GET_ITEM(__pyx_v_3wts_6engine_5_game_STATUSES, __pyx_v_state->status)) != (0)) __PYX_ERR(0, 117, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_9, 6, __Pyx_PyTuple_GET_ITEM(__pyx_v_3wts_6engine_5_game_STATUSES, __pyx_v_state->status)) != (0)) __PYX_ERR(0, 116, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_16);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_9, 7, __pyx_t_16) != (0)) __PYX_ERR(0, 117, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_9, 7, __pyx_t_16) != (0)) __PYX_ERR(0, 116, __pyx_L1_error);
   __pyx_t_2 = 0;
   __pyx_t_10 = 0;
   __pyx_t_7 = 0;
@@ -4459,7 +4460,7 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
     __Pyx_XDECREF(__pyx_t_11); __pyx_t_11 = 0;
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
-    if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 116, __pyx_L1_error)
+    if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 115, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_13);
   }
   {
@@ -4473,7 +4474,7 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
   __pyx_t_13 = 0;
   goto __pyx_L0;
 
-  /* "wts/engine/_game.pyx":90
+  /* "wts/engine/_game.pyx":89
  * 
  * 
  * cdef object _turn_result(int black_move, int white_move, const wts_turn_record *record,             # <<<<<<<<<<<<<<
@@ -4510,7 +4511,7 @@ static PyObject *__pyx_f_3wts_6engine_5_game__turn_result(int __pyx_v_black_move
   return __pyx_r;
 }
 
-/* "wts/engine/_game.pyx":125
+/* "wts/engine/_game.pyx":124
  *     """A game held in a C struct; :class:`wts.Game` adds the shared API."""
  * 
  *     def __cinit__(self):             # <<<<<<<<<<<<<<
@@ -4562,7 +4563,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
 static int __pyx_pf_3wts_6engine_5_game_8GameCore___cinit__(struct __pyx_obj_3wts_6engine_5_game_GameCore *__pyx_v_self) {
   int __pyx_r;
 
-  /* "wts/engine/_game.pyx":126
+  /* "wts/engine/_game.pyx":125
  * 
  *     def __cinit__(self):
  *         wts_init(&self.state)             # <<<<<<<<<<<<<<
@@ -4571,7 +4572,7 @@ static int __pyx_pf_3wts_6engine_5_game_8GameCore___cinit__(struct __pyx_obj_3wt
 */
   __pyx_f_3wts_6engine_5_core_wts_init((&__pyx_v_self->state));
 
-  /* "wts/engine/_game.pyx":125
+  /* "wts/engine/_game.pyx":124
  *     """A game held in a C struct; :class:`wts.Game` adds the shared API."""
  * 
  *     def __cinit__(self):             # <<<<<<<<<<<<<<
@@ -4585,7 +4586,7 @@ static int __pyx_pf_3wts_6engine_5_game_8GameCore___cinit__(struct __pyx_obj_3wt
   return __pyx_r;
 }
 
-/* "wts/engine/_game.pyx":128
+/* "wts/engine/_game.pyx":127
  *         wts_init(&self.state)
  * 
  *     cdef void snapshot(self, wts_state *out) noexcept:             # <<<<<<<<<<<<<<
@@ -4596,7 +4597,7 @@ static int __pyx_pf_3wts_6engine_5_game_8GameCore___cinit__(struct __pyx_obj_3wt
 static void __pyx_f_3wts_6engine_5_game_8GameCore_snapshot(struct __pyx_obj_3wts_6engine_5_game_GameCore *__pyx_v_self, __pyx_t_3wts_6engine_5_core_wts_state *__pyx_v_out) {
   __Pyx_Locks_PyMutex *__pyx_t_1;
 
-  /* "wts/engine/_game.pyx":129
+  /* "wts/engine/_game.pyx":128
  * 
  *     cdef void snapshot(self, wts_state *out) noexcept:
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -4608,7 +4609,7 @@ static void __pyx_f_3wts_6engine_5_game_8GameCore_snapshot(struct __pyx_obj_3wts
       __Pyx_Locks_PyMutex_LockGil(*__pyx_t_1);
       /*try:*/ {
 
-        /* "wts/engine/_game.pyx":130
+        /* "wts/engine/_game.pyx":129
  *     cdef void snapshot(self, wts_state *out) noexcept:
  *         with self._lock:
  *             wts_copy(out, &self.state)             # <<<<<<<<<<<<<<
@@ -4618,7 +4619,7 @@ static void __pyx_f_3wts_6engine_5_game_8GameCore_snapshot(struct __pyx_obj_3wts
         __pyx_f_3wts_6engine_5_core_wts_copy(__pyx_v_out, (&__pyx_v_self->state));
       }
 
-      /* "wts/engine/_game.pyx":129
+      /* "wts/engine/_game.pyx":128
  * 
  *     cdef void snapshot(self, wts_state *out) noexcept:
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -4634,7 +4635,7 @@ static void __pyx_f_3wts_6engine_5_game_8GameCore_snapshot(struct __pyx_obj_3wts
       }
   }
 
-  /* "wts/engine/_game.pyx":128
+  /* "wts/engine/_game.pyx":127
  *         wts_init(&self.state)
  * 
  *     cdef void snapshot(self, wts_state *out) noexcept:             # <<<<<<<<<<<<<<
@@ -4646,7 +4647,7 @@ static void __pyx_f_3wts_6engine_5_game_8GameCore_snapshot(struct __pyx_obj_3wts
 
 }
 
-/* "wts/engine/_game.pyx":132
+/* "wts/engine/_game.pyx":131
  *             wts_copy(out, &self.state)
  * 
  *     cdef void load(self, const wts_state *state) noexcept:             # <<<<<<<<<<<<<<
@@ -4659,7 +4660,7 @@ static void __pyx_f_3wts_6engine_5_game_8GameCore_load(struct __pyx_obj_3wts_6en
   __Pyx_Locks_PyMutex *__pyx_t_1;
   __Pyx_RefNannySetupContext("load", 0);
 
-  /* "wts/engine/_game.pyx":133
+  /* "wts/engine/_game.pyx":132
  * 
  *     cdef void load(self, const wts_state *state) noexcept:
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -4671,7 +4672,7 @@ static void __pyx_f_3wts_6engine_5_game_8GameCore_load(struct __pyx_obj_3wts_6en
       __Pyx_Locks_PyMutex_LockGil(*__pyx_t_1);
       /*try:*/ {
 
-        /* "wts/engine/_game.pyx":134
+        /* "wts/engine/_game.pyx":133
  *     cdef void load(self, const wts_state *state) noexcept:
  *         with self._lock:
  *             wts_copy(&self.state, state)             # <<<<<<<<<<<<<<
@@ -4680,7 +4681,7 @@ static void __pyx_f_3wts_6engine_5_game_8GameCore_load(struct __pyx_obj_3wts_6en
 */
         __pyx_f_3wts_6engine_5_core_wts_copy((&__pyx_v_self->state), __pyx_v_state);
 
-        /* "wts/engine/_game.pyx":135
+        /* "wts/engine/_game.pyx":134
  *         with self._lock:
  *             wts_copy(&self.state, state)
  *             self._history = None             # <<<<<<<<<<<<<<
@@ -4692,7 +4693,7 @@ static void __pyx_f_3wts_6engine_5_game_8GameCore_load(struct __pyx_obj_3wts_6en
         __Pyx_GOTREF(__pyx_v_self->_history);
         __Pyx_DECREF_SET(__pyx_v_self->_history, Py_None);
 
-        /* "wts/engine/_game.pyx":136
+        /* "wts/engine/_game.pyx":135
  *             wts_copy(&self.state, state)
  *             self._history = None
  *             self._root = None             # <<<<<<<<<<<<<<
@@ -4705,7 +4706,7 @@ static void __pyx_f_3wts_6engine_5_game_8GameCore_load(struct __pyx_obj_3wts_6en
         __Pyx_DECREF_SET(__pyx_v_self->_root, ((struct __pyx_obj_3wts_6engine_5_game_GameCore *)Py_None));
       }
 
-      /* "wts/engine/_game.pyx":133
+      /* "wts/engine/_game.pyx":132
  * 
  *     cdef void load(self, const wts_state *state) noexcept:
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -4721,7 +4722,7 @@ static void __pyx_f_3wts_6engine_5_game_8GameCore_load(struct __pyx_obj_3wts_6en
       }
   }
 
-  /* "wts/engine/_game.pyx":132
+  /* "wts/engine/_game.pyx":131
  *             wts_copy(out, &self.state)
  * 
  *     cdef void load(self, const wts_state *state) noexcept:             # <<<<<<<<<<<<<<
@@ -4734,7 +4735,7 @@ static void __pyx_f_3wts_6engine_5_game_8GameCore_load(struct __pyx_obj_3wts_6en
   __Pyx_RefNannyFinishContext();
 }
 
-/* "wts/engine/_game.pyx":138
+/* "wts/engine/_game.pyx":137
  *             self._root = None
  * 
  *     @classmethod             # <<<<<<<<<<<<<<
@@ -4785,32 +4786,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_black,&__pyx_mstate_global->__pyx_n_u_white,&__pyx_mstate_global->__pyx_n_u_eggs,&__pyx_mstate_global->__pyx_n_u_turn,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 138, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 137, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 138, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 137, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 138, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 137, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 138, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 137, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 138, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 137, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "from_setup", 0) < (0)) __PYX_ERR(0, 138, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "from_setup", 0) < (0)) __PYX_ERR(0, 137, __pyx_L3_error)
 
-      /* "wts/engine/_game.pyx":139
+      /* "wts/engine/_game.pyx":138
  * 
  *     @classmethod
  *     def from_setup(cls, black=(), white=(), eggs=(), turn=0):             # <<<<<<<<<<<<<<
@@ -4825,19 +4826,19 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
       switch (__pyx_nargs) {
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 138, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 137, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 138, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 137, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 138, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 137, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 138, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 137, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
@@ -4854,7 +4855,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("from_setup", 0, 0, 4, __pyx_nargs); __PYX_ERR(0, 138, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("from_setup", 0, 0, 4, __pyx_nargs); __PYX_ERR(0, 137, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -4867,7 +4868,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __pyx_L4_argument_unpacking_done:;
   __pyx_r = __pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(((PyTypeObject*)__pyx_v_cls), __pyx_v_black, __pyx_v_white, __pyx_v_eggs, __pyx_v_turn);
 
-  /* "wts/engine/_game.pyx":138
+  /* "wts/engine/_game.pyx":137
  *             self._root = None
  * 
  *     @classmethod             # <<<<<<<<<<<<<<
@@ -4909,7 +4910,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
   __Pyx_RefNannySetupContext("from_setup", 0);
   __Pyx_INCREF(__pyx_v_turn);
 
-  /* "wts/engine/_game.pyx":143
+  /* "wts/engine/_game.pyx":142
  *         into a game; its status follows at once, as if a turn had just ended
  *         (CLARIFICATIONS 13)."""
  *         black_squares, white_squares, egg_squares = check_setup(black, white, eggs)             # <<<<<<<<<<<<<<
@@ -4917,7 +4918,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
  *         cdef GameCore game = cls()
 */
   __pyx_t_2 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_check_setup); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 143, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_check_setup); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 142, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_t_4 = 1;
   #if CYTHON_UNPACK_METHODS
@@ -4936,7 +4937,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
     __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_3, __pyx_callargs+__pyx_t_4, (4-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 143, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 142, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   if ((likely(PyTuple_CheckExact(__pyx_t_1))) || (PyList_CheckExact(__pyx_t_1))) {
@@ -4945,7 +4946,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
     if (unlikely(size != 3)) {
       if (size > 3) __Pyx_RaiseTooManyValuesError(3);
       else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-      __PYX_ERR(0, 143, __pyx_L1_error)
+      __PYX_ERR(0, 142, __pyx_L1_error)
     }
     #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
     if (likely(PyTuple_CheckExact(sequence))) {
@@ -4957,27 +4958,27 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
       __Pyx_INCREF(__pyx_t_5);
     } else {
       __pyx_t_3 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 143, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 142, __pyx_L1_error)
       __Pyx_XGOTREF(__pyx_t_3);
       __pyx_t_2 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 143, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 142, __pyx_L1_error)
       __Pyx_XGOTREF(__pyx_t_2);
       __pyx_t_5 = __Pyx_PyList_GET_ITEM_REF(sequence, 2, __Pyx_ReferenceSharing_SharedReference);
-      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 143, __pyx_L1_error)
+      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 142, __pyx_L1_error)
       __Pyx_XGOTREF(__pyx_t_5);
     }
     #else
-    __pyx_t_3 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 143, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 142, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
-    __pyx_t_2 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 143, __pyx_L1_error)
+    __pyx_t_2 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 142, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
-    __pyx_t_5 = __Pyx_PySequence_ITEM(sequence, 2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 143, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PySequence_ITEM(sequence, 2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 142, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     #endif
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   } else {
     Py_ssize_t index = -1;
-    __pyx_t_6 = PyObject_GetIter(__pyx_t_1); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 143, __pyx_L1_error)
+    __pyx_t_6 = PyObject_GetIter(__pyx_t_1); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 142, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     __pyx_t_7 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_6);
@@ -4987,7 +4988,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
     __Pyx_GOTREF(__pyx_t_2);
     index = 2; __pyx_t_5 = __pyx_t_7(__pyx_t_6); if (unlikely(!__pyx_t_5)) goto __pyx_L3_unpacking_failed;
     __Pyx_GOTREF(__pyx_t_5);
-    if (__Pyx_IternextUnpackEndCheck(__pyx_t_7(__pyx_t_6), 3) < (0)) __PYX_ERR(0, 143, __pyx_L1_error)
+    if (__Pyx_IternextUnpackEndCheck(__pyx_t_7(__pyx_t_6), 3) < (0)) __PYX_ERR(0, 142, __pyx_L1_error)
     __pyx_t_7 = NULL;
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     goto __pyx_L4_unpacking_done;
@@ -4995,7 +4996,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __pyx_t_7 = NULL;
     if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-    __PYX_ERR(0, 143, __pyx_L1_error)
+    __PYX_ERR(0, 142, __pyx_L1_error)
     __pyx_L4_unpacking_done:;
   }
   __pyx_v_black_squares = __pyx_t_3;
@@ -5005,7 +5006,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
   __pyx_v_egg_squares = __pyx_t_5;
   __pyx_t_5 = 0;
 
-  /* "wts/engine/_game.pyx":144
+  /* "wts/engine/_game.pyx":143
  *         (CLARIFICATIONS 13)."""
  *         black_squares, white_squares, egg_squares = check_setup(black, white, eggs)
  *         turn = check_turn(turn)             # <<<<<<<<<<<<<<
@@ -5013,7 +5014,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
  *         game.state.turn = turn
 */
   __pyx_t_5 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_check_turn); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 144, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_check_turn); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 143, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __pyx_t_4 = 1;
   #if CYTHON_UNPACK_METHODS
@@ -5032,13 +5033,13 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
     __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_2, __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 144, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 143, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __Pyx_DECREF_SET(__pyx_v_turn, __pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "wts/engine/_game.pyx":145
+  /* "wts/engine/_game.pyx":144
  *         black_squares, white_squares, egg_squares = check_setup(black, white, eggs)
  *         turn = check_turn(turn)
  *         cdef GameCore game = cls()             # <<<<<<<<<<<<<<
@@ -5051,24 +5052,24 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
     PyObject *__pyx_callargs[2] = {__pyx_t_2, NULL};
     __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_v_cls, __pyx_callargs+__pyx_t_4, (1-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 145, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 144, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore))))) __PYX_ERR(0, 145, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore))))) __PYX_ERR(0, 144, __pyx_L1_error)
   __pyx_v_game = ((struct __pyx_obj_3wts_6engine_5_game_GameCore *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "wts/engine/_game.pyx":146
+  /* "wts/engine/_game.pyx":145
  *         turn = check_turn(turn)
  *         cdef GameCore game = cls()
  *         game.state.turn = turn             # <<<<<<<<<<<<<<
  *         cdef int sq, i = 0
  *         for sq in black_squares:
 */
-  __pyx_t_8 = __Pyx_PyLong_As_uint32_t(__pyx_v_turn); if (unlikely((__pyx_t_8 == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 146, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyLong_As_uint32_t(__pyx_v_turn); if (unlikely((__pyx_t_8 == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 145, __pyx_L1_error)
   __pyx_v_game->state.turn = __pyx_t_8;
 
-  /* "wts/engine/_game.pyx":147
+  /* "wts/engine/_game.pyx":146
  *         cdef GameCore game = cls()
  *         game.state.turn = turn
  *         cdef int sq, i = 0             # <<<<<<<<<<<<<<
@@ -5077,7 +5078,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
 */
   __pyx_v_i = 0;
 
-  /* "wts/engine/_game.pyx":148
+  /* "wts/engine/_game.pyx":147
  *         game.state.turn = turn
  *         cdef int sq, i = 0
  *         for sq in black_squares:             # <<<<<<<<<<<<<<
@@ -5089,9 +5090,9 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
     __pyx_t_9 = 0;
     __pyx_t_10 = NULL;
   } else {
-    __pyx_t_9 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_v_black_squares); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 148, __pyx_L1_error)
+    __pyx_t_9 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_v_black_squares); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 147, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 148, __pyx_L1_error)
+    __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 147, __pyx_L1_error)
   }
   for (;;) {
     if (likely(!__pyx_t_10)) {
@@ -5099,7 +5100,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
         {
           Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_1);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 148, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 147, __pyx_L1_error)
           #endif
           if (__pyx_t_9 >= __pyx_temp) break;
         }
@@ -5109,7 +5110,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
         {
           Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_1);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 148, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 147, __pyx_L1_error)
           #endif
           if (__pyx_t_9 >= __pyx_temp) break;
         }
@@ -5120,24 +5121,24 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
         #endif
         ++__pyx_t_9;
       }
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 148, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 147, __pyx_L1_error)
     } else {
       __pyx_t_2 = __pyx_t_10(__pyx_t_1);
       if (unlikely(!__pyx_t_2)) {
         PyObject* exc_type = PyErr_Occurred();
         if (exc_type) {
-          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 148, __pyx_L1_error)
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 147, __pyx_L1_error)
           PyErr_Clear();
         }
         break;
       }
     }
     __Pyx_GOTREF(__pyx_t_2);
-    __pyx_t_11 = __Pyx_PyLong_As_int(__pyx_t_2); if (unlikely((__pyx_t_11 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 148, __pyx_L1_error)
+    __pyx_t_11 = __Pyx_PyLong_As_int(__pyx_t_2); if (unlikely((__pyx_t_11 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 147, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
     __pyx_v_sq = __pyx_t_11;
 
-    /* "wts/engine/_game.pyx":149
+    /* "wts/engine/_game.pyx":148
  *         cdef int sq, i = 0
  *         for sq in black_squares:
  *             game.state.black = wts_or(game.state.black, wts_square_board(sq))             # <<<<<<<<<<<<<<
@@ -5146,7 +5147,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
 */
     __pyx_v_game->state.black = wts_or(__pyx_v_game->state.black, wts_square_board(__pyx_v_sq));
 
-    /* "wts/engine/_game.pyx":148
+    /* "wts/engine/_game.pyx":147
  *         game.state.turn = turn
  *         cdef int sq, i = 0
  *         for sq in black_squares:             # <<<<<<<<<<<<<<
@@ -5156,7 +5157,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
   }
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
-  /* "wts/engine/_game.pyx":150
+  /* "wts/engine/_game.pyx":149
  *         for sq in black_squares:
  *             game.state.black = wts_or(game.state.black, wts_square_board(sq))
  *         for sq in white_squares:             # <<<<<<<<<<<<<<
@@ -5168,9 +5169,9 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
     __pyx_t_9 = 0;
     __pyx_t_10 = NULL;
   } else {
-    __pyx_t_9 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_v_white_squares); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 150, __pyx_L1_error)
+    __pyx_t_9 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_v_white_squares); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 149, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 150, __pyx_L1_error)
+    __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 149, __pyx_L1_error)
   }
   for (;;) {
     if (likely(!__pyx_t_10)) {
@@ -5178,7 +5179,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
         {
           Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_1);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 150, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 149, __pyx_L1_error)
           #endif
           if (__pyx_t_9 >= __pyx_temp) break;
         }
@@ -5188,7 +5189,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
         {
           Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_1);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 150, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 149, __pyx_L1_error)
           #endif
           if (__pyx_t_9 >= __pyx_temp) break;
         }
@@ -5199,24 +5200,24 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
         #endif
         ++__pyx_t_9;
       }
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 150, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 149, __pyx_L1_error)
     } else {
       __pyx_t_2 = __pyx_t_10(__pyx_t_1);
       if (unlikely(!__pyx_t_2)) {
         PyObject* exc_type = PyErr_Occurred();
         if (exc_type) {
-          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 150, __pyx_L1_error)
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 149, __pyx_L1_error)
           PyErr_Clear();
         }
         break;
       }
     }
     __Pyx_GOTREF(__pyx_t_2);
-    __pyx_t_11 = __Pyx_PyLong_As_int(__pyx_t_2); if (unlikely((__pyx_t_11 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 150, __pyx_L1_error)
+    __pyx_t_11 = __Pyx_PyLong_As_int(__pyx_t_2); if (unlikely((__pyx_t_11 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 149, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
     __pyx_v_sq = __pyx_t_11;
 
-    /* "wts/engine/_game.pyx":151
+    /* "wts/engine/_game.pyx":150
  *             game.state.black = wts_or(game.state.black, wts_square_board(sq))
  *         for sq in white_squares:
  *             game.state.white = wts_or(game.state.white, wts_square_board(sq))             # <<<<<<<<<<<<<<
@@ -5225,7 +5226,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
 */
     __pyx_v_game->state.white = wts_or(__pyx_v_game->state.white, wts_square_board(__pyx_v_sq));
 
-    /* "wts/engine/_game.pyx":150
+    /* "wts/engine/_game.pyx":149
  *         for sq in black_squares:
  *             game.state.black = wts_or(game.state.black, wts_square_board(sq))
  *         for sq in white_squares:             # <<<<<<<<<<<<<<
@@ -5235,7 +5236,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
   }
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
-  /* "wts/engine/_game.pyx":152
+  /* "wts/engine/_game.pyx":151
  *         for sq in white_squares:
  *             game.state.white = wts_or(game.state.white, wts_square_board(sq))
  *         for sq in egg_squares:             # <<<<<<<<<<<<<<
@@ -5247,9 +5248,9 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
     __pyx_t_9 = 0;
     __pyx_t_10 = NULL;
   } else {
-    __pyx_t_9 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_v_egg_squares); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 152, __pyx_L1_error)
+    __pyx_t_9 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_v_egg_squares); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 151, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 152, __pyx_L1_error)
+    __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 151, __pyx_L1_error)
   }
   for (;;) {
     if (likely(!__pyx_t_10)) {
@@ -5257,7 +5258,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
         {
           Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_1);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 152, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 151, __pyx_L1_error)
           #endif
           if (__pyx_t_9 >= __pyx_temp) break;
         }
@@ -5267,7 +5268,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
         {
           Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_1);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 152, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 151, __pyx_L1_error)
           #endif
           if (__pyx_t_9 >= __pyx_temp) break;
         }
@@ -5278,24 +5279,24 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
         #endif
         ++__pyx_t_9;
       }
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 152, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 151, __pyx_L1_error)
     } else {
       __pyx_t_2 = __pyx_t_10(__pyx_t_1);
       if (unlikely(!__pyx_t_2)) {
         PyObject* exc_type = PyErr_Occurred();
         if (exc_type) {
-          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 152, __pyx_L1_error)
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 151, __pyx_L1_error)
           PyErr_Clear();
         }
         break;
       }
     }
     __Pyx_GOTREF(__pyx_t_2);
-    __pyx_t_11 = __Pyx_PyLong_As_int(__pyx_t_2); if (unlikely((__pyx_t_11 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 152, __pyx_L1_error)
+    __pyx_t_11 = __Pyx_PyLong_As_int(__pyx_t_2); if (unlikely((__pyx_t_11 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 151, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
     __pyx_v_sq = __pyx_t_11;
 
-    /* "wts/engine/_game.pyx":153
+    /* "wts/engine/_game.pyx":152
  *             game.state.white = wts_or(game.state.white, wts_square_board(sq))
  *         for sq in egg_squares:
  *             game.state.eggs = wts_or(game.state.eggs, wts_square_board(sq))             # <<<<<<<<<<<<<<
@@ -5304,7 +5305,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
 */
     __pyx_v_game->state.eggs = wts_or(__pyx_v_game->state.eggs, wts_square_board(__pyx_v_sq));
 
-    /* "wts/engine/_game.pyx":154
+    /* "wts/engine/_game.pyx":153
  *         for sq in egg_squares:
  *             game.state.eggs = wts_or(game.state.eggs, wts_square_board(sq))
  *             game.state.egg_queue[i] = sq             # <<<<<<<<<<<<<<
@@ -5313,7 +5314,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
 */
     (__pyx_v_game->state.egg_queue[__pyx_v_i]) = __pyx_v_sq;
 
-    /* "wts/engine/_game.pyx":155
+    /* "wts/engine/_game.pyx":154
  *             game.state.eggs = wts_or(game.state.eggs, wts_square_board(sq))
  *             game.state.egg_queue[i] = sq
  *             i += 1             # <<<<<<<<<<<<<<
@@ -5322,7 +5323,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
 */
     __pyx_v_i = (__pyx_v_i + 1);
 
-    /* "wts/engine/_game.pyx":152
+    /* "wts/engine/_game.pyx":151
  *         for sq in white_squares:
  *             game.state.white = wts_or(game.state.white, wts_square_board(sq))
  *         for sq in egg_squares:             # <<<<<<<<<<<<<<
@@ -5332,7 +5333,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
   }
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
-  /* "wts/engine/_game.pyx":156
+  /* "wts/engine/_game.pyx":155
  *             game.state.egg_queue[i] = sq
  *             i += 1
  *         game.state.egg_count = i             # <<<<<<<<<<<<<<
@@ -5341,7 +5342,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
 */
   __pyx_v_game->state.egg_count = __pyx_v_i;
 
-  /* "wts/engine/_game.pyx":157
+  /* "wts/engine/_game.pyx":156
  *             i += 1
  *         game.state.egg_count = i
  *         wts_settle(&game.state)             # <<<<<<<<<<<<<<
@@ -5350,7 +5351,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
 */
   __pyx_f_3wts_6engine_5_core_wts_settle((&__pyx_v_game->state));
 
-  /* "wts/engine/_game.pyx":158
+  /* "wts/engine/_game.pyx":157
  *         game.state.egg_count = i
  *         wts_settle(&game.state)
  *         return game             # <<<<<<<<<<<<<<
@@ -5368,7 +5369,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_game.pyx":138
+  /* "wts/engine/_game.pyx":137
  *             self._root = None
  * 
  *     @classmethod             # <<<<<<<<<<<<<<
@@ -5398,7 +5399,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_2from_setup(PyTypeObject
   return __pyx_r;
 }
 
-/* "wts/engine/_game.pyx":160
+/* "wts/engine/_game.pyx":159
  *         return game
  * 
  *     def copy(self):             # <<<<<<<<<<<<<<
@@ -5464,7 +5465,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_4copy(struct __pyx_obj_3
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("copy", 0);
 
-  /* "wts/engine/_game.pyx":163
+  /* "wts/engine/_game.pyx":162
  *         """An independent copy of this game (a struct copy; the history is shared
  *         and immutable)."""
  *         cdef GameCore game = type(self)()             # <<<<<<<<<<<<<<
@@ -5491,14 +5492,14 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_4copy(struct __pyx_obj_3
     __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_3, __pyx_callargs+__pyx_t_4, (1-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 163, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 162, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
-  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore))))) __PYX_ERR(0, 163, __pyx_L1_error)
+  if (!(likely(((__pyx_t_1) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_1, __pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore))))) __PYX_ERR(0, 162, __pyx_L1_error)
   __pyx_v_game = ((struct __pyx_obj_3wts_6engine_5_game_GameCore *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "wts/engine/_game.pyx":164
+  /* "wts/engine/_game.pyx":163
  *         and immutable)."""
  *         cdef GameCore game = type(self)()
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -5510,7 +5511,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_4copy(struct __pyx_obj_3
       __Pyx_Locks_PyMutex_LockGil(*__pyx_t_5);
       /*try:*/ {
 
-        /* "wts/engine/_game.pyx":165
+        /* "wts/engine/_game.pyx":164
  *         cdef GameCore game = type(self)()
  *         with self._lock:
  *             wts_copy(&game.state, &self.state)             # <<<<<<<<<<<<<<
@@ -5519,7 +5520,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_4copy(struct __pyx_obj_3
 */
         __pyx_f_3wts_6engine_5_core_wts_copy((&__pyx_v_game->state), (&__pyx_v_self->state));
 
-        /* "wts/engine/_game.pyx":166
+        /* "wts/engine/_game.pyx":165
  *         with self._lock:
  *             wts_copy(&game.state, &self.state)
  *             if self._history is None:             # <<<<<<<<<<<<<<
@@ -5530,21 +5531,21 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_4copy(struct __pyx_obj_3
         if (__pyx_t_6) {
 
 
-          /* "wts/engine/_game.pyx":168
+          /* "wts/engine/_game.pyx":167
  *             if self._history is None:
  *                 # Copies tried and thrown away share one snapshot of the start.
  *                 self._root = _start_of_history(self)             # <<<<<<<<<<<<<<
  *             game._history = self._history
  *             game._root = self._root
 */
-          __pyx_t_1 = ((PyObject *)__pyx_f_3wts_6engine_5_game__start_of_history(__pyx_v_self)); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 168, __pyx_L4_error)
+          __pyx_t_1 = ((PyObject *)__pyx_f_3wts_6engine_5_game__start_of_history(__pyx_v_self)); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 167, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_1);
           __Pyx_GIVEREF(__pyx_t_1);
           __Pyx_GOTREF((PyObject *)__pyx_v_self->_root);
           __Pyx_DECREF_SET(__pyx_v_self->_root, ((struct __pyx_obj_3wts_6engine_5_game_GameCore *)__pyx_t_1));
           __pyx_t_1 = 0;
 
-          /* "wts/engine/_game.pyx":166
+          /* "wts/engine/_game.pyx":165
  *         with self._lock:
  *             wts_copy(&game.state, &self.state)
  *             if self._history is None:             # <<<<<<<<<<<<<<
@@ -5553,7 +5554,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_4copy(struct __pyx_obj_3
 */
         }
 
-        /* "wts/engine/_game.pyx":169
+        /* "wts/engine/_game.pyx":168
  *                 # Copies tried and thrown away share one snapshot of the start.
  *                 self._root = _start_of_history(self)
  *             game._history = self._history             # <<<<<<<<<<<<<<
@@ -5567,7 +5568,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_4copy(struct __pyx_obj_3
         __Pyx_DECREF_SET(__pyx_v_game->_history, __pyx_t_1);
         __pyx_t_1 = 0;
 
-        /* "wts/engine/_game.pyx":170
+        /* "wts/engine/_game.pyx":169
  *                 self._root = _start_of_history(self)
  *             game._history = self._history
  *             game._root = self._root             # <<<<<<<<<<<<<<
@@ -5582,7 +5583,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_4copy(struct __pyx_obj_3
         __pyx_t_1 = 0;
       }
 
-      /* "wts/engine/_game.pyx":164
+      /* "wts/engine/_game.pyx":163
  *         and immutable)."""
  *         cdef GameCore game = type(self)()
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -5602,7 +5603,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_4copy(struct __pyx_obj_3
       }
   }
 
-  /* "wts/engine/_game.pyx":171
+  /* "wts/engine/_game.pyx":170
  *             game._history = self._history
  *             game._root = self._root
  *         return game             # <<<<<<<<<<<<<<
@@ -5620,7 +5621,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_4copy(struct __pyx_obj_3
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_game.pyx":160
+  /* "wts/engine/_game.pyx":159
  *         return game
  * 
  *     def copy(self):             # <<<<<<<<<<<<<<
@@ -5642,7 +5643,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_4copy(struct __pyx_obj_3
   return __pyx_r;
 }
 
-/* "wts/engine/_game.pyx":173
+/* "wts/engine/_game.pyx":172
  *         return game
  * 
  *     @property             # <<<<<<<<<<<<<<
@@ -5679,19 +5680,19 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_7history___get__(struct 
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("__get__", 0);
 
-  /* "wts/engine/_game.pyx":176
+  /* "wts/engine/_game.pyx":175
  *     def history(self):
  *         """The turns played on this game, oldest first; empty for a game just set up."""
  *         cdef list results = []             # <<<<<<<<<<<<<<
  *         cdef object node
  *         with self._lock:
 */
-  __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 176, __pyx_L1_error)
+  __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 175, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_results = ((PyObject*)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "wts/engine/_game.pyx":178
+  /* "wts/engine/_game.pyx":177
  *         cdef list results = []
  *         cdef object node
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -5703,7 +5704,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_7history___get__(struct 
       __Pyx_Locks_PyMutex_LockGil(*__pyx_t_2);
       /*try:*/ {
 
-        /* "wts/engine/_game.pyx":179
+        /* "wts/engine/_game.pyx":178
  *         cdef object node
  *         with self._lock:
  *             node = self._history             # <<<<<<<<<<<<<<
@@ -5716,7 +5717,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_7history___get__(struct 
         __pyx_t_1 = 0;
       }
 
-      /* "wts/engine/_game.pyx":178
+      /* "wts/engine/_game.pyx":177
  *         cdef list results = []
  *         cdef object node
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -5732,7 +5733,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_7history___get__(struct 
       }
   }
 
-  /* "wts/engine/_game.pyx":180
+  /* "wts/engine/_game.pyx":179
  *         with self._lock:
  *             node = self._history
  *         while node is not None:             # <<<<<<<<<<<<<<
@@ -5740,40 +5741,40 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_7history___get__(struct 
  *             node = (<tuple>node)[0]
 */
   while (1) {
-    if (unlikely(!__pyx_v_node)) { __Pyx_RaiseUnboundLocalError("node"); __PYX_ERR(0, 180, __pyx_L1_error) }
+    if (unlikely(!__pyx_v_node)) { __Pyx_RaiseUnboundLocalError("node"); __PYX_ERR(0, 179, __pyx_L1_error) }
     __pyx_t_3 = (__pyx_v_node != Py_None);
 
     if (!__pyx_t_3) break;
 
-    /* "wts/engine/_game.pyx":181
+    /* "wts/engine/_game.pyx":180
  *             node = self._history
  *         while node is not None:
  *             results.append((<tuple>node)[1])             # <<<<<<<<<<<<<<
  *             node = (<tuple>node)[0]
  *         results.reverse()
 */
-    if (unlikely(!__pyx_v_node)) { __Pyx_RaiseUnboundLocalError("node"); __PYX_ERR(0, 181, __pyx_L1_error) }
+    if (unlikely(!__pyx_v_node)) { __Pyx_RaiseUnboundLocalError("node"); __PYX_ERR(0, 180, __pyx_L1_error) }
     if (unlikely(__pyx_v_node == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 181, __pyx_L1_error)
+      __PYX_ERR(0, 180, __pyx_L1_error)
     }
     __pyx_t_1 = __Pyx_PyTuple_GET_ITEM(((PyObject*)__pyx_v_node), 1);
     __Pyx_INCREF(__pyx_t_1);
-    __pyx_t_4 = __Pyx_PyList_Append(__pyx_v_results, __pyx_t_1); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 181, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyList_Append(__pyx_v_results, __pyx_t_1); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 180, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-    /* "wts/engine/_game.pyx":182
+    /* "wts/engine/_game.pyx":181
  *         while node is not None:
  *             results.append((<tuple>node)[1])
  *             node = (<tuple>node)[0]             # <<<<<<<<<<<<<<
  *         results.reverse()
  *         return tuple(results)
 */
-    if (unlikely(!__pyx_v_node)) { __Pyx_RaiseUnboundLocalError("node"); __PYX_ERR(0, 182, __pyx_L1_error) }
+    if (unlikely(!__pyx_v_node)) { __Pyx_RaiseUnboundLocalError("node"); __PYX_ERR(0, 181, __pyx_L1_error) }
     if (unlikely(__pyx_v_node == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 182, __pyx_L1_error)
+      __PYX_ERR(0, 181, __pyx_L1_error)
     }
     __pyx_t_1 = __Pyx_PyTuple_GET_ITEM(((PyObject*)__pyx_v_node), 0);
     __Pyx_INCREF(__pyx_t_1);
@@ -5781,24 +5782,24 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_7history___get__(struct 
     __pyx_t_1 = 0;
   }
 
-  /* "wts/engine/_game.pyx":183
+  /* "wts/engine/_game.pyx":182
  *             results.append((<tuple>node)[1])
  *             node = (<tuple>node)[0]
  *         results.reverse()             # <<<<<<<<<<<<<<
  *         return tuple(results)
  * 
 */
-  __pyx_t_4 = PyList_Reverse(__pyx_v_results); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 183, __pyx_L1_error)
+  __pyx_t_4 = PyList_Reverse(__pyx_v_results); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 182, __pyx_L1_error)
 
 
-  /* "wts/engine/_game.pyx":184
+  /* "wts/engine/_game.pyx":183
  *             node = (<tuple>node)[0]
  *         results.reverse()
  *         return tuple(results)             # <<<<<<<<<<<<<<
  * 
  *     def root(self):
 */
-  __pyx_t_1 = PyList_AsTuple(__pyx_v_results); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 184, __pyx_L1_error)
+  __pyx_t_1 = PyList_AsTuple(__pyx_v_results); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 183, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -5811,7 +5812,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_7history___get__(struct 
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "wts/engine/_game.pyx":173
+  /* "wts/engine/_game.pyx":172
  *         return game
  * 
  *     @property             # <<<<<<<<<<<<<<
@@ -5832,7 +5833,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_7history___get__(struct 
   return __pyx_r;
 }
 
-/* "wts/engine/_game.pyx":186
+/* "wts/engine/_game.pyx":185
  *         return tuple(results)
  * 
  *     def root(self):             # <<<<<<<<<<<<<<
@@ -5899,7 +5900,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_6root(struct __pyx_obj_3
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("root", 0);
 
-  /* "wts/engine/_game.pyx":191
+  /* "wts/engine/_game.pyx":190
  *         cdef object history
  *         cdef GameCore root
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -5911,7 +5912,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_6root(struct __pyx_obj_3
       __Pyx_Locks_PyMutex_LockGil(*__pyx_t_1);
       /*try:*/ {
 
-        /* "wts/engine/_game.pyx":192
+        /* "wts/engine/_game.pyx":191
  *         cdef GameCore root
  *         with self._lock:
  *             history = self._history             # <<<<<<<<<<<<<<
@@ -5923,7 +5924,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_6root(struct __pyx_obj_3
         __pyx_v_history = __pyx_t_2;
         __pyx_t_2 = 0;
 
-        /* "wts/engine/_game.pyx":193
+        /* "wts/engine/_game.pyx":192
  *         with self._lock:
  *             history = self._history
  *             root = self._root             # <<<<<<<<<<<<<<
@@ -5936,7 +5937,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_6root(struct __pyx_obj_3
         __pyx_t_2 = 0;
       }
 
-      /* "wts/engine/_game.pyx":191
+      /* "wts/engine/_game.pyx":190
  *         cdef object history
  *         cdef GameCore root
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -5952,19 +5953,19 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_6root(struct __pyx_obj_3
       }
   }
 
-  /* "wts/engine/_game.pyx":194
+  /* "wts/engine/_game.pyx":193
  *             history = self._history
  *             root = self._root
  *         if history is None:             # <<<<<<<<<<<<<<
  *             return self.copy()
  *         if root is None:
 */
-  if (unlikely(!__pyx_v_history)) { __Pyx_RaiseUnboundLocalError("history"); __PYX_ERR(0, 194, __pyx_L1_error) }
+  if (unlikely(!__pyx_v_history)) { __Pyx_RaiseUnboundLocalError("history"); __PYX_ERR(0, 193, __pyx_L1_error) }
   __pyx_t_3 = (__pyx_v_history == Py_None);
   if (__pyx_t_3) {
 
 
-    /* "wts/engine/_game.pyx":195
+    /* "wts/engine/_game.pyx":194
  *             root = self._root
  *         if history is None:
  *             return self.copy()             # <<<<<<<<<<<<<<
@@ -5978,7 +5979,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_6root(struct __pyx_obj_3
       PyObject *__pyx_callargs[2] = {__pyx_t_4, NULL};
       __pyx_t_2 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_copy, __pyx_callargs+__pyx_t_5, (1-__pyx_t_5) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 195, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 194, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
     }
     {
@@ -5992,7 +5993,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_6root(struct __pyx_obj_3
     __pyx_t_2 = 0;
     goto __pyx_L0;
 
-    /* "wts/engine/_game.pyx":194
+    /* "wts/engine/_game.pyx":193
  *             history = self._history
  *             root = self._root
  *         if history is None:             # <<<<<<<<<<<<<<
@@ -6001,19 +6002,19 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_6root(struct __pyx_obj_3
 */
   }
 
-  /* "wts/engine/_game.pyx":196
+  /* "wts/engine/_game.pyx":195
  *         if history is None:
  *             return self.copy()
  *         if root is None:             # <<<<<<<<<<<<<<
  *             return type(self)()
  *         return root.copy()
 */
-  if (unlikely(!__pyx_v_root)) { __Pyx_RaiseUnboundLocalError("root"); __PYX_ERR(0, 196, __pyx_L1_error) }
+  if (unlikely(!__pyx_v_root)) { __Pyx_RaiseUnboundLocalError("root"); __PYX_ERR(0, 195, __pyx_L1_error) }
   __pyx_t_3 = (((PyObject *)__pyx_v_root) == Py_None);
   if (__pyx_t_3) {
 
 
-    /* "wts/engine/_game.pyx":197
+    /* "wts/engine/_game.pyx":196
  *             return self.copy()
  *         if root is None:
  *             return type(self)()             # <<<<<<<<<<<<<<
@@ -6040,7 +6041,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_6root(struct __pyx_obj_3
       __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_6, __pyx_callargs+__pyx_t_5, (1-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 197, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 196, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
     }
     {
@@ -6054,7 +6055,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_6root(struct __pyx_obj_3
     __pyx_t_2 = 0;
     goto __pyx_L0;
 
-    /* "wts/engine/_game.pyx":196
+    /* "wts/engine/_game.pyx":195
  *         if history is None:
  *             return self.copy()
  *         if root is None:             # <<<<<<<<<<<<<<
@@ -6063,14 +6064,14 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_6root(struct __pyx_obj_3
 */
   }
 
-  /* "wts/engine/_game.pyx":198
+  /* "wts/engine/_game.pyx":197
  *         if root is None:
  *             return type(self)()
  *         return root.copy()             # <<<<<<<<<<<<<<
  * 
  *     @property
 */
-  if (unlikely(!__pyx_v_root)) { __Pyx_RaiseUnboundLocalError("root"); __PYX_ERR(0, 198, __pyx_L1_error) }
+  if (unlikely(!__pyx_v_root)) { __Pyx_RaiseUnboundLocalError("root"); __PYX_ERR(0, 197, __pyx_L1_error) }
   __pyx_t_6 = ((PyObject *)__pyx_v_root);
   __Pyx_INCREF(__pyx_t_6);
   __pyx_t_5 = 0;
@@ -6078,7 +6079,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_6root(struct __pyx_obj_3
     PyObject *__pyx_callargs[2] = {__pyx_t_6, NULL};
     __pyx_t_2 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_copy, __pyx_callargs+__pyx_t_5, (1-__pyx_t_5) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_6); __pyx_t_6 = 0;
-    if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 198, __pyx_L1_error)
+    if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 197, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
   }
   {
@@ -6092,7 +6093,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_6root(struct __pyx_obj_3
   __pyx_t_2 = 0;
   goto __pyx_L0;
 
-  /* "wts/engine/_game.pyx":186
+  /* "wts/engine/_game.pyx":185
  *         return tuple(results)
  * 
  *     def root(self):             # <<<<<<<<<<<<<<
@@ -6115,7 +6116,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_6root(struct __pyx_obj_3
   return __pyx_r;
 }
 
-/* "wts/engine/_game.pyx":200
+/* "wts/engine/_game.pyx":199
  *         return root.copy()
  * 
  *     @property             # <<<<<<<<<<<<<<
@@ -6148,7 +6149,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_5black___get__(struct __
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("__get__", 0);
 
-  /* "wts/engine/_game.pyx":204
+  /* "wts/engine/_game.pyx":203
  *         """The squares of black's turtles."""
  *         cdef wts_state s
  *         self.snapshot(&s)             # <<<<<<<<<<<<<<
@@ -6157,14 +6158,14 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_5black___get__(struct __
 */
   ((struct __pyx_vtabstruct_3wts_6engine_5_game_GameCore *)__pyx_v_self->__pyx_vtab)->snapshot(__pyx_v_self, (&__pyx_v_s));
 
-  /* "wts/engine/_game.pyx":205
+  /* "wts/engine/_game.pyx":204
  *         cdef wts_state s
  *         self.snapshot(&s)
  *         return _squares(s.black)             # <<<<<<<<<<<<<<
  * 
  *     @property
 */
-  __pyx_t_1 = __pyx_f_3wts_6engine_5_game__squares(__pyx_v_s.black); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 205, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_3wts_6engine_5_game__squares(__pyx_v_s.black); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 204, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -6177,7 +6178,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_5black___get__(struct __
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "wts/engine/_game.pyx":200
+  /* "wts/engine/_game.pyx":199
  *         return root.copy()
  * 
  *     @property             # <<<<<<<<<<<<<<
@@ -6197,7 +6198,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_5black___get__(struct __
   return __pyx_r;
 }
 
-/* "wts/engine/_game.pyx":207
+/* "wts/engine/_game.pyx":206
  *         return _squares(s.black)
  * 
  *     @property             # <<<<<<<<<<<<<<
@@ -6230,7 +6231,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_5white___get__(struct __
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("__get__", 0);
 
-  /* "wts/engine/_game.pyx":211
+  /* "wts/engine/_game.pyx":210
  *         """The squares of white's turtles."""
  *         cdef wts_state s
  *         self.snapshot(&s)             # <<<<<<<<<<<<<<
@@ -6239,14 +6240,14 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_5white___get__(struct __
 */
   ((struct __pyx_vtabstruct_3wts_6engine_5_game_GameCore *)__pyx_v_self->__pyx_vtab)->snapshot(__pyx_v_self, (&__pyx_v_s));
 
-  /* "wts/engine/_game.pyx":212
+  /* "wts/engine/_game.pyx":211
  *         cdef wts_state s
  *         self.snapshot(&s)
  *         return _squares(s.white)             # <<<<<<<<<<<<<<
  * 
  *     @property
 */
-  __pyx_t_1 = __pyx_f_3wts_6engine_5_game__squares(__pyx_v_s.white); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 212, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_3wts_6engine_5_game__squares(__pyx_v_s.white); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 211, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   {
     PyObject *__pyx_temp;
@@ -6259,7 +6260,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_5white___get__(struct __
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "wts/engine/_game.pyx":207
+  /* "wts/engine/_game.pyx":206
  *         return _squares(s.black)
  * 
  *     @property             # <<<<<<<<<<<<<<
@@ -6279,7 +6280,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_5white___get__(struct __
   return __pyx_r;
 }
 
-/* "wts/engine/_game.pyx":214
+/* "wts/engine/_game.pyx":213
  *         return _squares(s.white)
  * 
  *     @property             # <<<<<<<<<<<<<<
@@ -6317,7 +6318,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_4eggs___get__(struct __p
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("__get__", 0);
 
-  /* "wts/engine/_game.pyx":218
+  /* "wts/engine/_game.pyx":217
  *         """The squares of the eggs, oldest first."""
  *         cdef wts_state s
  *         self.snapshot(&s)             # <<<<<<<<<<<<<<
@@ -6326,7 +6327,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_4eggs___get__(struct __p
 */
   ((struct __pyx_vtabstruct_3wts_6engine_5_game_GameCore *)__pyx_v_self->__pyx_vtab)->snapshot(__pyx_v_self, (&__pyx_v_s));
 
-  /* "wts/engine/_game.pyx":219
+  /* "wts/engine/_game.pyx":218
  *         cdef wts_state s
  *         self.snapshot(&s)
  *         return tuple([s.egg_queue[i] for i in range(s.egg_count)])             # <<<<<<<<<<<<<<
@@ -6334,7 +6335,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_4eggs___get__(struct __p
  *     @property
 */
   { /* enter inner scope */
-    __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 219, __pyx_L1_error)
+    __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 218, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
 
     __pyx_t_2 = __pyx_v_s.egg_count;
@@ -6342,15 +6343,15 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_4eggs___get__(struct __p
 
     for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
       __pyx_8genexpr1__pyx_v_i = __pyx_t_4;
-      __pyx_t_5 = __Pyx_PyLong_From_uint8_t((__pyx_v_s.egg_queue[__pyx_8genexpr1__pyx_v_i])); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 219, __pyx_L1_error)
+      __pyx_t_5 = __Pyx_PyLong_From_uint8_t((__pyx_v_s.egg_queue[__pyx_8genexpr1__pyx_v_i])); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 218, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
       __Pyx_GIVEREF(__pyx_t_5);
-      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_1, __pyx_t_5))) __PYX_ERR(0, 219, __pyx_L1_error)
+      if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_1, __pyx_t_5))) __PYX_ERR(0, 218, __pyx_L1_error)
       __pyx_t_5 = 0;
     }
 
   } /* exit inner scope */
-  __pyx_t_5 = PyList_AsTuple(((PyObject*)__pyx_t_1)); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 219, __pyx_L1_error)
+  __pyx_t_5 = PyList_AsTuple(((PyObject*)__pyx_t_1)); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 218, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   {
@@ -6364,7 +6365,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_4eggs___get__(struct __p
   __pyx_t_5 = 0;
   goto __pyx_L0;
 
-  /* "wts/engine/_game.pyx":214
+  /* "wts/engine/_game.pyx":213
  *         return _squares(s.white)
  * 
  *     @property             # <<<<<<<<<<<<<<
@@ -6386,7 +6387,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_4eggs___get__(struct __p
   return __pyx_r;
 }
 
-/* "wts/engine/_game.pyx":221
+/* "wts/engine/_game.pyx":220
  *         return tuple([s.egg_queue[i] for i in range(s.egg_count)])
  * 
  *     @property             # <<<<<<<<<<<<<<
@@ -6421,7 +6422,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_4turn___get__(struct __p
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("__get__", 0);
 
-  /* "wts/engine/_game.pyx":225
+  /* "wts/engine/_game.pyx":224
  *         """The number of turns played."""
  *         cdef uint32_t turn
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -6433,7 +6434,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_4turn___get__(struct __p
       __Pyx_Locks_PyMutex_LockGil(*__pyx_t_1);
       /*try:*/ {
 
-        /* "wts/engine/_game.pyx":226
+        /* "wts/engine/_game.pyx":225
  *         cdef uint32_t turn
  *         with self._lock:
  *             turn = self.state.turn             # <<<<<<<<<<<<<<
@@ -6445,7 +6446,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_4turn___get__(struct __p
         __pyx_v_turn = __pyx_t_2;
       }
 
-      /* "wts/engine/_game.pyx":225
+      /* "wts/engine/_game.pyx":224
  *         """The number of turns played."""
  *         cdef uint32_t turn
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -6461,14 +6462,14 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_4turn___get__(struct __p
       }
   }
 
-  /* "wts/engine/_game.pyx":227
+  /* "wts/engine/_game.pyx":226
  *         with self._lock:
  *             turn = self.state.turn
  *         return turn             # <<<<<<<<<<<<<<
  * 
  *     @property
 */
-  __pyx_t_3 = __Pyx_PyLong_From_uint32_t(__pyx_v_turn); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 227, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_uint32_t(__pyx_v_turn); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 226, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   {
     PyObject *__pyx_temp;
@@ -6481,7 +6482,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_4turn___get__(struct __p
   __pyx_t_3 = 0;
   goto __pyx_L0;
 
-  /* "wts/engine/_game.pyx":221
+  /* "wts/engine/_game.pyx":220
  *         return tuple([s.egg_queue[i] for i in range(s.egg_count)])
  * 
  *     @property             # <<<<<<<<<<<<<<
@@ -6501,7 +6502,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_4turn___get__(struct __p
   return __pyx_r;
 }
 
-/* "wts/engine/_game.pyx":229
+/* "wts/engine/_game.pyx":228
  *         return turn
  * 
  *     @property             # <<<<<<<<<<<<<<
@@ -6535,7 +6536,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_6status___get__(struct _
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("__get__", 0);
 
-  /* "wts/engine/_game.pyx":233
+  /* "wts/engine/_game.pyx":232
  *         """The game's status after the last turn."""
  *         cdef int status
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -6547,7 +6548,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_6status___get__(struct _
       __Pyx_Locks_PyMutex_LockGil(*__pyx_t_1);
       /*try:*/ {
 
-        /* "wts/engine/_game.pyx":234
+        /* "wts/engine/_game.pyx":233
  *         cdef int status
  *         with self._lock:
  *             status = self.state.status             # <<<<<<<<<<<<<<
@@ -6559,7 +6560,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_6status___get__(struct _
         __pyx_v_status = __pyx_t_2;
       }
 
-      /* "wts/engine/_game.pyx":233
+      /* "wts/engine/_game.pyx":232
  *         """The game's status after the last turn."""
  *         cdef int status
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -6575,7 +6576,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_6status___get__(struct _
       }
   }
 
-  /* "wts/engine/_game.pyx":235
+  /* "wts/engine/_game.pyx":234
  *         with self._lock:
  *             status = self.state.status
  *         return STATUSES[status]             # <<<<<<<<<<<<<<
@@ -6584,7 +6585,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_6status___get__(struct _
 */
   if (unlikely(__pyx_v_3wts_6engine_5_game_STATUSES == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 235, __pyx_L1_error)
+    __PYX_ERR(0, 234, __pyx_L1_error)
   }
   {
     PyObject *__pyx_temp;
@@ -6597,7 +6598,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_6status___get__(struct _
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_game.pyx":229
+  /* "wts/engine/_game.pyx":228
  *         return turn
  * 
  *     @property             # <<<<<<<<<<<<<<
@@ -6616,7 +6617,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_6status___get__(struct _
   return __pyx_r;
 }
 
-/* "wts/engine/_game.pyx":237
+/* "wts/engine/_game.pyx":236
  *         return STATUSES[status]
  * 
  *     @property             # <<<<<<<<<<<<<<
@@ -6654,7 +6655,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14winning_counts___get__
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("__get__", 0);
 
-  /* "wts/engine/_game.pyx":241
+  /* "wts/engine/_game.pyx":240
  *         """(black, white): the turtles of each colour in a line of five or more."""
  *         cdef int black, white
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -6666,7 +6667,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14winning_counts___get__
       __Pyx_Locks_PyMutex_LockGil(*__pyx_t_1);
       /*try:*/ {
 
-        /* "wts/engine/_game.pyx":242
+        /* "wts/engine/_game.pyx":241
  *         cdef int black, white
  *         with self._lock:
  *             black = self.state.black_count             # <<<<<<<<<<<<<<
@@ -6677,7 +6678,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14winning_counts___get__
 
         __pyx_v_black = __pyx_t_2;
 
-        /* "wts/engine/_game.pyx":243
+        /* "wts/engine/_game.pyx":242
  *         with self._lock:
  *             black = self.state.black_count
  *             white = self.state.white_count             # <<<<<<<<<<<<<<
@@ -6689,7 +6690,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14winning_counts___get__
         __pyx_v_white = __pyx_t_2;
       }
 
-      /* "wts/engine/_game.pyx":241
+      /* "wts/engine/_game.pyx":240
  *         """(black, white): the turtles of each colour in a line of five or more."""
  *         cdef int black, white
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -6705,23 +6706,23 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14winning_counts___get__
       }
   }
 
-  /* "wts/engine/_game.pyx":244
+  /* "wts/engine/_game.pyx":243
  *             black = self.state.black_count
  *             white = self.state.white_count
  *         return (black, white)             # <<<<<<<<<<<<<<
  * 
  *     def is_over(self):
 */
-  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_black); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 244, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_black); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 243, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyLong_From_int(__pyx_v_white); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 244, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyLong_From_int(__pyx_v_white); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 243, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 244, __pyx_L1_error)
+  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 243, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 244, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 243, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_4);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_4) != (0)) __PYX_ERR(0, 244, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_4) != (0)) __PYX_ERR(0, 243, __pyx_L1_error);
   __pyx_t_3 = 0;
   __pyx_t_4 = 0;
   {
@@ -6735,7 +6736,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14winning_counts___get__
   __pyx_t_5 = 0;
   goto __pyx_L0;
 
-  /* "wts/engine/_game.pyx":237
+  /* "wts/engine/_game.pyx":236
  *         return STATUSES[status]
  * 
  *     @property             # <<<<<<<<<<<<<<
@@ -6758,7 +6759,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14winning_counts___get__
   return __pyx_r;
 }
 
-/* "wts/engine/_game.pyx":246
+/* "wts/engine/_game.pyx":245
  *         return (black, white)
  * 
  *     def is_over(self):             # <<<<<<<<<<<<<<
@@ -6820,7 +6821,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_8is_over(struct __pyx_ob
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("is_over", 0);
 
-  /* "wts/engine/_game.pyx":249
+  /* "wts/engine/_game.pyx":248
  *         """True once the game is won or drawn."""
  *         cdef bint over
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -6832,7 +6833,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_8is_over(struct __pyx_ob
       __Pyx_Locks_PyMutex_LockGil(*__pyx_t_1);
       /*try:*/ {
 
-        /* "wts/engine/_game.pyx":250
+        /* "wts/engine/_game.pyx":249
  *         cdef bint over
  *         with self._lock:
  *             over = wts_is_over(&self.state)             # <<<<<<<<<<<<<<
@@ -6842,7 +6843,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_8is_over(struct __pyx_ob
         __pyx_v_over = __pyx_f_3wts_6engine_5_core_wts_is_over((&__pyx_v_self->state));
       }
 
-      /* "wts/engine/_game.pyx":249
+      /* "wts/engine/_game.pyx":248
  *         """True once the game is won or drawn."""
  *         cdef bint over
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -6858,14 +6859,14 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_8is_over(struct __pyx_ob
       }
   }
 
-  /* "wts/engine/_game.pyx":251
+  /* "wts/engine/_game.pyx":250
  *         with self._lock:
  *             over = wts_is_over(&self.state)
  *         return over             # <<<<<<<<<<<<<<
  * 
  *     def piece_at(self, square):
 */
-  __pyx_t_2 = __Pyx_PyBool_FromLong(__pyx_v_over); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 251, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyBool_FromLong(__pyx_v_over); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 250, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   {
     PyObject *__pyx_temp;
@@ -6878,7 +6879,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_8is_over(struct __pyx_ob
   __pyx_t_2 = 0;
   goto __pyx_L0;
 
-  /* "wts/engine/_game.pyx":246
+  /* "wts/engine/_game.pyx":245
  *         return (black, white)
  * 
  *     def is_over(self):             # <<<<<<<<<<<<<<
@@ -6898,7 +6899,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_8is_over(struct __pyx_ob
   return __pyx_r;
 }
 
-/* "wts/engine/_game.pyx":253
+/* "wts/engine/_game.pyx":252
  *         return over
  * 
  *     def piece_at(self, square):             # <<<<<<<<<<<<<<
@@ -6946,32 +6947,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_square,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 253, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 252, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 253, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 252, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "piece_at", 0) < (0)) __PYX_ERR(0, 253, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "piece_at", 0) < (0)) __PYX_ERR(0, 252, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("piece_at", 1, 1, 1, i); __PYX_ERR(0, 253, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("piece_at", 1, 1, 1, i); __PYX_ERR(0, 252, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 253, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 252, __pyx_L3_error)
     }
     __pyx_v_square = values[0];
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("piece_at", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 253, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("piece_at", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 252, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -7010,7 +7011,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_10piece_at(struct __pyx_
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("piece_at", 0);
 
-  /* "wts/engine/_game.pyx":256
+  /* "wts/engine/_game.pyx":255
  *         """What stands on ``square`` (an index or a name)."""
  *         cdef int sq, piece
  *         if type(square) is int and 0 <= square < 81:             # <<<<<<<<<<<<<<
@@ -7026,9 +7027,9 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_10piece_at(struct __pyx_
 
     goto __pyx_L4_bool_binop_done;
   }
-  __pyx_t_2 = __Pyx_PyObject_CompareBoolLe_int_object(__pyx_mstate_global->__pyx_int_0, __pyx_v_square, Py_LE); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 256, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_CompareBoolLe_int_object(__pyx_mstate_global->__pyx_int_0, __pyx_v_square, Py_LE); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 255, __pyx_L1_error)
   if (__pyx_t_2) {
-    __pyx_t_2 = __Pyx_PyObject_CompareBoolLt_object_int(__pyx_v_square, __pyx_mstate_global->__pyx_int_81, Py_LT); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 256, __pyx_L1_error)
+    __pyx_t_2 = __Pyx_PyObject_CompareBoolLt_object_int(__pyx_v_square, __pyx_mstate_global->__pyx_int_81, Py_LT); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 255, __pyx_L1_error)
   }
 
   __pyx_t_1 = __pyx_t_2;
@@ -7037,17 +7038,17 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_10piece_at(struct __pyx_
   if (__pyx_t_1) {
 
 
-    /* "wts/engine/_game.pyx":257
+    /* "wts/engine/_game.pyx":256
  *         cdef int sq, piece
  *         if type(square) is int and 0 <= square < 81:
  *             sq = square             # <<<<<<<<<<<<<<
  *         else:
  *             sq = to_square(square)
 */
-    __pyx_t_3 = __Pyx_PyLong_As_int(__pyx_v_square); if (unlikely((__pyx_t_3 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 257, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_As_int(__pyx_v_square); if (unlikely((__pyx_t_3 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 256, __pyx_L1_error)
     __pyx_v_sq = __pyx_t_3;
 
-    /* "wts/engine/_game.pyx":256
+    /* "wts/engine/_game.pyx":255
  *         """What stands on ``square`` (an index or a name)."""
  *         cdef int sq, piece
  *         if type(square) is int and 0 <= square < 81:             # <<<<<<<<<<<<<<
@@ -7057,7 +7058,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_10piece_at(struct __pyx_
     goto __pyx_L3;
   }
 
-  /* "wts/engine/_game.pyx":259
+  /* "wts/engine/_game.pyx":258
  *             sq = square
  *         else:
  *             sq = to_square(square)             # <<<<<<<<<<<<<<
@@ -7066,7 +7067,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_10piece_at(struct __pyx_
 */
   /*else*/ {
     __pyx_t_5 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_to_square); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 259, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_to_square); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 258, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __pyx_t_7 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -7085,16 +7086,16 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_10piece_at(struct __pyx_
       __pyx_t_4 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_6, __pyx_callargs+__pyx_t_7, (2-__pyx_t_7) | (__pyx_t_7*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 259, __pyx_L1_error)
+      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 258, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_4);
     }
-    __pyx_t_3 = __Pyx_PyLong_As_int(__pyx_t_4); if (unlikely((__pyx_t_3 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 259, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyLong_As_int(__pyx_t_4); if (unlikely((__pyx_t_3 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 258, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __pyx_v_sq = __pyx_t_3;
   }
   __pyx_L3:;
 
-  /* "wts/engine/_game.pyx":260
+  /* "wts/engine/_game.pyx":259
  *         else:
  *             sq = to_square(square)
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -7106,7 +7107,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_10piece_at(struct __pyx_
       __Pyx_Locks_PyMutex_LockGil(*__pyx_t_8);
       /*try:*/ {
 
-        /* "wts/engine/_game.pyx":261
+        /* "wts/engine/_game.pyx":260
  *             sq = to_square(square)
  *         with self._lock:
  *             piece = wts_piece_at(&self.state, sq)             # <<<<<<<<<<<<<<
@@ -7116,7 +7117,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_10piece_at(struct __pyx_
         __pyx_v_piece = __pyx_f_3wts_6engine_5_core_wts_piece_at((&__pyx_v_self->state), __pyx_v_sq);
       }
 
-      /* "wts/engine/_game.pyx":260
+      /* "wts/engine/_game.pyx":259
  *         else:
  *             sq = to_square(square)
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -7132,7 +7133,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_10piece_at(struct __pyx_
       }
   }
 
-  /* "wts/engine/_game.pyx":262
+  /* "wts/engine/_game.pyx":261
  *         with self._lock:
  *             piece = wts_piece_at(&self.state, sq)
  *         return PIECES[piece]             # <<<<<<<<<<<<<<
@@ -7141,7 +7142,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_10piece_at(struct __pyx_
 */
   if (unlikely(__pyx_v_3wts_6engine_5_game_PIECES == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-    __PYX_ERR(0, 262, __pyx_L1_error)
+    __PYX_ERR(0, 261, __pyx_L1_error)
   }
   {
     PyObject *__pyx_temp;
@@ -7154,7 +7155,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_10piece_at(struct __pyx_
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_game.pyx":253
+  /* "wts/engine/_game.pyx":252
  *         return over
  * 
  *     def piece_at(self, square):             # <<<<<<<<<<<<<<
@@ -7177,7 +7178,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_10piece_at(struct __pyx_
   return __pyx_r;
 }
 
-/* "wts/engine/_game.pyx":264
+/* "wts/engine/_game.pyx":263
  *         return PIECES[piece]
  * 
  *     def legal_moves(self):             # <<<<<<<<<<<<<<
@@ -7242,19 +7243,19 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_12legal_moves(struct __p
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("legal_moves", 0);
 
-  /* "wts/engine/_game.pyx":267
+  /* "wts/engine/_game.pyx":266
  *         """The squares either player may name this turn, ascending; empty once the game is over."""
  *         cdef wts_board legal
  *         cdef list squares = []             # <<<<<<<<<<<<<<
  *         with self._lock:
  *             legal = wts_legal_moves(&self.state)
 */
-  __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 267, __pyx_L1_error)
+  __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 266, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_squares = ((PyObject*)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "wts/engine/_game.pyx":268
+  /* "wts/engine/_game.pyx":267
  *         cdef wts_board legal
  *         cdef list squares = []
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -7266,7 +7267,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_12legal_moves(struct __p
       __Pyx_Locks_PyMutex_LockGil(*__pyx_t_2);
       /*try:*/ {
 
-        /* "wts/engine/_game.pyx":269
+        /* "wts/engine/_game.pyx":268
  *         cdef list squares = []
  *         with self._lock:
  *             legal = wts_legal_moves(&self.state)             # <<<<<<<<<<<<<<
@@ -7276,7 +7277,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_12legal_moves(struct __p
         __pyx_v_legal = __pyx_f_3wts_6engine_5_core_wts_legal_moves((&__pyx_v_self->state));
       }
 
-      /* "wts/engine/_game.pyx":268
+      /* "wts/engine/_game.pyx":267
  *         cdef wts_board legal
  *         cdef list squares = []
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -7292,7 +7293,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_12legal_moves(struct __p
       }
   }
 
-  /* "wts/engine/_game.pyx":270
+  /* "wts/engine/_game.pyx":269
  *         with self._lock:
  *             legal = wts_legal_moves(&self.state)
  *         while wts_any(legal):             # <<<<<<<<<<<<<<
@@ -7305,20 +7306,20 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_12legal_moves(struct __p
 
     if (!__pyx_t_3) break;
 
-    /* "wts/engine/_game.pyx":271
+    /* "wts/engine/_game.pyx":270
  *             legal = wts_legal_moves(&self.state)
  *         while wts_any(legal):
  *             squares.append(wts_bit_square(wts_lowest_bit(legal)))             # <<<<<<<<<<<<<<
  *             legal = wts_clear_lowest(legal)
  *         return squares
 */
-    __pyx_t_1 = __Pyx_PyLong_From_int(wts_bit_square(wts_lowest_bit(__pyx_v_legal))); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 271, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyLong_From_int(wts_bit_square(wts_lowest_bit(__pyx_v_legal))); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 270, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_4 = __Pyx_PyList_Append(__pyx_v_squares, __pyx_t_1); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 271, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyList_Append(__pyx_v_squares, __pyx_t_1); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 270, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-    /* "wts/engine/_game.pyx":272
+    /* "wts/engine/_game.pyx":271
  *         while wts_any(legal):
  *             squares.append(wts_bit_square(wts_lowest_bit(legal)))
  *             legal = wts_clear_lowest(legal)             # <<<<<<<<<<<<<<
@@ -7328,7 +7329,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_12legal_moves(struct __p
     __pyx_v_legal = wts_clear_lowest(__pyx_v_legal);
   }
 
-  /* "wts/engine/_game.pyx":273
+  /* "wts/engine/_game.pyx":272
  *             squares.append(wts_bit_square(wts_lowest_bit(legal)))
  *             legal = wts_clear_lowest(legal)
  *         return squares             # <<<<<<<<<<<<<<
@@ -7346,7 +7347,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_12legal_moves(struct __p
   }
   goto __pyx_L0;
 
-  /* "wts/engine/_game.pyx":264
+  /* "wts/engine/_game.pyx":263
  *         return PIECES[piece]
  * 
  *     def legal_moves(self):             # <<<<<<<<<<<<<<
@@ -7367,7 +7368,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_12legal_moves(struct __p
   return __pyx_r;
 }
 
-/* "wts/engine/_game.pyx":275
+/* "wts/engine/_game.pyx":274
  *         return squares
  * 
  *     def play(self, black_move, white_move):             # <<<<<<<<<<<<<<
@@ -7416,39 +7417,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_black_move,&__pyx_mstate_global->__pyx_n_u_white_move,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 275, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 274, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 275, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 274, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 275, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 274, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "play", 0) < (0)) __PYX_ERR(0, 275, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "play", 0) < (0)) __PYX_ERR(0, 274, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("play", 1, 2, 2, i); __PYX_ERR(0, 275, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("play", 1, 2, 2, i); __PYX_ERR(0, 274, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 275, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 274, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 275, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 274, __pyx_L3_error)
     }
     __pyx_v_black_move = values[0];
     __pyx_v_white_move = values[1];
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("play", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 275, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("play", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 274, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -7473,8 +7474,6 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14play(struct __pyx_obj_
   __pyx_t_3wts_6engine_5_core_wts_turn_record __pyx_v_record;
   int __pyx_v_b;
   int __pyx_v_w;
-  int __pyx_v_black_piece;
-  int __pyx_v_white_piece;
   PyObject *__pyx_v_black_square = NULL;
   PyObject *__pyx_v_white_square = NULL;
   PyObject *__pyx_v_error = NULL;
@@ -7495,31 +7494,31 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14play(struct __pyx_obj_
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("play", 0);
 
-  /* "wts/engine/_game.pyx":283
+  /* "wts/engine/_game.pyx":282
  *         cdef wts_turn_record record
- *         cdef int b, w, black_piece, white_piece
+ *         cdef int b, w
  *         black_square = _move_square(black_move, 0)             # <<<<<<<<<<<<<<
  *         white_square = _move_square(white_move, 1)
  *         with self._lock:
 */
-  __pyx_t_1 = __pyx_f_3wts_6engine_5_game__move_square(__pyx_v_black_move, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 283, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_3wts_6engine_5_game__move_square(__pyx_v_black_move, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 282, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_black_square = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "wts/engine/_game.pyx":284
- *         cdef int b, w, black_piece, white_piece
+  /* "wts/engine/_game.pyx":283
+ *         cdef int b, w
  *         black_square = _move_square(black_move, 0)
  *         white_square = _move_square(white_move, 1)             # <<<<<<<<<<<<<<
  *         with self._lock:
  *             # The checks of base.check_moves, in its order, on the position as it
 */
-  __pyx_t_1 = __pyx_f_3wts_6engine_5_game__move_square(__pyx_v_white_move, 1); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 284, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_3wts_6engine_5_game__move_square(__pyx_v_white_move, 1); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 283, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_white_square = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "wts/engine/_game.pyx":285
+  /* "wts/engine/_game.pyx":284
  *         black_square = _move_square(black_move, 0)
  *         white_square = _move_square(white_move, 1)
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -7531,7 +7530,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14play(struct __pyx_obj_
       __Pyx_Locks_PyMutex_LockGil(*__pyx_t_2);
       /*try:*/ {
 
-        /* "wts/engine/_game.pyx":288
+        /* "wts/engine/_game.pyx":287
  *             # The checks of base.check_moves, in its order, on the position as it
  *             # is now: no other thread can change it before the turn is resolved.
  *             if wts_is_over(&self.state):             # <<<<<<<<<<<<<<
@@ -7543,7 +7542,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14play(struct __pyx_obj_
         if (__pyx_t_3) {
 
 
-          /* "wts/engine/_game.pyx":289
+          /* "wts/engine/_game.pyx":288
  *             # is now: no other thread can change it before the turn is resolved.
  *             if wts_is_over(&self.state):
  *                 error = game_over_error(STATUSES[self.state.status])             # <<<<<<<<<<<<<<
@@ -7551,11 +7550,11 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14play(struct __pyx_obj_
  *                 error = black_square
 */
           __pyx_t_4 = NULL;
-          __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_game_over_error); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 289, __pyx_L4_error)
+          __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_game_over_error); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 288, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_5);
           if (unlikely(__pyx_v_3wts_6engine_5_game_STATUSES == Py_None)) {
             PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-            __PYX_ERR(0, 289, __pyx_L4_error)
+            __PYX_ERR(0, 288, __pyx_L4_error)
           }
           __pyx_t_6 = 1;
           #if CYTHON_UNPACK_METHODS
@@ -7574,13 +7573,13 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14play(struct __pyx_obj_
             __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_5, __pyx_callargs+__pyx_t_6, (2-__pyx_t_6) | (__pyx_t_6*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
             __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
             __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-            if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 289, __pyx_L4_error)
+            if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 288, __pyx_L4_error)
             __Pyx_GOTREF(__pyx_t_1);
           }
           __pyx_v_error = __pyx_t_1;
           __pyx_t_1 = 0;
 
-          /* "wts/engine/_game.pyx":288
+          /* "wts/engine/_game.pyx":287
  *             # The checks of base.check_moves, in its order, on the position as it
  *             # is now: no other thread can change it before the turn is resolved.
  *             if wts_is_over(&self.state):             # <<<<<<<<<<<<<<
@@ -7590,7 +7589,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14play(struct __pyx_obj_
           goto __pyx_L6;
         }
 
-        /* "wts/engine/_game.pyx":290
+        /* "wts/engine/_game.pyx":289
  *             if wts_is_over(&self.state):
  *                 error = game_over_error(STATUSES[self.state.status])
  *             elif type(black_square) is not int:             # <<<<<<<<<<<<<<
@@ -7601,7 +7600,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14play(struct __pyx_obj_
         if (__pyx_t_3) {
 
 
-          /* "wts/engine/_game.pyx":291
+          /* "wts/engine/_game.pyx":290
  *                 error = game_over_error(STATUSES[self.state.status])
  *             elif type(black_square) is not int:
  *                 error = black_square             # <<<<<<<<<<<<<<
@@ -7611,7 +7610,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14play(struct __pyx_obj_
           __Pyx_INCREF(__pyx_v_black_square);
           __pyx_v_error = __pyx_v_black_square;
 
-          /* "wts/engine/_game.pyx":290
+          /* "wts/engine/_game.pyx":289
  *             if wts_is_over(&self.state):
  *                 error = game_over_error(STATUSES[self.state.status])
  *             elif type(black_square) is not int:             # <<<<<<<<<<<<<<
@@ -7621,7 +7620,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14play(struct __pyx_obj_
           goto __pyx_L6;
         }
 
-        /* "wts/engine/_game.pyx":292
+        /* "wts/engine/_game.pyx":291
  *             elif type(black_square) is not int:
  *                 error = black_square
  *             elif type(white_square) is not int:             # <<<<<<<<<<<<<<
@@ -7632,7 +7631,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14play(struct __pyx_obj_
         if (__pyx_t_3) {
 
 
-          /* "wts/engine/_game.pyx":293
+          /* "wts/engine/_game.pyx":292
  *                 error = black_square
  *             elif type(white_square) is not int:
  *                 error = white_square             # <<<<<<<<<<<<<<
@@ -7642,7 +7641,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14play(struct __pyx_obj_
           __Pyx_INCREF(__pyx_v_white_square);
           __pyx_v_error = __pyx_v_white_square;
 
-          /* "wts/engine/_game.pyx":292
+          /* "wts/engine/_game.pyx":291
  *             elif type(black_square) is not int:
  *                 error = black_square
  *             elif type(white_square) is not int:             # <<<<<<<<<<<<<<
@@ -7652,77 +7651,61 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14play(struct __pyx_obj_
           goto __pyx_L6;
         }
 
-        /* "wts/engine/_game.pyx":295
+        /* "wts/engine/_game.pyx":294
  *                 error = white_square
  *             else:
  *                 b = black_square             # <<<<<<<<<<<<<<
  *                 w = white_square
- *                 black_piece = wts_piece_at(&self.state, b)
+ *                 if not wts_is_legal(&self.state, b):
 */
         /*else*/ {
-          __pyx_t_7 = __Pyx_PyLong_As_int(__pyx_v_black_square); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 295, __pyx_L4_error)
+          __pyx_t_7 = __Pyx_PyLong_As_int(__pyx_v_black_square); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 294, __pyx_L4_error)
           __pyx_v_b = __pyx_t_7;
 
-          /* "wts/engine/_game.pyx":296
+          /* "wts/engine/_game.pyx":295
  *             else:
  *                 b = black_square
  *                 w = white_square             # <<<<<<<<<<<<<<
- *                 black_piece = wts_piece_at(&self.state, b)
- *                 white_piece = wts_piece_at(&self.state, w)
+ *                 if not wts_is_legal(&self.state, b):
+ *                     error = occupied_error(COLORS[0], b, PIECES[wts_piece_at(&self.state, b)])
 */
-          __pyx_t_7 = __Pyx_PyLong_As_int(__pyx_v_white_square); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 296, __pyx_L4_error)
+          __pyx_t_7 = __Pyx_PyLong_As_int(__pyx_v_white_square); if (unlikely((__pyx_t_7 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 295, __pyx_L4_error)
           __pyx_v_w = __pyx_t_7;
 
-          /* "wts/engine/_game.pyx":297
+          /* "wts/engine/_game.pyx":296
  *                 b = black_square
  *                 w = white_square
- *                 black_piece = wts_piece_at(&self.state, b)             # <<<<<<<<<<<<<<
- *                 white_piece = wts_piece_at(&self.state, w)
- *                 if black_piece != WTS_EMPTY:
+ *                 if not wts_is_legal(&self.state, b):             # <<<<<<<<<<<<<<
+ *                     error = occupied_error(COLORS[0], b, PIECES[wts_piece_at(&self.state, b)])
+ *                 elif not wts_is_legal(&self.state, w):
 */
-          __pyx_v_black_piece = __pyx_f_3wts_6engine_5_core_wts_piece_at((&__pyx_v_self->state), __pyx_v_b);
-
-          /* "wts/engine/_game.pyx":298
- *                 w = white_square
- *                 black_piece = wts_piece_at(&self.state, b)
- *                 white_piece = wts_piece_at(&self.state, w)             # <<<<<<<<<<<<<<
- *                 if black_piece != WTS_EMPTY:
- *                     error = occupied_error(COLORS[0], b, PIECES[black_piece])
-*/
-          __pyx_v_white_piece = __pyx_f_3wts_6engine_5_core_wts_piece_at((&__pyx_v_self->state), __pyx_v_w);
-
-          /* "wts/engine/_game.pyx":299
- *                 black_piece = wts_piece_at(&self.state, b)
- *                 white_piece = wts_piece_at(&self.state, w)
- *                 if black_piece != WTS_EMPTY:             # <<<<<<<<<<<<<<
- *                     error = occupied_error(COLORS[0], b, PIECES[black_piece])
- *                 elif white_piece != WTS_EMPTY:
-*/
-          __pyx_t_3 = (__pyx_v_black_piece != __pyx_e_3wts_6engine_5_core_WTS_EMPTY);
+          __pyx_t_3 = (!__pyx_f_3wts_6engine_5_core_wts_is_legal((&__pyx_v_self->state), __pyx_v_b));
 
           if (__pyx_t_3) {
 
 
-            /* "wts/engine/_game.pyx":300
- *                 white_piece = wts_piece_at(&self.state, w)
- *                 if black_piece != WTS_EMPTY:
- *                     error = occupied_error(COLORS[0], b, PIECES[black_piece])             # <<<<<<<<<<<<<<
- *                 elif white_piece != WTS_EMPTY:
- *                     error = occupied_error(COLORS[1], w, PIECES[white_piece])
+            /* "wts/engine/_game.pyx":297
+ *                 w = white_square
+ *                 if not wts_is_legal(&self.state, b):
+ *                     error = occupied_error(COLORS[0], b, PIECES[wts_piece_at(&self.state, b)])             # <<<<<<<<<<<<<<
+ *                 elif not wts_is_legal(&self.state, w):
+ *                     error = occupied_error(COLORS[1], w, PIECES[wts_piece_at(&self.state, w)])
 */
             __pyx_t_5 = NULL;
-            __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_occupied_error); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 300, __pyx_L4_error)
+            __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_occupied_error); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 297, __pyx_L4_error)
             __Pyx_GOTREF(__pyx_t_4);
             if (unlikely(__pyx_v_3wts_6engine_5_game_COLORS == Py_None)) {
               PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-              __PYX_ERR(0, 300, __pyx_L4_error)
+              __PYX_ERR(0, 297, __pyx_L4_error)
             }
-            __pyx_t_8 = __Pyx_PyLong_From_int(__pyx_v_b); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 300, __pyx_L4_error)
+            __pyx_t_8 = __Pyx_PyLong_From_int(__pyx_v_b); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 297, __pyx_L4_error)
             __Pyx_GOTREF(__pyx_t_8);
             if (unlikely(__pyx_v_3wts_6engine_5_game_PIECES == Py_None)) {
               PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-              __PYX_ERR(0, 300, __pyx_L4_error)
+              __PYX_ERR(0, 297, __pyx_L4_error)
             }
+            __pyx_t_7 = __pyx_f_3wts_6engine_5_core_wts_piece_at((&__pyx_v_self->state), __pyx_v_b);
+
             __pyx_t_6 = 1;
             #if CYTHON_UNPACK_METHODS
             if (unlikely(PyMethod_Check(__pyx_t_4))) {
@@ -7736,59 +7719,62 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14play(struct __pyx_obj_
             }
             #endif
             {
-              PyObject *__pyx_callargs[4] = {__pyx_t_5, __Pyx_PyTuple_GET_ITEM(__pyx_v_3wts_6engine_5_game_COLORS, 0), __pyx_t_8, __Pyx_PyTuple_GET_ITEM(__pyx_v_3wts_6engine_5_game_PIECES, __pyx_v_black_piece)};
+              PyObject *__pyx_callargs[4] = {__pyx_t_5, __Pyx_PyTuple_GET_ITEM(__pyx_v_3wts_6engine_5_game_COLORS, 0), __pyx_t_8, __Pyx_PyTuple_GET_ITEM(__pyx_v_3wts_6engine_5_game_PIECES, __pyx_t_7)};
               __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_4, __pyx_callargs+__pyx_t_6, (4-__pyx_t_6) | (__pyx_t_6*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
               __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
               __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
+
               __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-              if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 300, __pyx_L4_error)
+              if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 297, __pyx_L4_error)
               __Pyx_GOTREF(__pyx_t_1);
             }
             __pyx_v_error = __pyx_t_1;
             __pyx_t_1 = 0;
 
-            /* "wts/engine/_game.pyx":299
- *                 black_piece = wts_piece_at(&self.state, b)
- *                 white_piece = wts_piece_at(&self.state, w)
- *                 if black_piece != WTS_EMPTY:             # <<<<<<<<<<<<<<
- *                     error = occupied_error(COLORS[0], b, PIECES[black_piece])
- *                 elif white_piece != WTS_EMPTY:
+            /* "wts/engine/_game.pyx":296
+ *                 b = black_square
+ *                 w = white_square
+ *                 if not wts_is_legal(&self.state, b):             # <<<<<<<<<<<<<<
+ *                     error = occupied_error(COLORS[0], b, PIECES[wts_piece_at(&self.state, b)])
+ *                 elif not wts_is_legal(&self.state, w):
 */
             goto __pyx_L7;
           }
 
-          /* "wts/engine/_game.pyx":301
- *                 if black_piece != WTS_EMPTY:
- *                     error = occupied_error(COLORS[0], b, PIECES[black_piece])
- *                 elif white_piece != WTS_EMPTY:             # <<<<<<<<<<<<<<
- *                     error = occupied_error(COLORS[1], w, PIECES[white_piece])
+          /* "wts/engine/_game.pyx":298
+ *                 if not wts_is_legal(&self.state, b):
+ *                     error = occupied_error(COLORS[0], b, PIECES[wts_piece_at(&self.state, b)])
+ *                 elif not wts_is_legal(&self.state, w):             # <<<<<<<<<<<<<<
+ *                     error = occupied_error(COLORS[1], w, PIECES[wts_piece_at(&self.state, w)])
  *                 else:
 */
-          __pyx_t_3 = (__pyx_v_white_piece != __pyx_e_3wts_6engine_5_core_WTS_EMPTY);
+          __pyx_t_3 = (!__pyx_f_3wts_6engine_5_core_wts_is_legal((&__pyx_v_self->state), __pyx_v_w));
 
           if (__pyx_t_3) {
 
 
-            /* "wts/engine/_game.pyx":302
- *                     error = occupied_error(COLORS[0], b, PIECES[black_piece])
- *                 elif white_piece != WTS_EMPTY:
- *                     error = occupied_error(COLORS[1], w, PIECES[white_piece])             # <<<<<<<<<<<<<<
+            /* "wts/engine/_game.pyx":299
+ *                     error = occupied_error(COLORS[0], b, PIECES[wts_piece_at(&self.state, b)])
+ *                 elif not wts_is_legal(&self.state, w):
+ *                     error = occupied_error(COLORS[1], w, PIECES[wts_piece_at(&self.state, w)])             # <<<<<<<<<<<<<<
  *                 else:
  *                     if self._history is None:
 */
             __pyx_t_4 = NULL;
-            __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_occupied_error); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 302, __pyx_L4_error)
+            __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_occupied_error); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 299, __pyx_L4_error)
             __Pyx_GOTREF(__pyx_t_8);
             if (unlikely(__pyx_v_3wts_6engine_5_game_COLORS == Py_None)) {
               PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-              __PYX_ERR(0, 302, __pyx_L4_error)
+              __PYX_ERR(0, 299, __pyx_L4_error)
             }
-            __pyx_t_5 = __Pyx_PyLong_From_int(__pyx_v_w); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 302, __pyx_L4_error)
+            __pyx_t_5 = __Pyx_PyLong_From_int(__pyx_v_w); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 299, __pyx_L4_error)
             __Pyx_GOTREF(__pyx_t_5);
             if (unlikely(__pyx_v_3wts_6engine_5_game_PIECES == Py_None)) {
               PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-              __PYX_ERR(0, 302, __pyx_L4_error)
+              __PYX_ERR(0, 299, __pyx_L4_error)
             }
+            __pyx_t_7 = __pyx_f_3wts_6engine_5_core_wts_piece_at((&__pyx_v_self->state), __pyx_v_w);
+
             __pyx_t_6 = 1;
             #if CYTHON_UNPACK_METHODS
             if (unlikely(PyMethod_Check(__pyx_t_8))) {
@@ -7802,29 +7788,30 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14play(struct __pyx_obj_
             }
             #endif
             {
-              PyObject *__pyx_callargs[4] = {__pyx_t_4, __Pyx_PyTuple_GET_ITEM(__pyx_v_3wts_6engine_5_game_COLORS, 1), __pyx_t_5, __Pyx_PyTuple_GET_ITEM(__pyx_v_3wts_6engine_5_game_PIECES, __pyx_v_white_piece)};
+              PyObject *__pyx_callargs[4] = {__pyx_t_4, __Pyx_PyTuple_GET_ITEM(__pyx_v_3wts_6engine_5_game_COLORS, 1), __pyx_t_5, __Pyx_PyTuple_GET_ITEM(__pyx_v_3wts_6engine_5_game_PIECES, __pyx_t_7)};
               __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_8, __pyx_callargs+__pyx_t_6, (4-__pyx_t_6) | (__pyx_t_6*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
               __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
               __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+
               __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-              if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 302, __pyx_L4_error)
+              if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 299, __pyx_L4_error)
               __Pyx_GOTREF(__pyx_t_1);
             }
             __pyx_v_error = __pyx_t_1;
             __pyx_t_1 = 0;
 
-            /* "wts/engine/_game.pyx":301
- *                 if black_piece != WTS_EMPTY:
- *                     error = occupied_error(COLORS[0], b, PIECES[black_piece])
- *                 elif white_piece != WTS_EMPTY:             # <<<<<<<<<<<<<<
- *                     error = occupied_error(COLORS[1], w, PIECES[white_piece])
+            /* "wts/engine/_game.pyx":298
+ *                 if not wts_is_legal(&self.state, b):
+ *                     error = occupied_error(COLORS[0], b, PIECES[wts_piece_at(&self.state, b)])
+ *                 elif not wts_is_legal(&self.state, w):             # <<<<<<<<<<<<<<
+ *                     error = occupied_error(COLORS[1], w, PIECES[wts_piece_at(&self.state, w)])
  *                 else:
 */
             goto __pyx_L7;
           }
 
-          /* "wts/engine/_game.pyx":304
- *                     error = occupied_error(COLORS[1], w, PIECES[white_piece])
+          /* "wts/engine/_game.pyx":301
+ *                     error = occupied_error(COLORS[1], w, PIECES[wts_piece_at(&self.state, w)])
  *                 else:
  *                     if self._history is None:             # <<<<<<<<<<<<<<
  *                         self._root = _start_of_history(self)  # where the history starts
@@ -7835,22 +7822,22 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14play(struct __pyx_obj_
             if (__pyx_t_3) {
 
 
-              /* "wts/engine/_game.pyx":305
+              /* "wts/engine/_game.pyx":302
  *                 else:
  *                     if self._history is None:
  *                         self._root = _start_of_history(self)  # where the history starts             # <<<<<<<<<<<<<<
  *                     wts_resolve_turn(&self.state, b, w, &record)
  *                     result = _turn_result(b, w, &record, &self.state)
 */
-              __pyx_t_1 = ((PyObject *)__pyx_f_3wts_6engine_5_game__start_of_history(__pyx_v_self)); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 305, __pyx_L4_error)
+              __pyx_t_1 = ((PyObject *)__pyx_f_3wts_6engine_5_game__start_of_history(__pyx_v_self)); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 302, __pyx_L4_error)
               __Pyx_GOTREF(__pyx_t_1);
               __Pyx_GIVEREF(__pyx_t_1);
               __Pyx_GOTREF((PyObject *)__pyx_v_self->_root);
               __Pyx_DECREF_SET(__pyx_v_self->_root, ((struct __pyx_obj_3wts_6engine_5_game_GameCore *)__pyx_t_1));
               __pyx_t_1 = 0;
 
-              /* "wts/engine/_game.pyx":304
- *                     error = occupied_error(COLORS[1], w, PIECES[white_piece])
+              /* "wts/engine/_game.pyx":301
+ *                     error = occupied_error(COLORS[1], w, PIECES[wts_piece_at(&self.state, w)])
  *                 else:
  *                     if self._history is None:             # <<<<<<<<<<<<<<
  *                         self._root = _start_of_history(self)  # where the history starts
@@ -7858,7 +7845,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14play(struct __pyx_obj_
 */
             }
 
-            /* "wts/engine/_game.pyx":306
+            /* "wts/engine/_game.pyx":303
  *                     if self._history is None:
  *                         self._root = _start_of_history(self)  # where the history starts
  *                     wts_resolve_turn(&self.state, b, w, &record)             # <<<<<<<<<<<<<<
@@ -7867,39 +7854,39 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14play(struct __pyx_obj_
 */
             __pyx_f_3wts_6engine_5_core_wts_resolve_turn((&__pyx_v_self->state), __pyx_v_b, __pyx_v_w, (&__pyx_v_record));
 
-            /* "wts/engine/_game.pyx":307
+            /* "wts/engine/_game.pyx":304
  *                         self._root = _start_of_history(self)  # where the history starts
  *                     wts_resolve_turn(&self.state, b, w, &record)
  *                     result = _turn_result(b, w, &record, &self.state)             # <<<<<<<<<<<<<<
  *                     self._history = (self._history, result)
  *                     return result
 */
-            __pyx_t_1 = __pyx_f_3wts_6engine_5_game__turn_result(__pyx_v_b, __pyx_v_w, (&__pyx_v_record), (&__pyx_v_self->state)); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 307, __pyx_L4_error)
+            __pyx_t_1 = __pyx_f_3wts_6engine_5_game__turn_result(__pyx_v_b, __pyx_v_w, (&__pyx_v_record), (&__pyx_v_self->state)); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 304, __pyx_L4_error)
             __Pyx_GOTREF(__pyx_t_1);
             __pyx_v_result = __pyx_t_1;
             __pyx_t_1 = 0;
 
-            /* "wts/engine/_game.pyx":308
+            /* "wts/engine/_game.pyx":305
  *                     wts_resolve_turn(&self.state, b, w, &record)
  *                     result = _turn_result(b, w, &record, &self.state)
  *                     self._history = (self._history, result)             # <<<<<<<<<<<<<<
  *                     return result
  *         raise error
 */
-            __pyx_t_1 = PyTuple_New(2); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 308, __pyx_L4_error)
+            __pyx_t_1 = PyTuple_New(2); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 305, __pyx_L4_error)
             __Pyx_GOTREF(__pyx_t_1);
             __Pyx_INCREF(__pyx_v_self->_history);
             __Pyx_GIVEREF(__pyx_v_self->_history);
-            if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v_self->_history) != (0)) __PYX_ERR(0, 308, __pyx_L4_error);
+            if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v_self->_history) != (0)) __PYX_ERR(0, 305, __pyx_L4_error);
             __Pyx_INCREF(__pyx_v_result);
             __Pyx_GIVEREF(__pyx_v_result);
-            if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_v_result) != (0)) __PYX_ERR(0, 308, __pyx_L4_error);
+            if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_v_result) != (0)) __PYX_ERR(0, 305, __pyx_L4_error);
             __Pyx_GIVEREF(__pyx_t_1);
             __Pyx_GOTREF(__pyx_v_self->_history);
             __Pyx_DECREF_SET(__pyx_v_self->_history, __pyx_t_1);
             __pyx_t_1 = 0;
 
-            /* "wts/engine/_game.pyx":309
+            /* "wts/engine/_game.pyx":306
  *                     result = _turn_result(b, w, &record, &self.state)
  *                     self._history = (self._history, result)
  *                     return result             # <<<<<<<<<<<<<<
@@ -7921,7 +7908,7 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14play(struct __pyx_obj_
         __pyx_L6:;
       }
 
-      /* "wts/engine/_game.pyx":285
+      /* "wts/engine/_game.pyx":284
  *         black_square = _move_square(black_move, 0)
  *         white_square = _move_square(white_move, 1)
  *         with self._lock:             # <<<<<<<<<<<<<<
@@ -7949,16 +7936,16 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14play(struct __pyx_obj_
       }
   }
 
-  /* "wts/engine/_game.pyx":310
+  /* "wts/engine/_game.pyx":307
  *                     self._history = (self._history, result)
  *                     return result
  *         raise error             # <<<<<<<<<<<<<<
 */
-  if (unlikely(!__pyx_v_error)) { __Pyx_RaiseUnboundLocalError("error"); __PYX_ERR(0, 310, __pyx_L1_error) }
+  if (unlikely(!__pyx_v_error)) { __Pyx_RaiseUnboundLocalError("error"); __PYX_ERR(0, 307, __pyx_L1_error) }
   __Pyx_Raise(__pyx_v_error, 0, 0, 0);
-  __PYX_ERR(0, 310, __pyx_L1_error)
+  __PYX_ERR(0, 307, __pyx_L1_error)
 
-  /* "wts/engine/_game.pyx":275
+  /* "wts/engine/_game.pyx":274
  *         return squares
  * 
  *     def play(self, black_move, white_move):             # <<<<<<<<<<<<<<
@@ -7975,8 +7962,6 @@ static PyObject *__pyx_pf_3wts_6engine_5_game_8GameCore_14play(struct __pyx_obj_
   __Pyx_AddTraceback("wts.engine._game.GameCore.play", __pyx_clineno, __pyx_lineno, __pyx_filename);
   __pyx_r = NULL;
   __pyx_L0:;
-
-
 
 
 
@@ -8322,14 +8307,14 @@ static int __Pyx_modinit_Exttype___pyx_obj_3wts_6engine_5_game_GameCore(__pyx_ms
   __pyx_vtable_3wts_6engine_5_game_GameCore.snapshot = (void (*)(struct __pyx_obj_3wts_6engine_5_game_GameCore *, __pyx_t_3wts_6engine_5_core_wts_state *))__pyx_f_3wts_6engine_5_game_8GameCore_snapshot;
   __pyx_vtable_3wts_6engine_5_game_GameCore.load = (void (*)(struct __pyx_obj_3wts_6engine_5_game_GameCore *, __pyx_t_3wts_6engine_5_core_wts_state const *))__pyx_f_3wts_6engine_5_game_8GameCore_load;
   #if CYTHON_USE_TYPE_SPECS
-  __pyx_mstate->__pyx_ptype_3wts_6engine_5_game_GameCore = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_3wts_6engine_5_game_GameCore_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_3wts_6engine_5_game_GameCore)) __PYX_ERR(0, 122, __pyx_L1_error)
+  __pyx_mstate->__pyx_ptype_3wts_6engine_5_game_GameCore = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_3wts_6engine_5_game_GameCore_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_3wts_6engine_5_game_GameCore)) __PYX_ERR(0, 121, __pyx_L1_error)
   #else
   __pyx_mstate->__pyx_ptype_3wts_6engine_5_game_GameCore = &__pyx_type_3wts_6engine_5_game_GameCore;
   #endif
   #if !CYTHON_COMPILING_IN_LIMITED_API
   #endif
   #if !CYTHON_USE_TYPE_SPECS
-  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_3wts_6engine_5_game_GameCore) < (0)) __PYX_ERR(0, 122, __pyx_L1_error)
+  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_3wts_6engine_5_game_GameCore) < (0)) __PYX_ERR(0, 121, __pyx_L1_error)
   #endif
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_3wts_6engine_5_game_GameCore);
@@ -8339,8 +8324,8 @@ static int __Pyx_modinit_Exttype___pyx_obj_3wts_6engine_5_game_GameCore(__pyx_ms
     __pyx_mstate->__pyx_ptype_3wts_6engine_5_game_GameCore->tp_getattro = PyObject_GenericGetAttr;
   }
   #endif
-  if (__Pyx_SetVtable(__pyx_mstate->__pyx_ptype_3wts_6engine_5_game_GameCore, __pyx_vtabptr_3wts_6engine_5_game_GameCore) < (0)) __PYX_ERR(0, 122, __pyx_L1_error)
-  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_GameCore, (PyObject *) __pyx_mstate->__pyx_ptype_3wts_6engine_5_game_GameCore) < (0)) __PYX_ERR(0, 122, __pyx_L1_error)
+  if (__Pyx_SetVtable(__pyx_mstate->__pyx_ptype_3wts_6engine_5_game_GameCore, __pyx_vtabptr_3wts_6engine_5_game_GameCore) < (0)) __PYX_ERR(0, 121, __pyx_L1_error)
+  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_GameCore, (PyObject *) __pyx_mstate->__pyx_ptype_3wts_6engine_5_game_GameCore) < (0)) __PYX_ERR(0, 121, __pyx_L1_error)
   __Pyx_RefNannyFinishContext();
   return 0;
   __pyx_L1_error:;
@@ -8382,8 +8367,8 @@ static int __Pyx_modinit_Function_import_code(__pyx_mstatetype *__pyx_mstate) {
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (unlikely(!__pyx_import_signature)) __PYX_ERR(0, 1, __pyx_L1_error)
     #endif
-    const char * __pyx_import_name = __pyx_import_signature + 413;
-    void (**const __pyx_import_pointers[])(void) = {(void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_is_over, (void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_piece_at, (void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_init, (void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_settle, (void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_copy, (void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_resolve_turn, (void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_legal_moves, (void (**)(void)) NULL};
+    const char * __pyx_import_name = __pyx_import_signature + 414;
+    void (**const __pyx_import_pointers[])(void) = {(void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_is_over, (void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_is_legal, (void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_piece_at, (void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_init, (void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_settle, (void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_copy, (void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_resolve_turn, (void (**)(void))&__pyx_f_3wts_6engine_5_core_wts_legal_moves, (void (**)(void)) NULL};
     void (**const *__pyx_import_pointer)(void) = __pyx_import_pointers;
     const char *__pyx_import_current_signature = __pyx_import_signature;
     while (*__pyx_import_pointer) {
@@ -8599,7 +8584,6 @@ static CYTHON_SMALL_CODE int __pyx_pymod_exec__game(PyObject *__pyx_pyinit_modul
   PyObject *__pyx_t_5 = NULL;
   PyObject *__pyx_t_6 = NULL;
   PyObject *__pyx_t_7 = NULL;
-  PyObject *__pyx_t_8 = NULL;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
@@ -8690,9 +8674,38 @@ __Pyx_RefNannySetupContext("PyInit__game", 0);
   if (__Pyx_InitAfterSharedUtility() < (0)) __PYX_ERR(0, 1, __pyx_L1_error)
   /*--- Execution code ---*/
 
-  /* "wts/engine/_game.pyx":24
+  /* "wts/engine/_game.pyx":23
  * )
  * 
+ * from wts.engine._core import STATUSES as CORE_STATUSES             # <<<<<<<<<<<<<<
+ * from wts.engine.base import check_setup, check_turn, game_over_error, move_square, occupied_error
+ * from wts.engine.events import Capture, Hatch, TurnResult
+*/
+  {
+    PyObject* const __pyx_imported_names[] = {__pyx_mstate_global->__pyx_n_u_STATUSES};
+    __pyx_t_1 = __Pyx_Import(__pyx_mstate_global->__pyx_n_u_wts_engine__core, __pyx_imported_names, 1, NULL, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 23, __pyx_L1_error)
+  }
+  __pyx_t_2 = __pyx_t_1;
+  __Pyx_GOTREF(__pyx_t_2);
+  {
+    PyObject* const __pyx_imported_names[] = {__pyx_mstate_global->__pyx_n_u_STATUSES};
+    __pyx_t_3 = 0; {
+      __pyx_t_4 = __Pyx_ImportFrom(__pyx_t_2, __pyx_imported_names[__pyx_t_3]); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 23, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_4);
+      switch (__pyx_t_3) {
+        case 0:
+        if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_CORE_STATUSES, __pyx_t_4) < (0)) __PYX_ERR(0, 23, __pyx_L1_error)
+        break;
+        default:;
+      }
+      __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    }
+  }
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "wts/engine/_game.pyx":24
+ * 
+ * from wts.engine._core import STATUSES as CORE_STATUSES
  * from wts.engine.base import check_setup, check_turn, game_over_error, move_square, occupied_error             # <<<<<<<<<<<<<<
  * from wts.engine.events import Capture, Hatch, TurnResult
  * from wts.engine.pieces import Color, Piece, Status
@@ -8715,7 +8728,7 @@ __Pyx_RefNannySetupContext("PyInit__game", 0);
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
   /* "wts/engine/_game.pyx":25
- * 
+ * from wts.engine._core import STATUSES as CORE_STATUSES
  * from wts.engine.base import check_setup, check_turn, game_over_error, move_square, occupied_error
  * from wts.engine.events import Capture, Hatch, TurnResult             # <<<<<<<<<<<<<<
  * from wts.engine.pieces import Color, Piece, Status
@@ -8767,7 +8780,7 @@ __Pyx_RefNannySetupContext("PyInit__game", 0);
  * from wts.engine.pieces import Color, Piece, Status
  * from wts.engine.squares import to_square             # <<<<<<<<<<<<<<
  * 
- * cdef tuple STATUSES = (Status.ONGOING, Status.SUDDEN_DEATH, Status.BLACK_WINS,
+ * cdef tuple STATUSES = CORE_STATUSES
 */
   {
     PyObject* const __pyx_imported_names[] = {__pyx_mstate_global->__pyx_n_u_to_square};
@@ -8789,137 +8802,89 @@ __Pyx_RefNannySetupContext("PyInit__game", 0);
   /* "wts/engine/_game.pyx":29
  * from wts.engine.squares import to_square
  * 
- * cdef tuple STATUSES = (Status.ONGOING, Status.SUDDEN_DEATH, Status.BLACK_WINS,             # <<<<<<<<<<<<<<
- *                        Status.WHITE_WINS, Status.DRAW)
- * cdef tuple COLORS = (Color.BLACK, Color.WHITE)
-*/
-  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_Status); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 29, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_ONGOING); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 29, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_4);
-  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_Status); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 29, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_SUDDEN_DEATH); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 29, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_5);
-  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_Status); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 29, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_BLACK_WINS); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 29, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_6);
-  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-
-  /* "wts/engine/_game.pyx":30
- * 
- * cdef tuple STATUSES = (Status.ONGOING, Status.SUDDEN_DEATH, Status.BLACK_WINS,
- *                        Status.WHITE_WINS, Status.DRAW)             # <<<<<<<<<<<<<<
+ * cdef tuple STATUSES = CORE_STATUSES             # <<<<<<<<<<<<<<
  * cdef tuple COLORS = (Color.BLACK, Color.WHITE)
  * cdef tuple PIECES = (Piece.EMPTY, Piece.BLACK, Piece.WHITE, Piece.EGG)
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_Status); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 30, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_CORE_STATUSES); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 29, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_7 = __Pyx_PyObject_GetAttrStr(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_WHITE_WINS); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 30, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_7);
-  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_Status); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 30, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_DRAW); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 30, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_8);
-  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-
-  /* "wts/engine/_game.pyx":29
- * from wts.engine.squares import to_square
- * 
- * cdef tuple STATUSES = (Status.ONGOING, Status.SUDDEN_DEATH, Status.BLACK_WINS,             # <<<<<<<<<<<<<<
- *                        Status.WHITE_WINS, Status.DRAW)
- * cdef tuple COLORS = (Color.BLACK, Color.WHITE)
-*/
-  {
-    PyObject* __pyx_temp[5] = {__pyx_t_4, __pyx_t_5, __pyx_t_6, __pyx_t_7, __pyx_t_8};
-    __pyx_t_2 = __Pyx_PyTuple_FromArray(__pyx_temp, 5); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 29, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_2);
-  }
-  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-  __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-  __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
-  __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
+  if (!(likely(PyTuple_CheckExact(__pyx_t_2))||((__pyx_t_2) == Py_None) || __Pyx_RaiseUnexpectedTypeError("tuple", __pyx_t_2))) __PYX_ERR(0, 29, __pyx_L1_error)
   __Pyx_XGOTREF(__pyx_v_3wts_6engine_5_game_STATUSES);
   __Pyx_DECREF_SET(__pyx_v_3wts_6engine_5_game_STATUSES, ((PyObject*)__pyx_t_2));
   __Pyx_GIVEREF(__pyx_t_2);
   __pyx_t_2 = 0;
 
-  /* "wts/engine/_game.pyx":31
- * cdef tuple STATUSES = (Status.ONGOING, Status.SUDDEN_DEATH, Status.BLACK_WINS,
- *                        Status.WHITE_WINS, Status.DRAW)
+  /* "wts/engine/_game.pyx":30
+ * 
+ * cdef tuple STATUSES = CORE_STATUSES
  * cdef tuple COLORS = (Color.BLACK, Color.WHITE)             # <<<<<<<<<<<<<<
  * cdef tuple PIECES = (Piece.EMPTY, Piece.BLACK, Piece.WHITE, Piece.EGG)
  * # Public-index step of each direction of CLARIFICATIONS 14: E, W, N, S, NE, SW, NW, SE.
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_Color); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 31, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_Color); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 30, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_BLACK); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 31, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_8);
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_BLACK); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 30, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_Color); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 31, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_Color); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 30, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_7 = __Pyx_PyObject_GetAttrStr(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_WHITE); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 31, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_7);
+  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_WHITE); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 30, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_5);
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
   {
-    PyObject* __pyx_temp[2] = {__pyx_t_8, __pyx_t_7};
-    __pyx_t_2 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 31, __pyx_L1_error)
+    PyObject* __pyx_temp[2] = {__pyx_t_4, __pyx_t_5};
+    __pyx_t_2 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 30, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
   }
-  __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-  __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
   __Pyx_XGOTREF(__pyx_v_3wts_6engine_5_game_COLORS);
   __Pyx_DECREF_SET(__pyx_v_3wts_6engine_5_game_COLORS, ((PyObject*)__pyx_t_2));
   __Pyx_GIVEREF(__pyx_t_2);
   __pyx_t_2 = 0;
 
-  /* "wts/engine/_game.pyx":32
- *                        Status.WHITE_WINS, Status.DRAW)
+  /* "wts/engine/_game.pyx":31
+ * cdef tuple STATUSES = CORE_STATUSES
  * cdef tuple COLORS = (Color.BLACK, Color.WHITE)
  * cdef tuple PIECES = (Piece.EMPTY, Piece.BLACK, Piece.WHITE, Piece.EGG)             # <<<<<<<<<<<<<<
  * # Public-index step of each direction of CLARIFICATIONS 14: E, W, N, S, NE, SW, NW, SE.
  * cdef int SQUARE_STEP[8]
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_Piece); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 32, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_Piece); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 31, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_7 = __Pyx_PyObject_GetAttrStr(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_EMPTY); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 32, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_7);
-  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_Piece); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 32, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_BLACK); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 32, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_8);
-  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_Piece); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 32, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_WHITE); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 32, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_6);
-  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_Piece); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 32, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_EGG); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 32, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_EMPTY); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 31, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_Piece); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 31, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_BLACK); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 31, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_Piece); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 31, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_WHITE); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 31, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_6);
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_Piece); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 31, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  __pyx_t_7 = __Pyx_PyObject_GetAttrStr(__pyx_t_2, __pyx_mstate_global->__pyx_n_u_EGG); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 31, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_7);
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
   {
-    PyObject* __pyx_temp[4] = {__pyx_t_7, __pyx_t_8, __pyx_t_6, __pyx_t_5};
-    __pyx_t_2 = __Pyx_PyTuple_FromArray(__pyx_temp, 4); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 32, __pyx_L1_error)
+    PyObject* __pyx_temp[4] = {__pyx_t_5, __pyx_t_4, __pyx_t_6, __pyx_t_7};
+    __pyx_t_2 = __Pyx_PyTuple_FromArray(__pyx_temp, 4); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 31, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
   }
-  __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
-  __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-  __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+  __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+  __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
   __Pyx_XGOTREF(__pyx_v_3wts_6engine_5_game_PIECES);
   __Pyx_DECREF_SET(__pyx_v_3wts_6engine_5_game_PIECES, ((PyObject*)__pyx_t_2));
   __Pyx_GIVEREF(__pyx_t_2);
   __pyx_t_2 = 0;
 
-  /* "wts/engine/_game.pyx":35
+  /* "wts/engine/_game.pyx":34
  * # Public-index step of each direction of CLARIFICATIONS 14: E, W, N, S, NE, SW, NW, SE.
  * cdef int SQUARE_STEP[8]
  * SQUARE_STEP[:] = [1, -1, 9, -9, 10, -10, 8, -8]             # <<<<<<<<<<<<<<
@@ -8929,7 +8894,7 @@ __Pyx_RefNannySetupContext("PyInit__game", 0);
   static int const __pyx_carray__3[8] = {1,-1,9,-9,10,-10,8,-8};
   memcpy(&(__pyx_v_3wts_6engine_5_game_SQUARE_STEP[0]), __pyx_carray__3, sizeof(__pyx_v_3wts_6engine_5_game_SQUARE_STEP[0]) * (8));
 
-  /* "wts/engine/_game.pyx":36
+  /* "wts/engine/_game.pyx":35
  * cdef int SQUARE_STEP[8]
  * SQUARE_STEP[:] = [1, -1, 9, -9, 10, -10, 8, -8]
  * cdef tuple NO_EVENTS = ()             # <<<<<<<<<<<<<<
@@ -8941,128 +8906,128 @@ __Pyx_RefNannySetupContext("PyInit__game", 0);
   __Pyx_DECREF_SET(__pyx_v_3wts_6engine_5_game_NO_EVENTS, __pyx_mstate_global->__pyx_empty_tuple);
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_empty_tuple);
 
-  /* "wts/engine/_game.pyx":138
+  /* "wts/engine/_game.pyx":137
  *             self._root = None
  * 
  *     @classmethod             # <<<<<<<<<<<<<<
  *     def from_setup(cls, black=(), white=(), eggs=(), turn=0):
  *         """Any arrangement of turtles and eggs (eggs oldest first), ``turn`` turns
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_5_game_8GameCore_3from_setup, __Pyx_CYFUNCTION_CLASSMETHOD | __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_GameCore_from_setup, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__game, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 138, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_5_game_8GameCore_3from_setup, __Pyx_CYFUNCTION_CLASSMETHOD | __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_GameCore_from_setup, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__game, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 137, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
   __Pyx_CyFunction_SetDefaultsTuple(__pyx_t_2, __pyx_mstate_global->__pyx_tuple[0]);
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore, __pyx_mstate_global->__pyx_n_u_from_setup, __pyx_t_2) < (0)) __PYX_ERR(0, 138, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore, __pyx_mstate_global->__pyx_n_u_from_setup, __pyx_t_2) < (0)) __PYX_ERR(0, 137, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-  __Pyx_GetNameInClass(__pyx_t_2, (PyObject*)__pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore, __pyx_mstate_global->__pyx_n_u_from_setup); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 138, __pyx_L1_error)
+  __Pyx_GetNameInClass(__pyx_t_2, (PyObject*)__pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore, __pyx_mstate_global->__pyx_n_u_from_setup); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 137, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_5 = __Pyx_Method_ClassMethod(__pyx_t_2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 138, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_5);
+  __pyx_t_7 = __Pyx_Method_ClassMethod(__pyx_t_2); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 137, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_7);
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore, __pyx_mstate_global->__pyx_n_u_from_setup, __pyx_t_5) < (0)) __PYX_ERR(0, 138, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore, __pyx_mstate_global->__pyx_n_u_from_setup, __pyx_t_7) < (0)) __PYX_ERR(0, 137, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-  /* "wts/engine/_game.pyx":160
+  /* "wts/engine/_game.pyx":159
  *         return game
  * 
  *     def copy(self):             # <<<<<<<<<<<<<<
  *         """An independent copy of this game (a struct copy; the history is shared
  *         and immutable)."""
 */
-  __pyx_t_5 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_5_game_8GameCore_5copy, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_GameCore_copy, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__game, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[1])); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 160, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_5);
+  __pyx_t_7 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_5_game_8GameCore_5copy, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_GameCore_copy, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__game, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[1])); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 159, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_7);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_5);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_7);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore, __pyx_mstate_global->__pyx_n_u_copy, __pyx_t_5) < (0)) __PYX_ERR(0, 160, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore, __pyx_mstate_global->__pyx_n_u_copy, __pyx_t_7) < (0)) __PYX_ERR(0, 159, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-  /* "wts/engine/_game.pyx":186
+  /* "wts/engine/_game.pyx":185
  *         return tuple(results)
  * 
  *     def root(self):             # <<<<<<<<<<<<<<
  *         """A copy of the game before the first turn of its history, with an empty
  *         history (a copy of this game when the history is empty)."""
 */
-  __pyx_t_5 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_5_game_8GameCore_7root, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_GameCore_root, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__game, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 186, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_5);
+  __pyx_t_7 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_5_game_8GameCore_7root, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_GameCore_root, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__game, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 185, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_7);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_5);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_7);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore, __pyx_mstate_global->__pyx_n_u_root, __pyx_t_5) < (0)) __PYX_ERR(0, 186, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore, __pyx_mstate_global->__pyx_n_u_root, __pyx_t_7) < (0)) __PYX_ERR(0, 185, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-  /* "wts/engine/_game.pyx":246
+  /* "wts/engine/_game.pyx":245
  *         return (black, white)
  * 
  *     def is_over(self):             # <<<<<<<<<<<<<<
  *         """True once the game is won or drawn."""
  *         cdef bint over
 */
-  __pyx_t_5 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_5_game_8GameCore_9is_over, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_GameCore_is_over, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__game, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 246, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_5);
+  __pyx_t_7 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_5_game_8GameCore_9is_over, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_GameCore_is_over, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__game, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 245, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_7);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_5);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_7);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore, __pyx_mstate_global->__pyx_n_u_is_over, __pyx_t_5) < (0)) __PYX_ERR(0, 246, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore, __pyx_mstate_global->__pyx_n_u_is_over, __pyx_t_7) < (0)) __PYX_ERR(0, 245, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-  /* "wts/engine/_game.pyx":253
+  /* "wts/engine/_game.pyx":252
  *         return over
  * 
  *     def piece_at(self, square):             # <<<<<<<<<<<<<<
  *         """What stands on ``square`` (an index or a name)."""
  *         cdef int sq, piece
 */
-  __pyx_t_5 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_5_game_8GameCore_11piece_at, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_GameCore_piece_at, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__game, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 253, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_5);
+  __pyx_t_7 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_5_game_8GameCore_11piece_at, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_GameCore_piece_at, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__game, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 252, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_7);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_5);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_7);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore, __pyx_mstate_global->__pyx_n_u_piece_at, __pyx_t_5) < (0)) __PYX_ERR(0, 253, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore, __pyx_mstate_global->__pyx_n_u_piece_at, __pyx_t_7) < (0)) __PYX_ERR(0, 252, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-  /* "wts/engine/_game.pyx":264
+  /* "wts/engine/_game.pyx":263
  *         return PIECES[piece]
  * 
  *     def legal_moves(self):             # <<<<<<<<<<<<<<
  *         """The squares either player may name this turn, ascending; empty once the game is over."""
  *         cdef wts_board legal
 */
-  __pyx_t_5 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_5_game_8GameCore_13legal_moves, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_GameCore_legal_moves, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__game, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 264, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_5);
+  __pyx_t_7 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_5_game_8GameCore_13legal_moves, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_GameCore_legal_moves, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__game, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 263, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_7);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_5);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_7);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore, __pyx_mstate_global->__pyx_n_u_legal_moves, __pyx_t_5) < (0)) __PYX_ERR(0, 264, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore, __pyx_mstate_global->__pyx_n_u_legal_moves, __pyx_t_7) < (0)) __PYX_ERR(0, 263, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-  /* "wts/engine/_game.pyx":275
+  /* "wts/engine/_game.pyx":274
  *         return squares
  * 
  *     def play(self, black_move, white_move):             # <<<<<<<<<<<<<<
  *         """Resolve one turn; both moves are revealed at once.
  * 
 */
-  __pyx_t_5 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_5_game_8GameCore_15play, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_GameCore_play, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__game, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 275, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_5);
+  __pyx_t_7 = __Pyx_CyFunction_New(&__pyx_mdef_3wts_6engine_5_game_8GameCore_15play, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_GameCore_play, NULL, __pyx_mstate_global->__pyx_n_u_wts_engine__game, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 274, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_7);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_5);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_7);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore, __pyx_mstate_global->__pyx_n_u_play, __pyx_t_5) < (0)) __PYX_ERR(0, 275, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_3wts_6engine_5_game_GameCore, __pyx_mstate_global->__pyx_n_u_play, __pyx_t_7) < (0)) __PYX_ERR(0, 274, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
   /* "wts/engine/_game.pyx":1
  * # cython: language_level=3, auto_pickle=False, boundscheck=False, wraparound=False             # <<<<<<<<<<<<<<
  * # cython: initializedcheck=False, cdivision=True
  * """The Python face of the core: a game held in one ``wts_state`` struct.
 */
-  __pyx_t_5 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 1, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_5);
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_test, __pyx_t_5) < (0)) __PYX_ERR(0, 1, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+  __pyx_t_7 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 1, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_7);
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_test, __pyx_t_7) < (0)) __PYX_ERR(0, 1, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
   /*--- Wrapped vars code ---*/
 
@@ -9073,7 +9038,6 @@ __Pyx_RefNannySetupContext("PyInit__game", 0);
   __Pyx_XDECREF(__pyx_t_5);
   __Pyx_XDECREF(__pyx_t_6);
   __Pyx_XDECREF(__pyx_t_7);
-  __Pyx_XDECREF(__pyx_t_8);
   if (__pyx_m) {
     if (__pyx_mstate->__pyx_d && stringtab_initialized) {
       __Pyx_AddTraceback("init wts.engine._game", __pyx_clineno, __pyx_lineno, __pyx_filename);
@@ -9125,7 +9089,7 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
   CYTHON_UNUSED_VAR(__pyx_mstate);
   __Pyx_RefNannySetupContext("__Pyx_InitCachedConstants", 0);
 
-  /* "wts/engine/_game.pyx":138
+  /* "wts/engine/_game.pyx":137
  *             self._root = None
  * 
  *     @classmethod             # <<<<<<<<<<<<<<
@@ -9134,7 +9098,7 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
 */
   {
     PyObject* __pyx_temp[4] = {__pyx_mstate_global->__pyx_empty_tuple, __pyx_mstate_global->__pyx_empty_tuple, __pyx_mstate_global->__pyx_empty_tuple, __pyx_mstate_global->__pyx_int_0};
-    __pyx_mstate_global->__pyx_tuple[0] = __Pyx_PyTuple_FromArray(__pyx_temp, 4); if (unlikely(!__pyx_mstate_global->__pyx_tuple[0])) __PYX_ERR(0, 138, __pyx_L1_error)
+    __pyx_mstate_global->__pyx_tuple[0] = __Pyx_PyTuple_FromArray(__pyx_temp, 4); if (unlikely(!__pyx_mstate_global->__pyx_tuple[0])) __PYX_ERR(0, 137, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[0]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[0]);
@@ -9175,38 +9139,38 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
-    const struct { const unsigned int length: 5; } str_length_index[] = {{1},{1},{7},{6},{2},{9},{24},{5},{10},{7},{5},{4},{3},{5},{8},{13},{19},{16},{20},{17},{13},{13},{5},{7},{5},{12},{6},{10},{5},{10},{20},{12},{8},{8},{8},{10},{8},{7},{14},{12},{12},{8},{13},{18},{1},{5},{10},{11},{12},{13},{11},{10},{18},{3},{4},{11},{4},{5},{10},{4},{15},{7},{1},{7},{5},{5},{11},{11},{14},{4},{5},{8},{4},{3},{6},{6},{4},{4},{10},{2},{6},{7},{9},{4},{6},{1},{5},{10},{11},{12},{13},{16},{15},{17},{17},{18}};
-    const struct { const unsigned int length: 9; } bytes_length_index[] = {{499},{196},{70},{68},{83},{27},{70},{277}};
+    const struct { const unsigned int length: 5; } str_length_index[] = {{1},{1},{7},{6},{2},{9},{24},{5},{13},{7},{5},{3},{5},{8},{13},{19},{16},{20},{17},{13},{13},{5},{5},{8},{6},{10},{5},{20},{12},{8},{8},{8},{10},{8},{7},{14},{12},{12},{8},{13},{18},{1},{5},{10},{12},{13},{11},{10},{18},{3},{4},{11},{4},{5},{10},{4},{15},{7},{1},{7},{5},{5},{11},{11},{14},{4},{5},{8},{4},{3},{6},{6},{4},{4},{10},{2},{6},{7},{9},{4},{6},{1},{5},{10},{12},{13},{16},{16},{15},{17},{17},{18}};
+    const struct { const unsigned int length: 10; } bytes_length_index[] = {{513},{196},{70},{68},{83},{27},{70},{287}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1091 bytes) */
-static const char cstring[] = "x\332\225S\317O\033G\024f\22565\255\t8\030\002J@X!\021\251R#7@\243\264j\345bbP\250\371a\267\250R\245\325\260;\266\267]v\275;\2636\264\225\232\243\217s\234\343\034\367\270G\0379r\344\270G\376\204\374\t}3k\033\247\255\324\330\322\276y\357\315{\337\274\367\276\347\374w\246E\320\251\215\261#e\303\260H\242\231\3047\326;\224\254c\247a9x]o\2403\234o]\234\177\277_\334~\243\204~\262W\251n\243\026\r|\274\355\332\256_:.\236\354\224\313;?\034\326~.C\370\266\353\343\301\2317\334\326\305\320\250\373\356\231N0\rZC\227Et\267\215\375\241\r\305 [?\003\037\031\372Z\0266\260\216\350\255\303F\267\240\276\353\322]D\215\346A\245|\260W)\037\312\350\352\217\245\322NE/\355\024k\273U\212h@j\201\357\034c\022\330\364dw\257\266\243\204jE\327\017/\316\341+Y\006\325+\370\234\036\343\272\256#\307q!\017\353\3603\345\r\374\352\201c\310\363\014Y\216:]3\260U\204\003\305\250\023w\344\001\363\322\333T\316SZ^\200\354A\0004?\014\246\230HX\230\200\341\372n@a\336\210\\8\206\345\346\207\016rzj#\3437%\324T\022MM$Q\t\300\373\357\351\304hbi\3109\047*P\345\0306\300\351P8\365\021\344B\270a\023\311\016n4\006\211\240\022\354\373\256\177K\224\344_~\212%]]6-B]\377\302\352SgQ|F\024m#\334I\321Gu\r#\200z\315$Yf\250\352\007\244J.[n\313\307\320\263\351+\202$\243\004\333u(\300\304u\004\036\342\365+L$u\373\330\262\2616\262\003L:\235&\024\242\204\252 \321\324#\211\232$\214\352\004\366<\237\354y^\355\371\210}\212\310\250\211\333\330\241\243\361\nx\324\321\207\264\034\272\262\226,\000\325_\300\275\276\225\004\350\233\222e\254K\027\221\213\265b\270\016\241+\237?\233\030?\347\371\n\344<\233h\273\226\371\241\231\360\316x\361\317W\306lcLt\350\240/\376/E\222\254\047\373!\337\221\256S\027\371\346\330\203\226\256\376\322*}\260\202\311\205c%\nl\035\265\261R\345\337C)\300\254k\303F\313R\224cd\325\337\026\343\345\265p2Z\354\345\336\245&&\027\330_\302\211\336\364\274\313O.;W(NMw\177\347\031\236\213SK\274*\2648\225\356\276fk\322^\344\231\304\312\305\351\031v\227Y\274-\216\204\031>\215R\327/w\257\264\253\261\256\233\274.\212\242\026\316""\207\235\353\255\327\227\350\322K\374\277\nM\314\t\024\2473\254\237\360\005\367\342\324}\226c\005V\342\232,\320{[|wwb2\335\335\350z,\305\357\360\rN\305\227\242\n]eT\342\r\210E\236\343\205xJ\302\244\263l\037`3bU4C\325b\233\0351\224\240,\361\3420\352@\024TQ\360\362\275nC\306\304\351Y\366\025 }\033f\302|O\353\311\260\353\354*D\035\215T\262\314k\200\376DxC\244\"$\233|M\344\304\006x\323\323]\312^\311y\336\314d\331\336\365R>D\241j8\315K0dP&y\226\217@\336\273/qf\331\327\034qO|$\212\203\253O\373W\363\000\237\223\021\033\014\306\363Y\367%{\221T\273\301\002\350\010<\233\354\016+\364#\370\307\t8e\233\\\003\224\031I\374\237\320\355~\004\023}0Te\371\360\372\324L\367\0179>U\334\314\002\237\026^\230\212\264(\033\375\324+\304\2319h\316\021\345\260 \357\264\177\332\262\305b\234\210en\207\271\260\020\226\242TO\373\2279\313\276\341D\344\342\354#^\001\377V\224\211V#\2437\017\313\250\305s91\013m\377\327\335M\366\001\243\374\025\020\256\305\013\217\370\336\365\223\255\010E^\234\360\002;\267\026=\216\252\212\255\354\022\377\005\250{\034V\241\374\205^\246\267\332Cqv\201O\001\313\017#\200\177\010K\002d\243\277\001\340T>3";
-    PyObject *data = __Pyx_DecompressString(cstring, 1091, 1);
+    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1081 bytes) */
+static const char cstring[] = "x\332\225S\317O\033G\024\306J\233\232\326\004\234\030b\024\210\260B*\022\245Fn\200\242Tj\265\005\002($\001\354\244jZi5\336\035\333\333.\273\336\235Y\033\332H\315\321\3079\316q\216{\334\243\217\034}\364q\217\374\t\371\023\372f\3266n/\251-\355\314\373\371\315{\357{.\376hZ\004Um\214\035y\326\r\213$\222I|c\275M\311:v\352\226\203\327\365::\303\305\346\305\371OG\332\316\213\235\327\247{z\271\242U\336\224\367\312;\250I\003\037\357\270\266\353\357\355\357\357\275<\256\374\262\017\321;\256\217\207w\321p\233\027#\245\346\273g:\3014h\216L\026\321\335\026\366G:\324\202l\375\014lddkZ\330\300:\242\327\006\033]\203\372\256K\017\0205\032\3072lX\\\231\"\032\220J\340;\247\230\0046\375\371\340\260\262\247\353\307\027\347\360\355Z\006\325_\341sz\212k\272\216\034\307\205h\254\303\317\224\036\370\325\002\307\220\367\031\262\034u\273f`\253\010\007\336U7n\313\013&\243\267\250\234\234\324\274\000\331\303\000\350s\024L1\221\260\320\254\341\372n@a\262\210\\8\206\345\026G\006R\255\332\310\370C\035j\000\211D\000\323\377\227L\214\006\226\212\234c\"\002\r\216a\003\206\016\325R\037\031\270\n\341\206M\344\364q\275>L\004\221`\337w\375k\"$\275\362S,\350\312\331\260\010u\375\013k@\215E\361\031Q\264\214q#\217\001\252k\030\0010d&\3112C\3615$Mr\325t\233>\206FM_q!\031#\330\256A\001&\256!\260\020oParRw\200-\033k!;\300\244\335n@!\352P\025$R\0225.\023\330\335b\262\273E9l<\256\313F\307\364*\"\343*na\207\216\347\253\026\306\r\203\047,\207\256\254%\324S\375)\370\365\255$@\337TO\352\322D\344J\255\030\256C\350\312\343GS\223\347<Y\201\234GSS-\3272\377o\352\343I\343\237\254L\330\307\204\350\320\302\340\370T\212\244ZO\266D\276#MU\027\371\346\304\223\226\246\301\352\016e\265\270J\031ne\342q\254D\200E\2446V\242\374\307(\001xvmXrY\2272\214m\377\007-\276\277\026NG\213\335\302\307\364\324t\236\375-\234\350E\327\273\374\342\262\335Cqz\266\363\047\317\362B\234^\346e\221\212\323\231\316s\266&\365E\236M\264B\234\231c7\231\305[\342D\230\341\327Q\272\277}\320K\365&r7xMh\242\022.\204\355\376\326\363Kt\351%\366\337EJ\314\013""\024g\262l\220\360\r\367\342\364mV`%\266\313S\262@\357\203\366\361\346\324t\246\263\321\361X\232\337\340\033\234\212oE\031\272\312\252\304+8\026y\201\227\342\031\t\223\311\261#\200\315\212U\321\010U\213-v\302P\202\262\314\265Q\324kQRE\301\313\267:u\031\023g\356\260\357\000\351\2070\033\026\273\251\256\014\353\347V!\352d\254\222\373\274\002\350\017\2057B\322 \331\344k\242 6\300\232\231\355P\366L\316\363j.\307\016\373\313\305\020\205\252\341\014\337\205!\2030\315s|\014\362\326m\211s\207}\317\021\367\304gB\033\272\276\034\270\026\000\276 #6\030\214\347\253\3166{\232T\273\301\002\350\010,\233\354\006+\r\"\370\347\t8e\233<\005(s\222\370\367\320\355Q\004\023\275;\022e\371\360\372\314\\\347/9>U\334\\\236\317\n/LG\251(\027\275\355\226\342\354<4\347\210\375\260$}\251\377\352\262E-N\016\371\370\373\301P\363@Nn\211\277\n\013\341V\224\215V#\243\273\000k\227\351i\275\223\236\331?}\327\177\367k<\277\310\227`m\220\240\341vT\372d\374U\356.\243\374\031P\237\212\363K\374\260\377p+B\221\027\047\014\301\366\255E\017\242\262\342-\267\314\177\003\022\037\204eh$\337\315vW\273(\316\345\371\014\224v/\322\342\334=X\027\240\035\375\0032\001A\373";
+    PyObject *data = __Pyx_DecompressString(cstring, 1081, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (1360 bytes) */
-static const char cstring[] = "\377.?disabl\367een\002\001gcis\376\004\003dsrc/wt\377s/engine\377/_game.p\177yxBLACK\000\002\377_WINSCap\377tureColo\377rDRAWEGG\277EMPTYG,\000C\367ore\000\005.cop\375y\004\006from_s\357etup\027\006is_\357over\047\006leg\257al_m\021\000s;\006p\177iece_at\007\007\373laK\007rootH\377atchONGO\357INGP*\001SUD\377DEN_DEAT\377HStatusT\377urnResul?tWHITE\000\002\306\002\337__Pyx\001\000Di\377ct_NextR\377ef__anno~5\000e____d\026\001\336\006\000func\014\001ma{in\003\002odul\035\0029n\243 &\001new-\001\255 \347_vt\334!;\001qua\351l\031\005\372\000_%\005tes\371t\\\000\377\000corou\375t\355 asynci\373o.\010\006sbbla\203ck\000\002\221\"\004\003\215\"\017\003s\366\\\000re\000\tsche\343ck\342#\005\003\250@ncl\372\315@_\266\000trace\335bR\000cls\232Aeg\353g_?\003s\010\000ser\207ror\237G\374A\200a\241B_\376\030\002history}i\264Ditems\262Bx\261H\275AO\004occu\277@\241d7\003\351A\313B\315Ep\311@poopre\202 dr\234B\336\316Aself\247`de\033fa\260@sq\233\004\350\002|\000\374\253\004\325\001values\007wwh\206\000\000\002\271b\004\003\265b\370\017\003\242#\000\tswts.\362\342\204\003.\343\204\002\005\010base>\024\010event$\t\216\204\002\3745\t\273$int (_\375_\375At_3wts\273_6\304\205\003_5_\343@e\365_\017\001s\325a con\277st *)\000\002/,\375 e\000)\000void\030F%e\000\002+, \230\200,a*\275\002\210\302\002F\037\272\204\001_\232c\253!\321!b\217oard\270\201.\213A\351\207\004\000x\227A\320\207\005\010\002init\021\002?settle\034\002\271\210\001\376%\002resolve\361_\305\205\0016\002\234\210\010\200A\330\036\377(\250\t\260\031\270!\360\377\010\000\t\030\220\177\240n\377\260K\270q\300\007\300w\377\310a\330\010\017\210z\230\377\021\230!\330\010\035\230S\377\240\001\330\010\014\210F\220\335(\014\001\031\230\021\010\003!\330\377\014\020\220\006\220i\230v\377\240Q\240d\250&\260\010?\3208H\310\001\310\000\0340\013\377h\230f\240A\240T\250\377\026\250w\3206F\300a\373\300qP\003j\240\001\240\025\277\240a\330\014\021\220h\004-\377\230q\330\010\022\220!\220\3571\220D\230\216\000\017\210q\377\200A\360\006\000""\t\014\210\3774\210q\220\010\230\003\230\1774\230t\2402\240S\323\000\365\0214\002\340;\000\031\230!\230\3671\330\rC\001\014\024\220L~T\000\021\240$\240h\250\336\002\337v\220Q\220a@\003\035\230\235A\035\006O\2401\220\002\346\000\016\373\210g \001\330\014\023\2207\376G\000>\250\021\250.\270\001\275\270]\000\024\320\024$\270\000Q\374\247!\203\004\036\230T\240\021\240\327%\240qg\006A^\000d\230\337(\240!\2404\023\000\014\017\357\210t\220:\314!\340\020\024\377\220I\320\035.\250a\250\316\354\002\014\230D\342 \315 \t\230\233\024\230H\010\016\022\374\000y\000;\377\230a\230q\240\004\240Avf\005\n\000\025\003\026\220d\242@\366\233\0004\220\234 \013\2108\220\3733\220\263 \023\2204\220u\376\317\000\010\013\2105\220\003\220\3331\330\034\003\230\005W\003t\220W5\230\001\273 \020\365A|\353\000\033L\260\340@\027\220\003\005\253!\330 \317\r\020\210{\273!\230\002\020\030\377\230\017\240q\250\010\260\001\377\260\024\260V\2701\330\021\375\025\273 n\240G\2501\3302\031\000\001\000\r\337\001A\330\345\000\002\000\377\036\230l\250!\2501\250\177D\260\010\270\001\330\020\000\014\377\023\220<\230s\240!\330\357\024\034\230N$\0006\260\021\377\260$\260c\270\026\270q\177\300\001\330\025!\240\023\364\000\376\010\021\340\024\027\220t\230:\376\356@\001\330\030\034\230I\320\177%6\260a\260q\330\222C\377\240d\250(\260#\260S\336\251B\024\035\230\\\270@#\250\375S\274\000\030\270\021\270$\270\277a\330\024\030\230\r\370`\033\337\260A\330\024\033\242`\010\016\003\210a";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 1360, 2147);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (1341 bytes) */
+static const char cstring[] = "\377.?disabl\367een\002\001gcis\376\004\003dsrc/wt\377s/engine\377/_game.p\377yxBLACKC\377ORE_STAT\377USESCapt\377ureColor\377EGGEMPTY\275G+\000Core\000\005.\357copy\004\006fro\177m_setup\027\006\177is_over\047\006\177legal_m\021\000\375s;\006piece_\333at\007\007laK\007ro\377otHatchP\374#\001\225\005Status\377TurnResu\377ltWHITE_\357_Pyx\001\000Dic\377t_NextRe\177f__anno+\000?e____d\026\001\006\000\357func\014\001mai\275n\003\002odul\035\002n\234\215 &\001new-\001\227 _\363vt\306!;\001qual\364\031\005\345\000_%\005test\374\\\000\352\000corout\376\327 asyncio\375.\010\006sbblac\321k\000\002\374\002\004\003sQ\000re~\000\tscheck\302#\\\005\003\204@ncl\254@_\253\000\277tracebG\000c{ls\372!egg_?\003\375s\010\000serror\320\377\047\333A\337A\201B_\030\002hi\277storyi\224Di\017tems\222B\221H\235AO\004/occu\237@d7\003\311A\364\253B\255Ep\251@popr\315e\367\000dr\207B\256Ase{lf\207`defa\233@\203sq\233\004\350\002|\000\253\004\325\001v\377alueswwh\300\206\000\000\002\231b\004\003\227#\000\tsw\267ts.\266\204\003._\352 e\270\004\t\310\204\001\025\010bas\023\te\017vent4\t\363bE\t\300$\177int (__\367A\377t_3wts_6V\250\205\003_5n\002_\017\001s\317a\377 const *\333)\000\002/, e\000)\000_\000voidG%*\000-\003, \231\200,a*\276\002\303\002F\037\300\204\001\361_\240c\254!\322!boar\021d\271\201.\214A\317\207\004\000\005\004\320\207\002\010\002\334\303\207\005\024\003nit\036\002se\217ttle)\002\254\210\0012\002r\177esolve_\330\205\001\374C\002\217\210\010\200A\330\036(\250\377\t\260\031\270!\360\010\000\377\t\030\220\177\240n\260K\377\270q\300\007\300w\310a\377\330\010\017\210z\230\021\230\377!\330\010\035\230S\240\001\177\330\010\014\210F\220(\014\001\367\031\230\021\010\003!\330\014\020\377\220\006\220i\230v\240Q\377\240d\250&\260\010\3208\317H\310\001\310\000\0340\013h\230\377f\240A\240T\250\026\250\377w\3206F\300a\300q\376P\003j\240\001\240\025\240a\357\330\014\021\220h\004-\230q\377\330\010\022\220!\2201\220\373D\230\216\000\017\210q\200A\377\360\006\000\t\014\2104\210\377q\220\010\230""\003\2304\230_t\2402\240S\323\000\0214\002\375\340;\000\031\230!\2301\330\275\rC\001\014\024\220LT\000\021\337\240$\240h\250\336\002v\220wQ\220a@\003\035\230A\035\006\347O\2401\220\002\346\000\016\210g\276 \001\330\014\023\2207G\000>\177\250\021\250.\270\001\270]\000/\024\320\024$\270\000Q\247!\203\004\377\036\230T\240\021\240%\240\365qg\006A^\000d\230(\240\367!\2404\023\000\014\017\210t\373\220:\314!\340\020\024\220I\277\320\035.\250a\250\354\002\014\363\230D\342 \315 \t\230\024\230\346H\010\016\022\374\000y\000;\230a\277\230q\240\004\240Af\005\n\235\000\025\003\026\220d\242@\233\0004\375\220\234 \013\2108\2203\220\276\263 \023\2204\220u\317\000\010\377\013\2105\220\003\2201\330\366\034\003\230\005W\003t\2205\230\325\001\273 \020\365A|\353\000L\260\306\340@\027\220\003\005\253!\330 \r\020\363\210{\273!\230\002\020\030\230\017\377\240q\250\010\260\001\260\024\177\260V\2701\330\021\025\273 \277n\240G\2501\330\031\000\001\214\000\r\337\001A\330\345\000\002\000\213\001|\376\316$\030\260\021\330\024\034\230\377N\250!\2506\260\021\260\337$\260c\270\026\364`\014\310\377A\310Q\310d\320RZ\377\320Z[\330\025\031\230\034\376\323`a\240t\2508\2601\376\017\036\340\024\027\220t\230:\376\370@\001\330\030\034\230I\320\177%6\260a\260q\330\234C\377\240d\250(\260#\260S\336\263B\024\035\230\\\302@#\250\375S\306\000\030\270\021\270$\270\377a\330\024\030\230\r\240T\177\250\033\260A\330\024\033\254`\017\010\016\210a";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 1341, 2143);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (2147 bytes) */
-static const char bytes[] = ".?disableenablegcisenabledsrc/wts/engine/_game.pyxBLACKBLACK_WINSCaptureColorDRAWEGGEMPTYGameCoreGameCore.copyGameCore.from_setupGameCore.is_overGameCore.legal_movesGameCore.piece_atGameCore.playGameCore.rootHatchONGOINGPieceSUDDEN_DEATHStatusTurnResultWHITEWHITE_WINS__Pyx_PyDict_NextRef__annotate____dict____func____main____module____name____new____pyx_vtable____qualname____set_name____test___is_coroutineasyncio.coroutinesbblackblack_moveblack_pieceblack_squareblack_squarescheck_setupcheck_turncline_in_tracebackclscopyegg_squareseggserrorfrom_setupgamegame_over_errorhistoryiis_overitemslegallegal_movesmove_squareoccupied_erroroverpiecepiece_atplaypoprecordresultrootselfsetdefaultsqsquaresquaresto_squareturnvalueswwhitewhite_movewhite_piecewhite_squarewhite_squareswts.engine._gamewts.engine.basewts.engine.eventswts.engine.pieceswts.engine.squaresint (__pyx_t_3wts_6engine_5_core_wts_state const *)\000int (__pyx_t_3wts_6engine_5_core_wts_state const *, int)\000void (__pyx_t_3wts_6engine_5_core_wts_state *)\000\000void (__pyx_t_3wts_6engine_5_core_wts_state *, __pyx_t_3wts_6engine_5_core_wts_state const *)\000void (__pyx_t_3wts_6engine_5_core_wts_state *, int, int, __pyx_t_3wts_6engine_5_core_wts_turn_record *)\000wts_board (__pyx_t_3wts_6engine_5_core_wts_state const *)\000wts_is_over\000wts_piece_at\000wts_init\000wts_settle\000wts_copy\000wts_resolve_turn\000wts_legal_moves\200A\330\036(\250\t\260\031\270!\360\010\000\t\030\220\177\240n\260K\270q\300\007\300w\310a\330\010\017\210z\230\021\230!\330\010\035\230S\240\001\330\010\014\210F\220(\230!\330\010\031\230\021\330\010\014\210F\220!\330\014\020\220\006\220i\230v\240Q\240d\250&\260\010\3208H\310\001\310\021\330\010\014\210F\220!\330\014\020\220\006\220i\230v\240Q\240d\250&\260\010\3208H\310\001\310\021\330\010\014\210F\220!\330\014\020\220\006\220h\230f\240A\240T\250\026\250w\3206F\300a\300q\330\014\020\220\006\220j\240\001\240\025\240a\330\014\021\220\021\330\010\014\210F\220-\230q\330\010\022\220!\2201\220D\230""\001\330\010\017\210q\200A\360\006\000\t\014\2104\210q\220\010\230\003\2304\230t\2402\240S\250\t\260\021\330\014\021\220\021\340\014\021\220\031\230!\2301\330\r\021\220\021\330\014\024\220L\240\001\240\021\240$\240h\250a\330\010\017\210v\220Q\220a\200A\360\006\000\t\035\230A\330\r\021\220\021\330\014\024\220O\2401\240A\240T\250\021\330\010\016\210g\220Q\220a\330\014\023\2207\230!\230>\250\021\250.\270\001\270\021\330\014\024\320\024$\240A\240Q\330\010\017\210q\200A\360\006\000\t\036\230T\240\021\240%\240q\330\r\021\220\021\330\014\024\220A\220Q\220d\230(\240!\2404\240q\330\014\017\210t\220:\230S\240\001\340\020\024\220I\320\035.\250a\250q\330\014\020\220\014\230D\240\001\330\014\020\220\t\230\024\230Q\330\010\017\210q\200A\360\006\000\016\022\220\021\330\014\023\220;\230a\230q\240\004\240A\330\010\017\210q\200A\360\n\000\016\022\220\021\330\014\026\220d\230!\330\014\023\2204\220q\330\010\013\2108\2203\220a\330\014\023\2204\220u\230A\330\010\013\2105\220\003\2201\330\014\023\2204\220q\230\005\230Q\330\010\017\210t\2205\230\001\200A\360\020\000\t\030\220|\2401\240L\260\001\330\010\027\220|\2401\240L\260\001\330\r\021\220\021\360\006\000\r\020\210{\230!\2301\230D\240\001\330\020\030\230\017\240q\250\010\260\001\260\024\260V\2701\330\021\025\220Q\220n\240G\2501\330\020\030\230\001\330\021\025\220Q\220n\240G\2501\330\020\030\230\001\340\020\024\220A\330\020\024\220A\330\020\036\230l\250!\2501\250D\260\010\270\001\330\020\036\230l\250!\2501\250D\260\010\270\001\330\020\023\220<\230s\240!\330\024\034\230N\250!\2506\260\021\260$\260c\270\026\270q\300\001\330\025!\240\023\240A\330\024\034\230N\250!\2506\260\021\260$\260c\270\026\270q\300\001\340\024\027\220t\230:\240S\250\001\330\030\034\230I\320%6\260a\260q\330\024$\240A\240Q\240d\250(\260#\260S\270\001\270\021\330\024\035\230\\\250\021\250#\250S\260\001\260\030\270\021\270$\270a\330\024\030\230\r\240T\250\033\260A\330\024\033\2301\330\010\016\210a";
+    #else /* compression: none (2143 bytes) */
+static const char bytes[] = ".?disableenablegcisenabledsrc/wts/engine/_game.pyxBLACKCORE_STATUSESCaptureColorEGGEMPTYGameCoreGameCore.copyGameCore.from_setupGameCore.is_overGameCore.legal_movesGameCore.piece_atGameCore.playGameCore.rootHatchPieceSTATUSESStatusTurnResultWHITE__Pyx_PyDict_NextRef__annotate____dict____func____main____module____name____new____pyx_vtable____qualname____set_name____test___is_coroutineasyncio.coroutinesbblackblack_moveblack_squareblack_squarescheck_setupcheck_turncline_in_tracebackclscopyegg_squareseggserrorfrom_setupgamegame_over_errorhistoryiis_overitemslegallegal_movesmove_squareoccupied_erroroverpiecepiece_atplaypoprecordresultrootselfsetdefaultsqsquaresquaresto_squareturnvalueswwhitewhite_movewhite_squarewhite_squareswts.engine._corewts.engine._gamewts.engine.basewts.engine.eventswts.engine.pieceswts.engine.squaresint (__pyx_t_3wts_6engine_5_core_wts_state const *)\000int (__pyx_t_3wts_6engine_5_core_wts_state const *, int)\000\000void (__pyx_t_3wts_6engine_5_core_wts_state *)\000\000void (__pyx_t_3wts_6engine_5_core_wts_state *, __pyx_t_3wts_6engine_5_core_wts_state const *)\000void (__pyx_t_3wts_6engine_5_core_wts_state *, int, int, __pyx_t_3wts_6engine_5_core_wts_turn_record *)\000wts_board (__pyx_t_3wts_6engine_5_core_wts_state const *)\000wts_is_over\000wts_is_legal\000wts_piece_at\000wts_init\000wts_settle\000wts_copy\000wts_resolve_turn\000wts_legal_moves\200A\330\036(\250\t\260\031\270!\360\010\000\t\030\220\177\240n\260K\270q\300\007\300w\310a\330\010\017\210z\230\021\230!\330\010\035\230S\240\001\330\010\014\210F\220(\230!\330\010\031\230\021\330\010\014\210F\220!\330\014\020\220\006\220i\230v\240Q\240d\250&\260\010\3208H\310\001\310\021\330\010\014\210F\220!\330\014\020\220\006\220i\230v\240Q\240d\250&\260\010\3208H\310\001\310\021\330\010\014\210F\220!\330\014\020\220\006\220h\230f\240A\240T\250\026\250w\3206F\300a\300q\330\014\020\220\006\220j\240\001\240\025\240a\330\014\021\220\021\330\010\014\210F\220-\230q\330\010\022\220!\2201\220D\230\001\330""\010\017\210q\200A\360\006\000\t\014\2104\210q\220\010\230\003\2304\230t\2402\240S\250\t\260\021\330\014\021\220\021\340\014\021\220\031\230!\2301\330\r\021\220\021\330\014\024\220L\240\001\240\021\240$\240h\250a\330\010\017\210v\220Q\220a\200A\360\006\000\t\035\230A\330\r\021\220\021\330\014\024\220O\2401\240A\240T\250\021\330\010\016\210g\220Q\220a\330\014\023\2207\230!\230>\250\021\250.\270\001\270\021\330\014\024\320\024$\240A\240Q\330\010\017\210q\200A\360\006\000\t\036\230T\240\021\240%\240q\330\r\021\220\021\330\014\024\220A\220Q\220d\230(\240!\2404\240q\330\014\017\210t\220:\230S\240\001\340\020\024\220I\320\035.\250a\250q\330\014\020\220\014\230D\240\001\330\014\020\220\t\230\024\230Q\330\010\017\210q\200A\360\006\000\016\022\220\021\330\014\023\220;\230a\230q\240\004\240A\330\010\017\210q\200A\360\n\000\016\022\220\021\330\014\026\220d\230!\330\014\023\2204\220q\330\010\013\2108\2203\220a\330\014\023\2204\220u\230A\330\010\013\2105\220\003\2201\330\014\023\2204\220q\230\005\230Q\330\010\017\210t\2205\230\001\200A\360\020\000\t\030\220|\2401\240L\260\001\330\010\027\220|\2401\240L\260\001\330\r\021\220\021\360\006\000\r\020\210{\230!\2301\230D\240\001\330\020\030\230\017\240q\250\010\260\001\260\024\260V\2701\330\021\025\220Q\220n\240G\2501\330\020\030\230\001\330\021\025\220Q\220n\240G\2501\330\020\030\230\001\340\020\024\220A\330\020\024\220A\330\020\023\2204\220|\2401\240A\240T\250\030\260\021\330\024\034\230N\250!\2506\260\021\260$\260c\270\026\270q\300\014\310A\310Q\310d\320RZ\320Z[\330\025\031\230\034\240Q\240a\240t\2508\2601\330\024\034\230N\250!\2506\260\021\260$\260c\270\026\270q\300\014\310A\310Q\310d\320RZ\320Z[\340\024\027\220t\230:\240S\250\001\330\030\034\230I\320%6\260a\260q\330\024$\240A\240Q\240d\250(\260#\260S\270\001\270\021\330\024\035\230\\\250\021\250#\250S\260\001\260\030\270\021\270$\270a\330\024\030\230\r\240T\250\033\260A\330\024\033\2301\330\010\016\210a";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
     #endif
     PyObject **stringtab = __pyx_mstate->__pyx_string_tab;
     Py_ssize_t pos = 0;
-    for (int i = 0; i < 96; i++) {
+    for (int i = 0; i < 92; i++) {
       Py_ssize_t bytes_length = str_length_index[i].length;
       PyObject *string = PyUnicode_DecodeUTF8(bytes + pos, bytes_length, NULL);
       if (likely(string) && i >= 7) PyUnicode_InternInPlace(&string);
@@ -9217,8 +9181,8 @@ static const char bytes[] = ".?disableenablegcisenabledsrc/wts/engine/_game.pyxB
       stringtab[i] = string;
       pos += bytes_length;
     }
-    for (int i = 96; i < 104; i++) {
-      Py_ssize_t bytes_length = bytes_length_index[i-96].length;
+    for (int i = 92; i < 100; i++) {
+      Py_ssize_t bytes_length = bytes_length_index[i-92].length;
       PyObject *string = PyBytes_FromStringAndSize(bytes + pos, bytes_length);
       stringtab[i] = string;
       pos += bytes_length;
@@ -9228,14 +9192,14 @@ static const char bytes[] = ".?disableenablegcisenabledsrc/wts/engine/_game.pyxB
       }
     }
     Py_XDECREF(data);
-    for (Py_ssize_t i = 0; i < 104; i++) {
+    for (Py_ssize_t i = 0; i < 100; i++) {
       if (unlikely(PyObject_Hash(stringtab[i]) == -1)) {
         __PYX_ERR(0, 1, __pyx_L1_error)
       }
     }
     #if CYTHON_IMMORTAL_CONSTANTS
     {
-      PyObject **table = stringtab + 96;
+      PyObject **table = stringtab + 92;
       for (Py_ssize_t i=0; i<8; ++i) {
         #if PY_VERSION_HEX >= 0x030F0000
         PyUnstable_SetImmortal(table[i]);
@@ -9322,39 +9286,39 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
   PyObject* tuple_dedup_map = PyDict_New();
   if (unlikely(!tuple_dedup_map)) return -1;
   {
-    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 11, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 138};
+    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 11, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 137};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_cls, __pyx_mstate->__pyx_n_u_black, __pyx_mstate->__pyx_n_u_white, __pyx_mstate->__pyx_n_u_eggs, __pyx_mstate->__pyx_n_u_turn, __pyx_mstate->__pyx_n_u_black_squares, __pyx_mstate->__pyx_n_u_white_squares, __pyx_mstate->__pyx_n_u_egg_squares, __pyx_mstate->__pyx_n_u_game, __pyx_mstate->__pyx_n_u_sq, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[0] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_wts_engine__game_pyx, __pyx_mstate->__pyx_n_u_from_setup, __pyx_mstate->__pyx_kp_b_iso88591_A_nKq_wa_z_S_F_F_ivQd_8H_F_ivQd, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[0])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 160};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 159};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_game};
     __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_wts_engine__game_pyx, __pyx_mstate->__pyx_n_u_copy, __pyx_mstate->__pyx_kp_b_iso88591_A_T_q_AQd_4q_t_S_I_aq_D_Q_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 186};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 185};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_history, __pyx_mstate->__pyx_n_u_root};
     __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_wts_engine__game_pyx, __pyx_mstate->__pyx_n_u_root, __pyx_mstate->__pyx_kp_b_iso88591_A_d_4q_83a_4uA_5_1_4q_Q_t5, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 246};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 245};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_over};
     __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_wts_engine__game_pyx, __pyx_mstate->__pyx_n_u_is_over, __pyx_mstate->__pyx_kp_b_iso88591_A_aq_A_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 253};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 252};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_square, __pyx_mstate->__pyx_n_u_sq, __pyx_mstate->__pyx_n_u_piece};
     __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_wts_engine__game_pyx, __pyx_mstate->__pyx_n_u_piece_at, __pyx_mstate->__pyx_kp_b_iso88591_A_4q_4t2S_1_L_ha_vQa, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 264};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 263};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_legal, __pyx_mstate->__pyx_n_u_squares};
     __pyx_mstate_global->__pyx_codeobj_tab[5] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_wts_engine__game_pyx, __pyx_mstate->__pyx_n_u_legal_moves, __pyx_mstate->__pyx_kp_b_iso88591_A_A_O1AT_gQa_7_AQ_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[5])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 12, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 275};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_black_move, __pyx_mstate->__pyx_n_u_white_move, __pyx_mstate->__pyx_n_u_record, __pyx_mstate->__pyx_n_u_b, __pyx_mstate->__pyx_n_u_w, __pyx_mstate->__pyx_n_u_black_piece, __pyx_mstate->__pyx_n_u_white_piece, __pyx_mstate->__pyx_n_u_black_square, __pyx_mstate->__pyx_n_u_white_square, __pyx_mstate->__pyx_n_u_error, __pyx_mstate->__pyx_n_u_result};
-    __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_wts_engine__game_pyx, __pyx_mstate->__pyx_n_u_play, __pyx_mstate->__pyx_kp_b_iso88591_A_1L_1L_1D_q_V1_QnG1_QnG1_A_A_l, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 10, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 274};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_black_move, __pyx_mstate->__pyx_n_u_white_move, __pyx_mstate->__pyx_n_u_record, __pyx_mstate->__pyx_n_u_b, __pyx_mstate->__pyx_n_u_w, __pyx_mstate->__pyx_n_u_black_square, __pyx_mstate->__pyx_n_u_white_square, __pyx_mstate->__pyx_n_u_error, __pyx_mstate->__pyx_n_u_result};
+    __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_wts_engine__game_pyx, __pyx_mstate->__pyx_n_u_play, __pyx_mstate->__pyx_kp_b_iso88591_A_1L_1L_1D_q_V1_QnG1_QnG1_A_A_4, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
   }
   Py_DECREF(tuple_dedup_map);
   return 0;
@@ -12199,6 +12163,14 @@ static PyObject* __Pyx_ImportFrom(PyObject* module, PyObject* name) {
         PyErr_Format(PyExc_ImportError, "cannot import name %S", name);
     }
     return value;
+}
+
+/* RaiseUnexpectedTypeError */
+static int __Pyx_RaiseUnexpectedTypeError(const char *expected, PyObject *obj) {
+    __Pyx_RaiseTypeErrorWithObjectType1(
+        "Expected %.42s, got " __Pyx_FMT_TYPENAME,
+        expected, obj);
+    return 0;
 }
 
 /* dict_setdefault (used by FetchCommonType) */

@@ -15,19 +15,18 @@ run Python code); whether they can be played is decided under it.
 from cpython.long cimport PyLong_AsLongAndOverflow
 from libc.stdint cimport uint32_t
 from wts.engine._core cimport (
-    WTS_EMPTY, wts_any, wts_bit_square,
-    wts_board, wts_capture, wts_clear_lowest, wts_copy, wts_init, wts_is_over, wts_legal_moves,
-    wts_lowest_bit, wts_piece_at, wts_resolve_turn, wts_settle, wts_square_board, wts_or,
-    wts_equal, wts_state, wts_turn_record,
+    wts_any, wts_bit_square, wts_board, wts_capture, wts_clear_lowest, wts_copy, wts_equal,
+    wts_init, wts_is_legal, wts_is_over, wts_legal_moves, wts_lowest_bit, wts_or, wts_piece_at,
+    wts_resolve_turn, wts_settle, wts_square_board, wts_state, wts_turn_record,
 )
 
+from wts.engine._core import STATUSES as CORE_STATUSES
 from wts.engine.base import check_setup, check_turn, game_over_error, move_square, occupied_error
 from wts.engine.events import Capture, Hatch, TurnResult
 from wts.engine.pieces import Color, Piece, Status
 from wts.engine.squares import to_square
 
-cdef tuple STATUSES = (Status.ONGOING, Status.SUDDEN_DEATH, Status.BLACK_WINS,
-                       Status.WHITE_WINS, Status.DRAW)
+cdef tuple STATUSES = CORE_STATUSES
 cdef tuple COLORS = (Color.BLACK, Color.WHITE)
 cdef tuple PIECES = (Piece.EMPTY, Piece.BLACK, Piece.WHITE, Piece.EGG)
 # Public-index step of each direction of CLARIFICATIONS 14: E, W, N, S, NE, SW, NW, SE.
@@ -279,7 +278,7 @@ cdef class GameCore:
         and changes nothing if either move is not allowed (CLARIFICATIONS 3).
         """
         cdef wts_turn_record record
-        cdef int b, w, black_piece, white_piece
+        cdef int b, w
         black_square = _move_square(black_move, 0)
         white_square = _move_square(white_move, 1)
         with self._lock:
@@ -294,12 +293,10 @@ cdef class GameCore:
             else:
                 b = black_square
                 w = white_square
-                black_piece = wts_piece_at(&self.state, b)
-                white_piece = wts_piece_at(&self.state, w)
-                if black_piece != WTS_EMPTY:
-                    error = occupied_error(COLORS[0], b, PIECES[black_piece])
-                elif white_piece != WTS_EMPTY:
-                    error = occupied_error(COLORS[1], w, PIECES[white_piece])
+                if not wts_is_legal(&self.state, b):
+                    error = occupied_error(COLORS[0], b, PIECES[wts_piece_at(&self.state, b)])
+                elif not wts_is_legal(&self.state, w):
+                    error = occupied_error(COLORS[1], w, PIECES[wts_piece_at(&self.state, w)])
                 else:
                     if self._history is None:
                         self._root = _start_of_history(self)  # where the history starts

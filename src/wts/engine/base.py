@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from wts.engine.events import TurnResult
 from wts.engine.pieces import MAX_TURN, Color, Piece, Status
-from wts.engine.squares import BOARD_SIZE, FILE_NAMES, NUM_SQUARES, SQUARE_NAMES, Square, to_square
+from wts.engine.squares import BOARD_SIZE, FILE_NAMES, SQUARE_NAMES, Square, to_square
 from wts.errors import GameOverError, IllegalMoveError, SetupError, SquareError, WtsError
 from wts.formats.notation import STARTING_FEN, format_fen, parse_fen
 from wts.params import describe_int
@@ -62,10 +62,10 @@ def check_moves(game: GameBase, black_move: object, white_move: object) -> tuple
         if isinstance(sq, IllegalMoveError):
             raise sq
         squares.append(sq)
+    legal = game.legal_moves()  # the engine's own rule
     for color, sq in zip((Color.BLACK, Color.WHITE), squares):
-        piece = game.piece_at(sq)
-        if piece is not Piece.EMPTY:
-            raise occupied_error(color, sq, piece)
+        if sq not in legal:
+            raise occupied_error(color, sq, game.piece_at(sq))
     return squares[0], squares[1]
 
 
@@ -200,6 +200,7 @@ class GameBase:
         @property
         def winning_counts(self) -> tuple[int, int]: ...
         def piece_at(self, square: Square | str) -> Piece: ...
+        def legal_moves(self) -> list[Square]: ...
         def play(self, black_move: Square | str, white_move: Square | str) -> TurnResult: ...
         @property
         def history(self) -> tuple[TurnResult, ...]: ...
@@ -240,12 +241,6 @@ class GameBase:
     def is_over(self) -> bool:
         """True once the game is won or drawn."""
         return self.status.is_over
-
-    def legal_moves(self) -> list[Square]:
-        """The squares either player may name this turn, ascending; empty once the game is over."""
-        if self.status.is_over:
-            return []
-        return [sq for sq in range(NUM_SQUARES) if self.piece_at(sq) is Piece.EMPTY]
 
     def _position_key(self) -> tuple[frozenset[Square], frozenset[Square], tuple[Square, ...], int]:
         return (self.black, self.white, self.eggs, self.turn)

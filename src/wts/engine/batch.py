@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from wts.engine._batch import BatchCore
+from wts.engine._core import STATUSES as CORE_STATUSES
 from wts.engine.base import check_moves
 from wts.engine.game import Game
 from wts.engine.pieces import Status
@@ -21,7 +22,7 @@ from wts.errors import BatchError, GameOverError, IllegalMoveError
 
 __all__ = ["BatchGame", "StepResult", "STATUSES", "NO_MOVE"]
 
-STATUSES: tuple[Status, ...] = tuple(Status)
+STATUSES: tuple[Status, ...] = CORE_STATUSES
 """``STATUSES[code]`` is the :class:`wts.Status` of a status code in a batch array."""
 
 NO_MOVE = -1
@@ -147,7 +148,9 @@ class BatchGame(BatchCore):
 
     def is_over(self) -> npt.NDArray[np.bool_]:
         """(n,) True where the game is won or drawn."""
-        return self.status >= STATUSES.index(Status.BLACK_WINS)
+        over = np.empty(len(self), dtype=np.uint8)
+        self._over(over)
+        return over.view(np.bool_)
 
     def step(
         self,

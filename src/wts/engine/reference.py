@@ -50,6 +50,16 @@ def is_trappable(piece: Piece, color: Color) -> bool:
     return piece is Piece.EGG or piece is Piece.turtle(color.opponent)
 
 
+# --- Legal moves ----------------------------------------------------------------
+
+
+def legal_squares(board: Board, status: Status) -> list[Square]:
+    """Point 3: either player may name any empty square; none once the game is over."""
+    if status.is_over:
+        return []
+    return [sq for sq in range(NUM_SQUARES) if board[sq] is Piece.EMPTY]
+
+
 # --- Placement ----------------------------------------------------------------
 
 
@@ -283,6 +293,11 @@ class Game(GameBase):
     def piece_at(self, square: SquareLike) -> Piece:
         """What stands on ``square`` (an index or a name)."""
         return self._board[to_square(square)]
+
+    def legal_moves(self) -> list[Square]:
+        """The squares either player may name this turn, ascending; empty once the game is over."""
+        with self._lock:
+            return legal_squares(self._board, self._status)
 
     def play(self, black_move: SquareLike, white_move: SquareLike) -> TurnResult:
         """Resolve one turn; both moves are revealed at once.

@@ -33,6 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from wts._interrupts import wait_through_interrupts
+from wts.engine._core import STATUSES
 from wts.engine._simulate import Playouts
 from wts.engine.base import GameBase
 from wts.engine.game import Game
@@ -46,7 +47,7 @@ __all__ = ["simulate", "SimulationResult", "MAX_GAMES"]
 MAX_GAMES = 2**63 - 1
 
 _BLOCK = 4096  # games a thread takes at a time: about 10 ms, so Ctrl-C and progress are prompt
-_CODES = {status: code for code, status in enumerate(Status)}
+_CODES = {status: code for code, status in enumerate(STATUSES)}
 
 
 @dataclass(frozen=True, eq=False)

@@ -52,7 +52,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 from wts.engine.game import Game
 from wts.engine.observation import observation_planes
-from wts.engine.pieces import Color, Piece
+from wts.engine.pieces import Color
 from wts.params import check_choice, check_int
 
 __all__ = ["WhatTheShellEnv", "parallel_env", "observation_planes", "ILLEGAL_ACTIONS"]
@@ -152,8 +152,9 @@ class WhatTheShellEnv(ParallelEnv):  # type: ignore[misc]
             self.render()
         return self._observations(self.agents), infos
 
-    def _square(self, action: object) -> int | None:
-        """The empty square an action names, or None if it is illegal."""
+    @staticmethod
+    def _square(action: object, legal: set[int]) -> int | None:
+        """The square an action names if it is one of ``legal``, else None."""
         if action is None or isinstance(action, (bool, np.bool_)):
             return None
         try:
@@ -163,9 +164,7 @@ class WhatTheShellEnv(ParallelEnv):  # type: ignore[misc]
                 square = operator.index(np.asarray(action).reshape(()).item())
             except (TypeError, ValueError):
                 return None
-        if not 0 <= square < 81 or self.game.piece_at(square) is not Piece.EMPTY:
-            return None
-        return int(square)
+        return int(square) if square in legal else None
 
     def step(self, actions: dict[str, Any]) -> StepReturn:
         """Both agents' actions at once; see the module docstring for illegal ones."""
@@ -176,7 +175,9 @@ class WhatTheShellEnv(ParallelEnv):  # type: ignore[misc]
         if not self.agents:
             return {}, {}, {}, {}, {}
         agents = list(self.agents)
-        squares = {agent: self._square(actions.get(agent)) for agent in agents}
+        legal = self.game.legal_moves()
+        legal_set = set(legal)
+        squares = {agent: self._square(actions.get(agent), legal_set) for agent in agents}
         illegal = {agent: squares[agent] is None for agent in agents}
         rewards = dict.fromkeys(agents, 0.0)
         terminations = dict.fromkeys(agents, False)
@@ -188,7 +189,6 @@ class WhatTheShellEnv(ParallelEnv):  # type: ignore[misc]
             terminations = dict.fromkeys(agents, True)
             played: dict[str, int | None] = dict.fromkeys(agents, None)
         else:
-            legal = self.game.legal_moves()
             chosen = {
                 agent: square if square is not None else int(legal[self._rng.integers(len(legal))])
                 for agent, square in squares.items()
