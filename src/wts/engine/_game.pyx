@@ -23,7 +23,7 @@ from wts.engine._core cimport (
 from wts.engine._core import STATUSES as CORE_STATUSES
 from wts.engine.base import check_setup, check_turn, game_over_error, move_square, occupied_error
 from wts.engine.events import Capture, Hatch, TurnResult
-from wts.engine.pieces import Color, Piece, Status
+from wts.engine.pieces import Color, Piece
 from wts.engine.squares import to_square
 
 cdef tuple STATUSES = CORE_STATUSES
