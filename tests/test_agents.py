@@ -1,4 +1,5 @@
-"""The agents (``wts.agents``), their C search (``wts._mcts``) and ``wts tournament``.
+"""The agents (``wts.agents``), their C kernels (``wts.players._search`` and
+``_greedy``) and ``wts tournament``.
 
 Fast checks only: the strength of the agents is measured by
 ``bench/test_strength.py``, not asserted here.
@@ -17,7 +18,8 @@ import pytest
 import wts
 import wts.engine.reference
 from wts.interfaces import cli
-from wts.players._mcts import Search, evaluate_position, greedy_move, winning_squares
+from wts.players._greedy import evaluate_position, greedy_move, winning_squares
+from wts.players._search import Search
 from wts.players.agents import (
     AGENT_NAMES,
     LEVELS,

@@ -78,7 +78,7 @@ state = lambda: (game.fen(), agent._rng.getstate(), agent.last_search, agent.tot
 call = lambda: agent.select(game, "black")
 """,
     "Search.run": """
-from wts.players._mcts import Search
+from wts.players._search import Search
 game = wts.Game()
 search = Search(game, seed=1)
 state = lambda: game.fen()

@@ -25,7 +25,7 @@ import pytest
 
 import wts
 from wts.engine.base import GameBase
-from wts.players._mcts import Search
+from wts.players._search import Search
 from wts.players.agents import MCTSAgent
 
 THREADS = 4
@@ -262,6 +262,7 @@ def test_shared_openspiel_state_keeps_moves_with_turns() -> None:
 def test_importing_wts_keeps_the_gil_off() -> None:
     """Every extension declares itself free-threading compatible; one that did not
     would turn the GIL back on when imported."""
-    for name in ("_batch", "_core", "_game", "_mcts", "_perft", "_simulate"):
+    for name in ("engine._batch", "engine._core", "engine._game", "engine._perft",
+                 "engine._simulate", "players._search", "players._greedy"):
         importlib.import_module(f"wts.{name}")
     assert not sys._is_gil_enabled()

@@ -131,8 +131,8 @@ for level in -O0 -O2; do
         exit 1
     fi
     sanitized "$tree" malloc "$python" -c '
-import sys, wts, wts.engine._core, wts.engine._game, wts.players._mcts
-for module in (wts, wts.engine._core, wts.engine._game, wts.players._mcts):
+import sys, wts, wts.engine._core, wts.engine._game, wts.players._search, wts.players._greedy
+for module in (wts, wts.engine._core, wts.engine._game, wts.players._search, wts.players._greedy):
     if not module.__file__.startswith(sys.argv[1]):
         sys.exit(f"{module.__name__} comes from {module.__file__}, not from {sys.argv[1]}")' \
         "$tree/src/" || exit 1

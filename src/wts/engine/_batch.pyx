@@ -9,10 +9,13 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 cdef extern from "Python.h":
     const Py_ssize_t PY_SSIZE_T_MAX
 from libc.stdint cimport int32_t, int64_t, uint8_t
+from wts.engine._bits cimport (
+    wts_board, wts_square_bit, wts_test_bit,
+)
 from wts.engine._core cimport (
-    WTS_BLACK, WTS_BLACK_TURTLE, WTS_EGG, WTS_NUM_SQUARES, WTS_WHITE_TURTLE, wts_board, wts_copy,
-    wts_init, wts_is_legal, wts_is_over, wts_legal_moves, wts_piece_at, wts_resolve_turn,
-    wts_square_bit, wts_state, wts_test_bit, wts_turn_record,
+    WTS_BLACK, WTS_BLACK_TURTLE, WTS_EGG, WTS_NUM_SQUARES, WTS_WHITE_TURTLE, wts_copy, wts_init,
+    wts_is_legal, wts_is_over, wts_legal_moves, wts_piece_at, wts_resolve_turn, wts_state,
+    wts_turn_record,
 )
 from wts.engine._game cimport GameCore
 

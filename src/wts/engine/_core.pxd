@@ -6,40 +6,19 @@
 Build with ``include_dirs=[wts.get_include()]`` so ``wts_bits.h`` is found.
 All functions are ``noexcept nogil`` and take plain structs; none of them
 checks its input: a caller passes only legal moves to a game not over
-(``wts_legal_moves`` says which squares are legal).
+(``wts_legal_moves`` says which squares are legal). Squares are 0..80
+(``rank * 9 + file``); boards (``wts_board``) hold padded bits
+(``wts_square_bit``/``wts_bit_square`` convert).
 """
 
-from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, uint32_t
 
-cdef extern from "wts_bits.h" nogil:
-    ctypedef struct wts_board:
-        uint64_t lo
-        uint64_t hi
-
-    ctypedef struct wts_rng:
-        uint64_t s[4]
-
-    wts_board wts_valid()
-    wts_board wts_and(wts_board a, wts_board b)
-    wts_board wts_or(wts_board a, wts_board b)
-    wts_board wts_andnot(wts_board a, wts_board b)
-    wts_board wts_shl(wts_board a, int k)
-    wts_board wts_shr(wts_board a, int k)
-    wts_board wts_bit_board(int bit)
-    wts_board wts_square_board(int square)
-    wts_board wts_clear_lowest(wts_board a)
-    bint wts_any(wts_board a)
-    bint wts_equal(wts_board a, wts_board b)
-    bint wts_test_bit(wts_board a, int bit)
-    int wts_popcount(wts_board a)
-    int wts_lowest_bit(wts_board a)
-    int wts_select(wts_board a, int k)
-    int wts_square_bit(int square)
-    int wts_bit_square(int bit)
-    void wts_rng_seed(wts_rng *rng, uint64_t seed)
-    uint64_t wts_rng_next(wts_rng *rng)
-    uint32_t wts_rng_below(wts_rng *rng, uint32_t n)
-    int wts_uniform_bit(uint32_t r)
+# The board and generator types and the few primitives a caller needs to read
+# a board (which squares it holds) or to seed a generator.
+from wts.engine._bits cimport (
+    wts_any, wts_bit_square, wts_board, wts_clear_lowest, wts_lowest_bit, wts_popcount, wts_rng,
+    wts_rng_seed, wts_square_bit, wts_test_bit,
+)
 
 # Status codes, in the order of wts.Status.
 cdef enum:
@@ -64,15 +43,17 @@ cdef extern from *:
 
 cdef enum:
     WTS_NUM_SQUARES = 81
+    WTS_PADDED_BITS = 90      # bits 0..89 of a board; the last, 89, is padding
     WTS_NUM_DIRECTIONS = 8
+    WTS_NUM_FIVES = 140       # lines of five: 45 in rows, 45 in columns, 50 on diagonals
     # Every arrival of a turn (2 placed, at most 81 hatched) closes at most 8 brackets.
-    WTS_MAX_CAPTURES = 8 * (2 + 81)
+    WTS_MAX_CAPTURES = WTS_NUM_DIRECTIONS * (2 + WTS_NUM_SQUARES)
 
 ctypedef struct wts_state:
     wts_board black
     wts_board white
     wts_board eggs
-    uint8_t egg_queue[81]   # squares (0..80) of the eggs, oldest first
+    uint8_t egg_queue[WTS_NUM_SQUARES]  # squares of the eggs, oldest first
     uint8_t egg_count
     uint8_t status          # WTS_ONGOING ... WTS_DRAW
     uint8_t black_count     # winning turtles after the last turn
@@ -97,8 +78,8 @@ ctypedef struct wts_turn_record:
     int n_dissolved
     int n_hatched
     wts_capture captures[WTS_MAX_CAPTURES]
-    uint8_t dissolved[81]
-    wts_hatch hatched[81]
+    uint8_t dissolved[WTS_NUM_SQUARES]
+    wts_hatch hatched[WTS_NUM_SQUARES]
 
 # What wts_piece_at reports.
 cdef enum:
@@ -107,15 +88,39 @@ cdef enum:
     WTS_WHITE_TURTLE = 2
     WTS_EGG = 3
 
+# A new game: the empty board at turn 0.
 cdef void wts_init(wts_state *state) noexcept nogil
+# A copy of a whole position (a struct copy).
 cdef void wts_copy(wts_state *dest, const wts_state *src) noexcept nogil
+# Recount the winning turtles and read the status off the board (points 10-12),
+# as after a turn: for a position written by hand.
 cdef void wts_settle(wts_state *state) noexcept nogil
+# Play one turn of two legal moves (squares) on a game not over; record every
+# event in ``record`` unless it is NULL.
 cdef void wts_resolve_turn(wts_state *state, int black_move, int white_move,
                            wts_turn_record *record) noexcept nogil
+# Distinct turtles of ``turtles`` in a line of five or more (point 10).
 cdef int wts_count_winning(wts_board turtles) noexcept nogil
+# The squares holding nothing.
+cdef wts_board wts_empty_squares(const wts_state *state) noexcept nogil
+# The squares either player may name (the empty ones); none once the game is over.
 cdef wts_board wts_legal_moves(const wts_state *state) noexcept nogil
+# Whether ``square`` (any int) is one of wts_legal_moves.
 cdef bint wts_is_legal(const wts_state *state, int square) noexcept nogil
+# A uniformly random legal square, or -1 if there is none.
 cdef int wts_random_legal_move(const wts_state *state, wts_rng *rng) noexcept nogil
+# Play uniformly random moves for both players until the game ends.
 cdef void wts_playout(wts_state *state, wts_rng *rng) noexcept nogil
+# True once the game is won or drawn (status WTS_BLACK_WINS or later).
 cdef bint wts_is_over(const wts_state *state) noexcept nogil
+# What stands on ``square`` 0..80: WTS_EMPTY, WTS_BLACK_TURTLE, WTS_WHITE_TURTLE or WTS_EGG.
 cdef int wts_piece_at(const wts_state *state, int square) noexcept nogil
+# Squares of ``empty`` where one more of ``turtles`` completes a line of five
+# (captures ignored).
+cdef wts_board wts_winning_moves(wts_board turtles, wts_board empty) noexcept nogil
+# Squares of ``empty`` where a turtle of ``own`` would close a bracket on two of
+# ``foe`` (the opponent's turtles and the eggs) against another of ``own``.
+cdef wts_board wts_capturing_moves(wts_board own, wts_board foe, wts_board empty) noexcept nogil
+# Line of five number ``index`` (0 <= index < WTS_NUM_FIVES): every row, column
+# and diagonal stretch of five squares.
+cdef wts_board wts_five(int index) noexcept nogil

@@ -9,6 +9,10 @@ the ones :mod:`wts.reference` spells out; the comments cite CLARIFICATIONS.
 
 from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memcpy, memmove
+from wts.engine._bits cimport (
+    wts_and, wts_andnot, wts_bit_board, wts_equal, wts_or, wts_rng_below, wts_rng_next,
+    wts_select, wts_shl, wts_shr, wts_square_board, wts_uniform_bit, wts_valid,
+)
 
 from wts.engine.pieces import Status
 
@@ -50,6 +54,27 @@ cdef void _init_neighbours() noexcept nogil:
 
 
 _init_neighbours()
+
+# Every line of five squares (rows, columns, both diagonals), as boards.
+cdef wts_board FIVES[WTS_NUM_FIVES]
+
+
+cdef void _init_fives() noexcept nogil:
+    cdef int bit, d, k, step, count = 0
+    cdef wts_board five
+    for bit in range(WTS_PADDED_BITS):
+        for d in range(0, WTS_NUM_DIRECTIONS, 2):  # E, N, NE, NW: each line once
+            k = DIRECTION_SHIFT[d]
+            five = wts_and(wts_bit_board(bit), wts_valid())
+            for step in range(1, 5):
+                if bit + step * k < WTS_PADDED_BITS:
+                    five = wts_or(five, wts_and(wts_bit_board(bit + step * k), wts_valid()))
+            if wts_popcount(five) == 5:  # padding stops a line at the board's edge
+                FIVES[count] = five
+                count += 1
+
+
+_init_fives()
 
 
 cdef void wts_init(wts_state *state) noexcept nogil:
@@ -99,6 +124,50 @@ cdef inline int _count_winning(wts_board turtles) noexcept nogil:
     if not wts_any(cells):
         return 0
     return wts_popcount(cells)
+
+
+cdef wts_board wts_five(int index) noexcept nogil:
+    return FIVES[index]
+
+
+cdef wts_board wts_winning_moves(wts_board turtles, wts_board empty) noexcept nogil:
+    """Squares of ``empty`` where one more of ``turtles`` completes a line of five
+    (point 10), captures ignored: every five holding four turtles and one empty
+    square, found by shifting the two boards along each line at once."""
+    cdef wts_board result, start
+    cdef wts_board own[5]
+    cdef wts_board free[5]
+    cdef int d, k, j, i
+    result.lo = result.hi = 0
+    if wts_popcount(turtles) < 4:
+        return result
+    for d in range(0, WTS_NUM_DIRECTIONS, 2):
+        k = DIRECTION_SHIFT[d]
+        for j in range(5):
+            own[j] = wts_shr(turtles, j * k)
+            free[j] = wts_shr(empty, j * k)
+        for j in range(5):
+            start = free[j]
+            for i in range(5):
+                if i != j:
+                    start = wts_and(start, own[i])
+            if wts_any(start):
+                result = wts_or(result, wts_shl(start, j * k))
+    return result
+
+
+cdef wts_board wts_capturing_moves(wts_board own, wts_board foe,
+                                   wts_board empty) noexcept nogil:
+    """Squares of ``empty`` where a turtle of ``own`` would close a bracket on two
+    of ``foe`` (opponent turtles and eggs) against another of ``own`` (points 4-5)."""
+    cdef wts_board result
+    cdef int d, k
+    result.lo = result.hi = 0
+    for d in range(0, WTS_NUM_DIRECTIONS, 2):
+        k = DIRECTION_SHIFT[d]
+        result = wts_or(result, wts_or(_closers_up(empty, foe, own, k),
+                                       _closers_down(empty, foe, own, k)))
+    return result
 
 
 cdef void wts_settle(wts_state *state) noexcept nogil:
@@ -309,13 +378,18 @@ cdef void wts_resolve_turn(wts_state *state, int black_move, int white_move,
     wts_settle(state)
 
 
-cdef wts_board wts_legal_moves(const wts_state *state) noexcept nogil:
-    """The empty squares as a padded board; none once the game is over."""
-    cdef wts_board empty
-    if wts_is_over(state):
-        empty.lo = empty.hi = 0
-        return empty
+cdef wts_board wts_empty_squares(const wts_state *state) noexcept nogil:
+    """The squares holding nothing, as a padded board."""
     return wts_andnot(wts_valid(), wts_or(wts_or(state.black, state.white), state.eggs))
+
+
+cdef wts_board wts_legal_moves(const wts_state *state) noexcept nogil:
+    """The empty squares as a padded board; none once the game is over (point 3)."""
+    cdef wts_board none
+    if wts_is_over(state):
+        none.lo = none.hi = 0
+        return none
+    return wts_empty_squares(state)
 
 
 cdef bint wts_is_legal(const wts_state *state, int square) noexcept nogil:
@@ -365,7 +439,7 @@ cdef void wts_playout(wts_state *state, wts_rng *rng) noexcept nogil:
     cdef wts_board legal
     cdef int black, white
     while not wts_is_over(state):
-        legal = wts_andnot(wts_valid(), wts_or(wts_or(state.black, state.white), state.eggs))
+        legal = wts_empty_squares(state)
         black = _random_square(legal, rng)
         white = _random_square(legal, rng)
         wts_resolve_turn(state, black, white, NULL)

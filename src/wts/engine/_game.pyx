@@ -14,19 +14,22 @@ run Python code); whether they can be played is decided under it.
 
 from cpython.long cimport PyLong_AsLongAndOverflow
 from libc.stdint cimport uint32_t
+from wts.engine._bits cimport (
+    wts_any, wts_bit_square, wts_board, wts_clear_lowest, wts_equal, wts_lowest_bit, wts_or,
+    wts_square_board,
+)
 from wts.engine._core cimport (
-    wts_any, wts_bit_square, wts_board, wts_capture, wts_clear_lowest, wts_copy, wts_equal,
-    wts_init, wts_is_legal, wts_is_over, wts_legal_moves, wts_lowest_bit, wts_or, wts_piece_at,
-    wts_resolve_turn, wts_settle, wts_square_board, wts_state, wts_turn_record,
+    wts_capture, wts_copy, wts_init, wts_is_legal, wts_is_over, wts_legal_moves, wts_piece_at,
+    wts_resolve_turn, wts_settle, wts_state, wts_turn_record,
 )
 
-from wts.engine._core import STATUSES as CORE_STATUSES
+from wts.engine._core import STATUSES as _CORE_STATUSES
 from wts.engine.base import check_setup, check_turn, game_over_error, move_square, occupied_error
 from wts.engine.events import Capture, Hatch, TurnResult
 from wts.engine.pieces import Color, Piece
 from wts.engine.squares import to_square
 
-cdef tuple STATUSES = CORE_STATUSES
+cdef tuple STATUSES = _CORE_STATUSES
 cdef tuple COLORS = (Color.BLACK, Color.WHITE)
 cdef tuple PIECES = (Piece.EMPTY, Piece.BLACK, Piece.WHITE, Piece.EGG)
 # Public-index step of each direction of CLARIFICATIONS 14: E, W, N, S, NE, SW, NW, SE.

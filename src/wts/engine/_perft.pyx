@@ -4,10 +4,12 @@
 
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport uint64_t
+from wts.engine._bits cimport (
+    wts_any, wts_bit_square, wts_board, wts_clear_lowest, wts_lowest_bit,
+)
 from wts.engine._core cimport (
-    WTS_BLACK_WINS, WTS_DRAW, WTS_SUDDEN_DEATH, WTS_WHITE_WINS, wts_any, wts_bit_square,
-    wts_board, wts_clear_lowest, wts_copy, wts_legal_moves, wts_lowest_bit, wts_resolve_turn,
-    wts_state, wts_turn_record,
+    WTS_BLACK_WINS, WTS_DRAW, WTS_SUDDEN_DEATH, WTS_WHITE_WINS, wts_copy, wts_legal_moves,
+    wts_resolve_turn, wts_state, wts_turn_record,
 )
 from wts.engine._game cimport GameCore
 

@@ -3,8 +3,11 @@
 """Random playouts in C, without the GIL, one independent generator per game."""
 
 from libc.stdint cimport int32_t, uint8_t, uint64_t
+from wts.engine._bits cimport (
+    wts_rng, wts_rng_seed,
+)
 from wts.engine._core cimport (
-    wts_copy, wts_playout, wts_rng, wts_rng_seed, wts_state,
+    wts_copy, wts_playout, wts_state,
 )
 from wts.engine._game cimport GameCore
 

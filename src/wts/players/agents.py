@@ -37,7 +37,8 @@ from wts.engine.pieces import Color
 from wts.engine.squares import Square
 from wts.errors import BusyError, GameOverError, ParameterError, ParameterTypeError
 from wts.params import check_choice, check_float, check_int, check_seed
-from wts.players._mcts import Search, greedy_move
+from wts.players._greedy import greedy_move
+from wts.players._search import Search
 
 if TYPE_CHECKING:
     from wts.engine.base import GameBase
@@ -177,7 +178,7 @@ FINALS = ("value", "max", "sample")
 
 
 class MCTSAgent:
-    """Simultaneous-move Monte Carlo tree search (the search is :class:`wts._mcts.Search`).
+    """Simultaneous-move Monte Carlo tree search (:class:`wts.players._search.Search`).
 
     ``MCTSAgent(level=3, seed=None, time_limit=None)``: ``level`` 1-5 sets the
     playouts per move from :data:`LEVELS`; ``time_limit`` (seconds per move)

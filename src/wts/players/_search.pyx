@@ -1,7 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 # cython: initializedcheck=False, cdivision=True
-"""The agents' C kernels: simultaneous-move Monte Carlo tree search, and the
-one-turn evaluation of the greedy player.
+"""Simultaneous-move Monte Carlo tree search in C, for :class:`wts.agents.MCTSAgent`.
 
 The search (:class:`Search`) grows a tree of *joint-move* nodes in C memory:
 an arena of node structs, each holding its position (a ``wts_state``), and
@@ -31,14 +30,17 @@ from libc.math cimport exp, log, sqrt
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memset
-
+from wts.engine._bits cimport (
+    wts_any, wts_bit_square, wts_board, wts_popcount, wts_rng, wts_rng_below, wts_rng_seed,
+    wts_select,
+)
 from wts.engine._core cimport (
-    WTS_BLACK, WTS_BLACK_WINS, WTS_DRAW, WTS_WHITE_WINS, wts_and, wts_andnot, wts_any,
-    wts_bit_square, wts_board, wts_copy, wts_is_over, wts_legal_moves, wts_or, wts_playout,
-    wts_popcount, wts_resolve_turn, wts_rng, wts_rng_below, wts_rng_next, wts_rng_seed,
-    wts_select, wts_shl, wts_shr, wts_square_board, wts_state, wts_valid,
+    WTS_BLACK_WINS, WTS_NUM_SQUARES, WTS_WHITE_WINS, wts_copy, wts_empty_squares, wts_is_over,
+    wts_legal_moves,
+    wts_playout, wts_resolve_turn, wts_state, wts_winning_moves,
 )
 from wts.engine._game cimport GameCore
+from wts.players._sampling cimport random_square, uniform
 
 from wts.errors import BusyError
 from wts.params import check_choice, check_float, check_int, check_seed
@@ -68,78 +70,14 @@ cdef dict PLAYOUTS = {"random": PLAYOUT_RANDOM, "tactical": PLAYOUT_TACTICAL}
 # The largest UCB1 constant taken: far beyond any useful value, and finite.
 cdef double MAX_UCB_CONSTANT = 1e6
 
-# The four line directions as shifts on the padded board: E, N, NE, NW.
-cdef int LINE_SHIFT[4]
-LINE_SHIFT[:] = [1, 10, 11, 9]
-
-
-# ---------------------------------------------------------------------------
-# Bitboard helpers
-
-cdef inline wts_board _empty_squares(const wts_state *s) noexcept nogil:
-    return wts_andnot(wts_valid(), wts_or(wts_or(s.black, s.white), s.eggs))
-
-
-cdef wts_board win_squares(wts_board own, wts_board empty) noexcept nogil:
-    """Empty squares where one more turtle of ``own`` completes five in a row:
-    every window of five cells holding four of ``own`` and one empty cell.
-    Captures are ignored. The zero padding column stops windows wrapping."""
-    cdef wts_board result, start
-    cdef wts_board o[5]
-    cdef wts_board e[5]
-    cdef int d, k, j, i
-    result.lo = result.hi = 0
-    if wts_popcount(own) < 4:
-        return result
-    for d in range(4):
-        k = LINE_SHIFT[d]
-        for j in range(5):
-            o[j] = wts_shr(own, j * k)
-            e[j] = wts_shr(empty, j * k)
-        for j in range(5):
-            start = e[j]
-            for i in range(5):
-                if i != j:
-                    start = wts_and(start, o[i])
-            if wts_any(start):
-                result = wts_or(result, wts_shl(start, j * k))
-    return result
-
-
-cdef wts_board capture_squares(wts_board own, wts_board foe, wts_board empty) noexcept nogil:
-    """Empty squares where a turtle of ``own`` would close a bracket on two of
-    ``foe`` (opponent turtles and eggs) against another ``own`` turtle."""
-    cdef wts_board result, up, down
-    cdef int d, k
-    result.lo = result.hi = 0
-    for d in range(4):
-        k = LINE_SHIFT[d]
-        up = wts_and(wts_and(empty, wts_shr(foe, k)),
-                     wts_and(wts_shr(foe, 2 * k), wts_shr(own, 3 * k)))
-        down = wts_and(wts_and(empty, wts_shl(foe, k)),
-                       wts_and(wts_shl(foe, 2 * k), wts_shl(own, 3 * k)))
-        result = wts_or(result, wts_or(up, down))
-    return result
-
-
-cdef inline double _uniform(wts_rng *rng) noexcept nogil:
-    """A uniform double in [0, 1)."""
-    return <double>(wts_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0)
-
-
-cdef inline int _random_square_of(wts_board squares, wts_rng *rng) noexcept nogil:
-    """A uniformly random square of a non-empty board."""
-    return wts_bit_square(wts_select(squares, <int>wts_rng_below(
-        rng, <uint32_t>wts_popcount(squares))))
-
 
 cdef inline int _tactical_move(wts_board own_wins, wts_board foe_wins, wts_board empty,
                                wts_rng *rng) noexcept nogil:
     if wts_any(own_wins):
-        return _random_square_of(own_wins, rng)
+        return random_square(own_wins, rng)
     if wts_any(foe_wins):
-        return _random_square_of(foe_wins, rng)
-    return _random_square_of(empty, rng)
+        return random_square(foe_wins, rng)
+    return random_square(empty, rng)
 
 
 cdef void tactical_playout(wts_state *state, wts_rng *rng) noexcept nogil:
@@ -150,9 +88,9 @@ cdef void tactical_playout(wts_state *state, wts_rng *rng) noexcept nogil:
     cdef int black, white
     cdef uint32_t stop = state.turn + MAX_PLAYOUT_TURNS
     while not wts_is_over(state) and state.turn < stop:
-        empty = _empty_squares(state)
-        black_wins = win_squares(state.black, empty)
-        white_wins = win_squares(state.white, empty)
+        empty = wts_empty_squares(state)
+        black_wins = wts_winning_moves(state.black, empty)
+        white_wins = wts_winning_moves(state.white, empty)
         black = _tactical_move(black_wins, white_wins, empty, rng)
         white = _tactical_move(white_wins, black_wins, empty, rng)
         wts_resolve_turn(state, black, white, NULL)
@@ -191,7 +129,8 @@ ctypedef struct Step:
 
 
 cdef inline uint64_t _edge_key(int32_t parent, int black_square, int white_square) noexcept nogil:
-    return ((<uint64_t>parent + 1) << 13) | <uint64_t>(black_square * 81 + white_square)
+    return (((<uint64_t>parent + 1) << 13)
+            | <uint64_t>(black_square * WTS_NUM_SQUARES + white_square))
 
 
 cdef class Search:
@@ -285,7 +224,7 @@ cdef class Search:
         # The root and its statistics always fit; growth is what max_memory bounds.
         self.cap_nodes = 64
         self.tree = <Node *>malloc(self.cap_nodes * sizeof(Node))
-        self.cap_stats = 8 * 81
+        self.cap_stats = 8 * WTS_NUM_SQUARES
         self.stats = <stat_t *>malloc(self.cap_stats * sizeof(stat_t))
         self.cap_edges = 1 << 8
         self.hash_shift = 64 - 8
@@ -441,7 +380,7 @@ cdef class Search:
         cdef stat_t *c = block + 3 * n
         cdef double gamma = self.exploration, total = 0.0, x, acc = 0.0, p = 0.0, best, value
         cdef double top
-        cdef double weights[81]
+        cdef double weights[WTS_NUM_SQUARES]
         cdef int i, chosen = -1, ties = 0
         if self.policy == POLICY_UCB:
             # Decoupled UCT: UCB1 on each player's own statistics; unvisited squares
@@ -477,7 +416,7 @@ cdef class Search:
             for i in range(n):
                 weights[i] = a[i] if a[i] > 0.0 else 0.0
                 total += weights[i]
-        x = _uniform(&self.rng)
+        x = uniform(&self.rng)
         for i in range(n):
             if total > 0.0:
                 p = (1.0 - gamma) * weights[i] / total + gamma / n
@@ -670,7 +609,7 @@ cdef class Search:
     cdef list _root_array(self, color, int which):
         """81 entries of one of the root's arrays for ``color``; None off the legal squares."""
         cdef int side = check_int(color, "color (0 black, 1 white)", 0, 1)
-        cdef list result = [None] * 81
+        cdef list result = [None] * WTS_NUM_SQUARES
         cdef Node *root
         cdef stat_t *array
         cdef wts_board legal
@@ -709,191 +648,3 @@ cdef class Search:
         cdef list sums = self._root_array(color, 2)
         cdef list counts = self._root_array(color, 3)
         return [None if c is None or c == 0.0 else q / c for q, c in zip(sums, counts)]
-
-
-# ---------------------------------------------------------------------------
-# The greedy player's one-turn evaluation
-
-cdef int N_WINDOWS = 0
-cdef wts_board WINDOWS[200]
-# Worth of a window of five cells holding k turtles of one colour and nothing else.
-cdef double LINE_WORTH[6]
-LINE_WORTH[:] = [0.0, 1.0, 4.0, 16.0, 64.0, 0.0]
-
-
-cdef void _init_windows() noexcept:
-    global N_WINDOWS
-    cdef int rank, file, i, k, df, dr, f, r
-    cdef int steps[4][2]
-    steps[0][:] = [1, 0]
-    steps[1][:] = [0, 1]
-    steps[2][:] = [1, 1]
-    steps[3][:] = [-1, 1]
-    cdef wts_board window
-    for i in range(4):
-        df = steps[i][0]
-        dr = steps[i][1]
-        for rank in range(9):
-            for file in range(9):
-                f = file + 4 * df
-                r = rank + 4 * dr
-                if not (0 <= f < 9 and 0 <= r < 9):
-                    continue
-                window.lo = window.hi = 0
-                for k in range(5):
-                    window = wts_or(window, wts_square_board((rank + k * dr) * 9 + file + k * df))
-                WINDOWS[N_WINDOWS] = window
-                N_WINDOWS += 1
-
-
-_init_windows()
-
-
-cdef double line_worth(wts_board own, wts_board blockers) noexcept nogil:
-    """Sum over the windows of five cells free of ``blockers`` of the worth of
-    the ``own`` turtles they hold."""
-    cdef double total = 0.0
-    cdef int i
-    for i in range(N_WINDOWS):
-        if not wts_any(wts_and(WINDOWS[i], blockers)):
-            total += LINE_WORTH[wts_popcount(wts_and(WINDOWS[i], own))]
-    return total
-
-
-cdef double evaluate(const wts_state *s, int color) noexcept nogil:
-    """A position's worth for ``color`` after a turn: the result if the game is
-    over, else material, immediate threats of five, and line potential."""
-    cdef wts_board own = s.black if color == WTS_BLACK else s.white
-    cdef wts_board foe = s.white if color == WTS_BLACK else s.black
-    cdef wts_board empty
-    cdef int own_wins, foe_wins
-    cdef double value
-    if wts_is_over(s):
-        if s.status == WTS_DRAW:
-            return 0.0
-        return 1e6 if (s.status == WTS_BLACK_WINS) == (color == WTS_BLACK) else -1e6
-    empty = _empty_squares(s)
-    own_wins = wts_popcount(win_squares(own, empty))
-    foe_wins = wts_popcount(win_squares(foe, empty))
-    value = 40.0 * (wts_popcount(own) - wts_popcount(foe))
-    # One threat of five can be blocked (a collision lays an egg on it); two cannot.
-    value += 400.0 if own_wins >= 2 else 80.0 * own_wins
-    value -= 1000.0 if foe_wins >= 2 else 150.0 * foe_wins
-    value += line_worth(own, wts_or(foe, s.eggs)) - line_worth(foe, wts_or(own, s.eggs))
-    return value
-
-
-def greedy_move(GameCore game not None, color, seed):
-    """The greedy player's square for ``color`` (0 black, 1 white).
-
-    Every legal square is scored by the position after the turn (``evaluate``)
-    averaged over the opponent's likely replies, weighted: a square that wins
-    for them (4), one that blocks a five of ours (3), one where they capture
-    (2), one that blocks a capture of ours (1), their two best line-building
-    squares (1 each) and one random square (1). Ties break at random from
-    ``seed``. Returns -1 when the game is over.
-    """
-    cdef wts_state position
-    cdef const wts_state *s = &position
-    cdef wts_rng rng
-    cdef wts_board empty, own, foe, foe_wins, own_wins, foe_captures, own_captures, foe_with
-    cdef wts_state after
-    cdef int replies[81]
-    cdef double weights[81]
-    cdef double reply_weight[81]
-    cdef double best_value, value, total_weight, gain, first_gain, second_gain, base
-    cdef int n_replies = 0, square, reply, best = -1, i, first, second
-    cdef int black_move, white_move
-    cdef int side = check_int(color, "color (0 black, 1 white)", 0, 1)
-    wts_rng_seed(&rng, check_seed(seed))
-    game.snapshot(&position)
-    if wts_is_over(s):
-        return -1
-    with nogil:
-        empty = _empty_squares(s)
-        own = s.black if side == WTS_BLACK else s.white
-        foe = s.white if side == WTS_BLACK else s.black
-        foe_wins = win_squares(foe, empty)
-        own_wins = win_squares(own, empty)
-        foe_captures = capture_squares(foe, wts_or(own, s.eggs), empty)
-        own_captures = capture_squares(own, wts_or(foe, s.eggs), empty)
-        for square in range(81):
-            reply_weight[square] = 0.0
-            if not (wts_any(wts_and(empty, wts_square_board(square)))):
-                continue
-            if wts_any(wts_and(foe_wins, wts_square_board(square))):
-                reply_weight[square] += 4.0
-            if wts_any(wts_and(own_wins, wts_square_board(square))):
-                reply_weight[square] += 3.0
-            if wts_any(wts_and(foe_captures, wts_square_board(square))):
-                reply_weight[square] += 2.0
-            if wts_any(wts_and(own_captures, wts_square_board(square))):
-                reply_weight[square] += 1.0
-        # The opponent's two best line-building squares, judged by line worth alone.
-        base = line_worth(foe, wts_or(own, s.eggs))
-        first = second = -1
-        first_gain = second_gain = -1e300
-        for square in range(81):
-            if not wts_any(wts_and(empty, wts_square_board(square))):
-                continue
-            foe_with = wts_or(foe, wts_square_board(square))
-            gain = (line_worth(foe_with, wts_or(own, s.eggs)) - base
-                    + 1e-6 * _uniform(&rng))
-            if gain > first_gain:
-                second = first
-                second_gain = first_gain
-                first = square
-                first_gain = gain
-            elif gain > second_gain:
-                second = square
-                second_gain = gain
-        if first >= 0:
-            reply_weight[first] += 1.0
-        if second >= 0:
-            reply_weight[second] += 1.0
-        reply_weight[_random_square_of(empty, &rng)] += 1.0
-        total_weight = 0.0
-        for square in range(81):
-            if reply_weight[square] > 0.0:
-                replies[n_replies] = square
-                weights[n_replies] = reply_weight[square]
-                total_weight += reply_weight[square]
-                n_replies += 1
-        best_value = -1e300
-        for square in range(81):
-            if not wts_any(wts_and(empty, wts_square_board(square))):
-                continue
-            value = 0.0
-            for i in range(n_replies):
-                reply = replies[i]
-                wts_copy(&after, s)
-                if side == WTS_BLACK:
-                    black_move, white_move = square, reply
-                else:
-                    black_move, white_move = reply, square
-                wts_resolve_turn(&after, black_move, white_move, NULL)
-                value += weights[i] * evaluate(&after, side)
-            value = value / total_weight + 1e-3 * _uniform(&rng)
-            if value > best_value:
-                best_value = value
-                best = square
-    return best
-
-
-def evaluate_position(GameCore game not None, color):
-    """``evaluate`` of the greedy player: the worth of ``game`` for ``color``."""
-    cdef wts_state position
-    cdef int side = check_int(color, "color (0 black, 1 white)", 0, 1)
-    game.snapshot(&position)
-    return evaluate(&position, side)
-
-
-def winning_squares(GameCore game not None, color):
-    """Empty squares where one more turtle of ``color`` makes five in a row
-    (captures ignored), ascending."""
-    cdef wts_state position
-    cdef int side = check_int(color, "color (0 black, 1 white)", 0, 1)
-    game.snapshot(&position)
-    cdef wts_board wins = win_squares(position.black if side == WTS_BLACK else position.white,
-                                      _empty_squares(&position))
-    return [sq for sq in range(81) if wts_any(wts_and(wins, wts_square_board(sq)))]

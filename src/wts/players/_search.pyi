@@ -1,7 +1,7 @@
-"""Type stub of :mod:`wts._mcts`: the agents' C kernels.
+"""Type stub of :mod:`wts.players._search`: the Monte Carlo tree search in C.
 
-:class:`wts.agents.MCTSAgent` and :class:`wts.agents.GreedyAgent` wrap them;
-colours are 0 (black) and 1 (white), squares ints 0-80.
+:class:`wts.agents.MCTSAgent` wraps it; colours are 0 (black) and 1 (white),
+squares ints 0-80.
 """
 
 from typing import Protocol, SupportsIndex
@@ -39,7 +39,3 @@ class Search:
 
 class _Stop(Protocol):
     def is_set(self) -> bool: ...
-
-def greedy_move(game: GameCore, color: SupportsIndex, seed: SupportsIndex) -> int: ...
-def evaluate_position(game: GameCore, color: SupportsIndex) -> float: ...
-def winning_squares(game: GameCore, color: SupportsIndex) -> list[int]: ...
