@@ -2,15 +2,13 @@
 cimport cython
 
 from wts.engine._core cimport wts_state
+from wts.engine._history cimport History
 
 
 cdef class GameCore:
     cdef wts_state state
-    # The turns played, as a persistent list: None, or (earlier history, TurnResult),
-    # so that copy() shares it and play() only prepends one pair.
-    cdef object _history
-    # The position before the first turn of the history: None for a new game.
-    cdef GameCore _root
+    # The turns played and the position before them, shared by copies.
+    cdef History _history
     # Held while the position is read or changed, so no thread sees half a turn.
     cdef cython.pymutex _lock
 

@@ -24,6 +24,7 @@ from wts.engine._core cimport (
 )
 
 from wts.engine._core import STATUSES as _CORE_STATUSES
+from wts.engine._history import NEW_GAME as _NEW_GAME
 from wts.engine.base import check_setup, check_turn, game_over_error, move_square, occupied_error
 from wts.engine.events import Capture, Hatch, TurnResult
 from wts.engine.pieces import Color, Piece
@@ -36,6 +37,7 @@ cdef tuple PIECES = (Piece.EMPTY, Piece.BLACK, Piece.WHITE, Piece.EGG)
 cdef int SQUARE_STEP[8]
 SQUARE_STEP[:] = [1, -1, 9, -9, 10, -10, 8, -8]
 cdef tuple NO_EVENTS = ()
+cdef History NEW_GAME = _NEW_GAME
 
 
 cdef inline frozenset _squares(wts_board board):
@@ -75,18 +77,21 @@ cdef bint _same_position(const wts_state *a, const wts_state *b):
     return True
 
 
-cdef GameCore _start_of_history(GameCore game):
-    """The root a game's history will start from, for a game with no history yet:
-    None for a new game, else a snapshot of its position, made once and shared
-    by its copies. The caller holds the game's mutex."""
-    cdef GameCore snapshot
+cdef History _history_to_extend(GameCore game):
+    """The game's history, or for a game with no turns yet, one starting from its
+    position: NEW_GAME for a new game, else a snapshot made once and shared by
+    the copies made before the first turn. The caller holds the game's mutex."""
+    cdef History history = game._history
+    cdef GameCore root
+    if history.length:
+        return history
     if _is_new(&game.state):
-        return None
-    if game._root is not None and _same_position(&game._root.state, &game.state):
-        return game._root
-    snapshot = type(game)()
-    wts_copy(&snapshot.state, &game.state)
-    return snapshot
+        return NEW_GAME
+    if history.root is not None and _same_position(&(<GameCore>history.root).state, &game.state):
+        return history
+    root = type(game)()
+    wts_copy(&root.state, &game.state)
+    return History(root)
 
 
 cdef object _turn_result(int black_move, int white_move, const wts_turn_record *record,
@@ -126,6 +131,7 @@ cdef class GameCore:
 
     def __cinit__(self):
         wts_init(&self.state)
+        self._history = NEW_GAME
 
     cdef void snapshot(self, wts_state *out) noexcept:
         with self._lock:
@@ -134,8 +140,7 @@ cdef class GameCore:
     cdef void load(self, const wts_state *state) noexcept:
         with self._lock:
             wts_copy(&self.state, state)
-            self._history = None
-            self._root = None
+            self._history = NEW_GAME
 
     @classmethod
     def from_setup(cls, black=(), white=(), eggs=(), turn=0):
@@ -165,39 +170,14 @@ cdef class GameCore:
         cdef GameCore game = type(self)()
         with self._lock:
             wts_copy(&game.state, &self.state)
-            if self._history is None:
-                # Copies tried and thrown away share one snapshot of the start.
-                self._root = _start_of_history(self)
+            # Copies tried and thrown away share one snapshot of the start.
+            self._history = _history_to_extend(self)
             game._history = self._history
-            game._root = self._root
         return game
 
-    @property
-    def history(self):
-        """The turns played on this game, oldest first; empty for a game just set up."""
-        cdef list results = []
-        cdef object node
+    def _current_history(self):
         with self._lock:
-            node = self._history
-        while node is not None:
-            results.append((<tuple>node)[1])
-            node = (<tuple>node)[0]
-        results.reverse()
-        return tuple(results)
-
-    def root(self):
-        """A copy of the game before the first turn of its history, with an empty
-        history (a copy of this game when the history is empty)."""
-        cdef object history
-        cdef GameCore root
-        with self._lock:
-            history = self._history
-            root = self._root
-        if history is None:
-            return self.copy()
-        if root is None:
-            return type(self)()
-        return root.copy()
+            return self._history
 
     @property
     def black(self):
@@ -281,6 +261,7 @@ cdef class GameCore:
         and changes nothing if either move is not allowed (CLARIFICATIONS 3).
         """
         cdef wts_turn_record record
+        cdef History history
         cdef int b, w
         black_square = _move_square(black_move, 0)
         white_square = _move_square(white_move, 1)
@@ -301,10 +282,9 @@ cdef class GameCore:
                 elif not wts_is_legal(&self.state, w):
                     error = occupied_error(COLORS[1], w, PIECES[wts_piece_at(&self.state, w)])
                 else:
-                    if self._history is None:
-                        self._root = _start_of_history(self)  # where the history starts
+                    history = _history_to_extend(self)
                     wts_resolve_turn(&self.state, b, w, &record)
                     result = _turn_result(b, w, &record, &self.state)
-                    self._history = (self._history, result)
+                    self._history = history.then(result)
                     return result
         raise error

@@ -21,6 +21,8 @@ from wts.params import describe_int
 if TYPE_CHECKING:
     from typing_extensions import Self
 
+    from wts.engine._history import History
+
 _PIECE_WORDS = {
     Piece.BLACK: "a black turtle",
     Piece.WHITE: "a white turtle",
@@ -202,9 +204,7 @@ class GameBase:
         def piece_at(self, square: Square | str) -> Piece: ...
         def legal_moves(self) -> list[Square]: ...
         def play(self, black_move: Square | str, white_move: Square | str) -> TurnResult: ...
-        @property
-        def history(self) -> tuple[TurnResult, ...]: ...
-        def root(self) -> Self: ...
+        def _current_history(self) -> History: ...
         def copy(self) -> Self: ...
         @classmethod
         def from_setup(cls, black: Iterable[Square | str] = (), white: Iterable[Square | str] = (),
@@ -266,6 +266,22 @@ class GameBase:
                 self._root_fen(),
             ),
         )
+
+    @property
+    def history(self) -> tuple[TurnResult, ...]:
+        """The turns played on this game, oldest first; empty for a game just set up."""
+        return self._current_history().turns()
+
+    def root(self) -> Self:
+        """A copy of the game before the first turn of its history, with an empty
+        history (a copy of this game when the history is empty)."""
+        history = self._current_history()
+        if not history:
+            return self.copy()
+        if history.root is None:
+            return type(self)()
+        root: Self = history.root.copy()
+        return root
 
     def _root_fen(self) -> str | None:
         """The position string the history starts from; None for a new game."""

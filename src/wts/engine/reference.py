@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable
 
+from wts.engine._history import NEW_GAME, History
 from wts.engine.base import GameBase, check_moves, check_setup, check_turn
 from wts.engine.events import Capture, Hatch, TurnResult
 from wts.engine.pieces import MAX_TURN, Color, Piece, Status
@@ -191,7 +192,7 @@ class Game(GameBase):
     (True, (40,))
     """
 
-    __slots__ = ("_board", "_eggs", "_turn", "_status", "_counts", "_history", "_root", "_lock")
+    __slots__ = ("_board", "_eggs", "_turn", "_status", "_counts", "_history", "_lock")
 
     def __init__(self) -> None:
         self._board: Board = [Piece.EMPTY] * NUM_SQUARES
@@ -199,10 +200,9 @@ class Game(GameBase):
         self._turn = 0
         self._status = Status.ONGOING
         self._counts = (0, 0)
-        # The turns played on this game object (and the copies it came from),
-        # and the position before the first of them: None for a new game.
-        self._history: list[TurnResult] = []
-        self._root: Game | None = None
+        # The turns played on this game (and the copies it came from), and the
+        # position before the first of them; shared by copies.
+        self._history: History = NEW_GAME
         # Serialises play, copy and the readers of the whole board across threads.
         self._lock = threading.RLock()
 
@@ -239,23 +239,12 @@ class Game(GameBase):
             game._turn = self._turn
             game._status = self._status
             game._counts = self._counts
-            game._history = list(self._history)
-            game._root = self._root
+            game._history = self._history
         return game
 
-    @property
-    def history(self) -> tuple[TurnResult, ...]:
-        """The turns played on this game, oldest first; empty for a game just set up."""
-        return tuple(self._history)
-
-    def root(self) -> Game:
-        """A copy of the game before the first turn of its history, with an empty
-        history (a copy of this game when the history is empty)."""
-        if not self._history:
-            return self.copy()
-        if self._root is None:
-            return type(self)()
-        return self._root.copy()
+    def _current_history(self) -> History:
+        with self._lock:
+            return self._history
 
     @property
     def black(self) -> frozenset[Square]:
@@ -310,8 +299,9 @@ class Game(GameBase):
 
     def _play(self, black_move: SquareLike, white_move: SquareLike) -> TurnResult:
         b, w = check_moves(self, black_move, white_move)
-        if not self._history and self._root is None and not self._is_new():
-            self._root = Game.copy(self)  # the position this game's history starts from
+        history = self._history
+        if not history:  # the first turn: the history starts from this position
+            history = NEW_GAME if self._is_new() else History(Game.copy(self))
         captures: list[Capture] = []
         dissolved: list[Square] = []
         hatched: list[Hatch] = []
@@ -351,7 +341,7 @@ class Game(GameBase):
             b, w, collision, tuple(captures), tuple(dissolved), tuple(hatched),
             self._status, self._counts,
         )
-        self._history.append(result)
+        self._history = history.then(result)
         return result
 
     def _is_new(self) -> bool:

@@ -1,0 +1,20 @@
+"""Type stub of :mod:`wts.engine._history`: a game's history, shared by both engines."""
+
+from typing import Any
+
+from typing_extensions import Self, disjoint_base
+
+from wts.engine.events import TurnResult
+
+@disjoint_base
+class History:
+    @property
+    def root(self) -> Any: ...
+    @property
+    def length(self) -> int: ...
+    def __new__(cls, root: Any = None) -> Self: ...
+    def then(self, turn: TurnResult) -> Self: ...
+    def turns(self) -> tuple[TurnResult, ...]: ...
+    def __len__(self) -> int: ...
+
+NEW_GAME: History
