@@ -1,11 +1,12 @@
 """Type stub of :mod:`wts.engine._history`: a game's history, shared by both engines."""
 
-from typing import Any
+from typing import Any, final
 
 from typing_extensions import Self, disjoint_base
 
 from wts.engine.events import TurnResult
 
+@final
 @disjoint_base
 class History:
     @property
