@@ -2,12 +2,11 @@
 
 from typing import Any, final
 
-from typing_extensions import Self, disjoint_base
+from typing_extensions import Self
 
 from wts.engine.events import TurnResult
 
 @final
-@disjoint_base
 class History:
     @property
     def root(self) -> Any: ...
