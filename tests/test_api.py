@@ -3,18 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from helpers import names, setup
 
 from wts import Capture, Color, Hatch, Piece, Status, TurnResult, parse_square
 
 BLACK, WHITE = Color.BLACK, Color.WHITE
 
 
-def names(text: str) -> list[int]:
-    return [parse_square(n) for n in text.split()]
-
-
-def setup(Game, black: str = "", white: str = "", eggs: str = ""):
-    return Game.from_setup(black=names(black), white=names(white), eggs=names(eggs))
 
 
 def board_rows(game) -> dict[str, list[str]]:

@@ -8,18 +8,17 @@ would give a different result.
 from __future__ import annotations
 
 import pytest
+from helpers import assert_board, cap, hatch, names, play_for, setup, snapshot, turn
 
 import wts
 from wts import (
     Capture,
     Color,
     GameOverError,
-    Hatch,
     IllegalMoveError,
     Piece,
     SetupError,
     Status,
-    TurnResult,
     parse_square,
     square_name,
 )
@@ -41,14 +40,6 @@ STEPS = {
 # --- helpers ---------------------------------------------------------------------
 
 
-def names(text: str) -> list[int]:
-    """Squares from space-separated names: ``"E5 F5"``."""
-    return [parse_square(n) for n in text.split()]
-
-
-def setup(Game, black: str = "", white: str = "", eggs: str = ""):
-    """A set-up position from space-separated names (eggs oldest first)."""
-    return Game.from_setup(black=names(black), white=names(white), eggs=names(eggs))
 
 
 def setup_for(Game, color: Color, own: str = "", foe: str = "", eggs: str = ""):
@@ -58,62 +49,10 @@ def setup_for(Game, color: Color, own: str = "", foe: str = "", eggs: str = ""):
     return setup(Game, black=foe, white=own, eggs=eggs)
 
 
-def play_for(game, color: Color, move: str, other: str) -> TurnResult:
-    """``color`` plays ``move`` while the opponent plays ``other``."""
-    return game.play(move, other) if color is BLACK else game.play(other, move)
 
 
-def cap(color: Color, round_: int, closer: str, trapped: str, anchor: str) -> Capture:
-    """A capture: ``closer`` brackets ``trapped`` (nearest first) against ``anchor``."""
-    first, second = names(trapped)
-    return Capture(color, round_, (first, second), parse_square(closer), parse_square(anchor))
 
 
-def hatch(square: str, color: Color, wave: int) -> Hatch:
-    return Hatch(parse_square(square), color, wave)
-
-
-def turn(
-    black_move: str,
-    white_move: str,
-    *,
-    collision: str | None = None,
-    captures: tuple[Capture, ...] = (),
-    dissolved: str = "",
-    hatched: tuple[Hatch, ...] = (),
-    status: Status = Status.ONGOING,
-    counts: tuple[int, int] = (0, 0),
-) -> TurnResult:
-    """The TurnResult a turn is expected to return."""
-    return TurnResult(
-        parse_square(black_move),
-        parse_square(white_move),
-        None if collision is None else parse_square(collision),
-        captures,
-        tuple(names(dissolved)),
-        hatched,
-        status,
-        counts,
-    )
-
-
-def assert_board(game, black: str = "", white: str = "", eggs: str = "") -> None:
-    """The game holds exactly these turtles, and these eggs in this age order."""
-    assert sorted(map(square_name, game.black)) == sorted(black.split())
-    assert sorted(map(square_name, game.white)) == sorted(white.split())
-    assert [square_name(e) for e in game.eggs] == eggs.split()
-
-
-def snapshot(game) -> tuple:
-    return (
-        game.black,
-        game.white,
-        game.eggs,
-        game.turn,
-        game.status,
-        game.winning_counts,
-        str(game),
-    )
 
 
 def ray(start: str, direction: str, distance: int) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import names, play_for, setup, snapshot
 
 import wts
 from wts import (
@@ -16,7 +17,6 @@ from wts import (
     SquareError,
     Status,
     WtsError,
-    parse_square,
 )
 
 BLACK, WHITE = Color.BLACK, Color.WHITE
@@ -59,31 +59,8 @@ NOT_SQUARE_IDS = [
 ]
 
 
-def names(text: str) -> list[int]:
-    return [parse_square(n) for n in text.split()]
 
 
-def setup(Game, black: str = "", white: str = "", eggs: str = ""):
-    return Game.from_setup(black=names(black), white=names(white), eggs=names(eggs))
-
-
-def snapshot(game) -> tuple:
-    """Everything observable about a game's state."""
-    return (
-        game.black,
-        game.white,
-        game.eggs,
-        game.turn,
-        game.status,
-        game.winning_counts,
-        game.legal_moves(),
-        str(game),
-    )
-
-
-def play_for(game, color: Color, move: object, other: object):
-    """``color`` plays ``move`` while the opponent plays ``other``."""
-    return game.play(move, other) if color is BLACK else game.play(other, move)
 
 
 def game_in_progress(Game):

@@ -10,14 +10,10 @@ import random
 
 import numpy as np
 import pytest
+from helpers import names
 
 import wts
 from wts import IllegalMoveError
-from wts.engine.squares import parse_square
-
-
-def names(text: str) -> list[int]:
-    return [parse_square(n) for n in text.split()]
 
 
 def test_play_appends_the_turn_result(Game) -> None:

@@ -6,9 +6,9 @@ string parses to a consistent position or raises ``NotationError``."""
 from __future__ import annotations
 
 import pickle
-import random
 
 import pytest
+from helpers import random_game
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
@@ -26,19 +26,6 @@ PROPERTY = settings(
 def names(text: str) -> tuple[int, ...]:
     return tuple(parse_square(n) for n in text.split())
 
-
-def random_game(Game, seed: int, turns: int, collide: float = 0.3):
-    """A reachable position: ``turns`` random turns (or fewer if the game ends)."""
-    rng = random.Random(seed)
-    game = Game()
-    for _ in range(turns):
-        if game.is_over():
-            break
-        legal = game.legal_moves()
-        black = rng.choice(legal)
-        white = black if rng.random() < collide else rng.choice(legal)
-        game.play(black, white)
-    return game
 
 
 # --- Examples from docs/notation.md ---------------------------------------------------
@@ -106,8 +93,8 @@ def test_from_fen_builds_the_engine_class_with_an_empty_history(Game) -> None:
 
 def test_both_engines_write_the_same_string() -> None:
     for seed in range(20):
-        fast = random_game(wts.Game, seed, 40)
-        reference = random_game(wts.reference.Game, seed, 40)
+        fast = random_game(wts.Game, seed, 40, collide=0.3)
+        reference = random_game(wts.reference.Game, seed, 40, collide=0.3)
         assert fast.fen() == reference.fen()
         assert wts.reference.Game.from_fen(fast.fen()) == reference
 
@@ -188,7 +175,7 @@ def test_notation_error_is_a_value_error_and_pickles() -> None:
        collide=st.sampled_from([0.0, 0.2, 0.6]), offset=st.integers(0, 1000))
 def test_round_trip_over_random_reachable_positions(Game, seed, turns, collide, offset) -> None:
     """from_fen(fen()) is the same game: pieces, egg order, turn, status, counts."""
-    game = random_game(Game, seed, turns, collide)
+    game = random_game(Game, seed, turns, collide=collide)
     if offset:  # the same position at another turn number
         game = Game.from_setup(game.black, game.white, game.eggs, turn=game.turn + offset)
     fen = game.fen()
@@ -238,7 +225,7 @@ def test_every_mutation_parses_consistently_or_raises_notation_error(
     """A mutated string is either the canonical string of a position (it parses,
     and writing that position gives the string back) or a NotationError whose
     position lies within the string."""
-    game = random_game(Game, seed, turns, 0.3)
+    game = random_game(Game, seed, turns, collide=0.3)
     fen = game.fen()
     text = data.draw(mutations(fen)) if data is not None else fen + "/"
     assume(text != fen)

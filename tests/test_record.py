@@ -4,9 +4,9 @@ set-up positions, tags, comments, files, and every error with its line."""
 from __future__ import annotations
 
 import io
-import random
 
 import pytest
+from helpers import names, random_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -15,21 +15,6 @@ import wts.engine.reference
 from wts import NotationError, record
 from wts.engine.squares import parse_square
 from wts.formats.record import GameRecord
-
-
-def names(text: str) -> list[int]:
-    return [parse_square(n) for n in text.split()]
-
-
-def random_game(Game, seed: int, start=None, collide: float = 0.15):
-    rng = random.Random(seed)
-    game = start.copy() if start is not None else Game()
-    while not game.is_over():
-        legal = game.legal_moves()
-        black = rng.choice(legal)
-        game.play(black, black if rng.random() < collide else rng.choice(legal))
-    return game
-
 
 GAME_TEXT = """\
 [Black "Ann"]
@@ -47,7 +32,7 @@ E4 E4 ; a collision: an egg on E4
 
 @pytest.mark.parametrize("seed", range(12))
 def test_a_game_written_and_read_back_is_identical_turn_by_turn(Game, seed: int) -> None:
-    game = random_game(Game, seed)
+    game = random_game(Game, seed, collide=0.15)
     text = record.dumps(game)
     back = record.loads(text, engine=Game)
     assert back.turns == game.history
@@ -61,7 +46,7 @@ def test_a_game_written_and_read_back_is_identical_turn_by_turn(Game, seed: int)
 def test_a_set_up_game_writes_its_start_as_setup(Game) -> None:
     start = Game.from_setup(black=names("H5 A1"), white=names("F5 G5"), eggs=names("C3 I9"),
                             turn=4)
-    game = random_game(Game, 1, start)
+    game = random_game(Game, 1, start=start, collide=0.15)
     text = record.dumps(game)
     assert f'[SetUp "{start.fen()}"]' in text
     back = record.loads(text, engine=Game)
@@ -133,7 +118,7 @@ def test_lenient_input_lower_case_blanks_tabs_crlf_and_bom() -> None:
 
 
 def test_write_a_list_of_moves_or_turn_results() -> None:
-    game = random_game(wts.Game, 5)
+    game = random_game(wts.Game, 5, collide=0.15)
     moves = [(r.black_move, r.white_move) for r in game.history]
     assert record.dumps(moves) == record.dumps(game)
     assert record.dumps(list(game.history)) == record.dumps(game)
@@ -187,7 +172,7 @@ def test_a_resignation_is_a_result_of_an_unfinished_game() -> None:
 
 
 def test_files_paths_and_binary_handles(tmp_path) -> None:
-    game = random_game(wts.Game, 2)
+    game = random_game(wts.Game, 2, collide=0.15)
     path = tmp_path / "game.wts"
     record.write(game, path)
     assert record.read(path).turns == game.history
@@ -208,7 +193,7 @@ def test_files_paths_and_binary_handles(tmp_path) -> None:
 
 def test_position_returns_the_game_after_a_turn() -> None:
     start = wts.Game.from_setup(black=names("H5"), turn=3)
-    game = random_game(wts.Game, 4, start)
+    game = random_game(wts.Game, 4, start=start, collide=0.15)
     back = record.loads(record.dumps(game))
     assert back.position(3) == start
     assert back.position(game.turn) == game
@@ -290,7 +275,7 @@ def test_not_utf8_names_the_line() -> None:
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_mutated_records_read_or_raise_notation_error(data) -> None:
-    game = random_game(wts.Game, data.draw(st.integers(0, 50)))
+    game = random_game(wts.Game, data.draw(st.integers(0, 50)), collide=0.15)
     text = record.dumps(game, headers={"Black": "Ann"}, comments={1: "first"})
     lines = text.split("\n")
     index = data.draw(st.integers(0, len(lines) - 1))

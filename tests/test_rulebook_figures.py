@@ -7,60 +7,17 @@ whole TurnResult and the board it leaves.
 
 from __future__ import annotations
 
-from wts import Capture, Color, Hatch, Piece, Status, TurnResult, parse_square
+from helpers import assert_board, cap, hatch, setup, turn
+
+from wts import Color, Piece, Status
 
 BLACK, WHITE = Color.BLACK, Color.WHITE
 
 
-def names(text: str) -> list[int]:
-    """Squares from space-separated names: ``"E5 F5"``."""
-    return [parse_square(n) for n in text.split()]
 
 
-def setup(Game, black: str = "", white: str = "", eggs: str = ""):
-    """A set-up position from space-separated names (eggs oldest first)."""
-    return Game.from_setup(black=names(black), white=names(white), eggs=names(eggs))
 
 
-def cap(color: Color, round_: int, closer: str, trapped: str, anchor: str) -> Capture:
-    """A capture: ``closer`` brackets ``trapped`` (nearest first) against ``anchor``."""
-    first, second = names(trapped)
-    return Capture(color, round_, (first, second), parse_square(closer), parse_square(anchor))
-
-
-def hatch(square: str, color: Color, wave: int) -> Hatch:
-    return Hatch(parse_square(square), color, wave)
-
-
-def turn(
-    black_move: str,
-    white_move: str,
-    *,
-    collision: str | None = None,
-    captures: tuple[Capture, ...] = (),
-    dissolved: str = "",
-    hatched: tuple[Hatch, ...] = (),
-    status: Status = Status.ONGOING,
-    counts: tuple[int, int] = (0, 0),
-) -> TurnResult:
-    """The TurnResult a turn is expected to return."""
-    return TurnResult(
-        parse_square(black_move),
-        parse_square(white_move),
-        None if collision is None else parse_square(collision),
-        captures,
-        tuple(names(dissolved)),
-        hatched,
-        status,
-        counts,
-    )
-
-
-def assert_board(game, black: str = "", white: str = "", eggs: str = "") -> None:
-    """The game holds exactly these turtles, and these eggs in this age order."""
-    assert game.black == frozenset(names(black))
-    assert game.white == frozenset(names(white))
-    assert game.eggs == tuple(names(eggs))
 
 
 def test_figure_collision_lays_an_egg_on_e5(Game) -> None:

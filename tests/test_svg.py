@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import io
 import os
-import random
 import xml.etree.ElementTree as ET
 
 import pytest
+from helpers import names, random_game
 from PIL import Image
 
 import wts
 from wts import svg
 from wts.engine.pieces import Piece
-from wts.engine.squares import SQUARE_NAMES, parse_square
+from wts.engine.squares import SQUARE_NAMES
 
 RENDERER_MISSING = ""
 try:
@@ -31,9 +31,6 @@ needs_renderer = pytest.mark.skipif(
 NS = "{http://www.w3.org/2000/svg}"
 
 
-def names(text: str) -> list[int]:
-    return [parse_square(n) for n in text.split()]
-
 
 def big_turn(Game):
     """The rulebook's big turn: two black captures and a white one, a dissolve, a hatch."""
@@ -42,17 +39,6 @@ def big_turn(Game):
     game.play("E5", "B4")
     return game
 
-
-def random_game(Game, seed: int, turns: int = 200):
-    rng = random.Random(seed)
-    game = Game()
-    for _ in range(turns):
-        if game.is_over():
-            break
-        legal = game.legal_moves()
-        black = rng.choice(legal)
-        game.play(black, black if rng.random() < 0.2 else rng.choice(legal))
-    return game
 
 
 def parse(picture: str) -> ET.Element:
@@ -225,7 +211,7 @@ def test_the_colours_are_told_apart() -> None:
 @needs_renderer
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_rendered_pixels_match_the_position(Game, seed: int) -> None:
-    game = random_game(Game, seed)
+    game = random_game(Game, seed, 200)
     check_pixels(game, game, 400, True)
 
 
