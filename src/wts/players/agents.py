@@ -111,8 +111,9 @@ def _check_seed(seed: int | None) -> int | None:
     return None if seed is None else check_seed(seed)
 
 
-class RandomAgent:
-    """Names a uniformly random empty square."""
+class _SeededAgent:
+    """What the random and greedy agents share: a seed, and a generator that
+    ``reset`` starts again from it."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = _check_seed(seed)
@@ -121,16 +122,20 @@ class RandomAgent:
     def reset(self) -> None:
         self._rng = random.Random(self.seed if self.seed is not None else _fresh_seed())
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed!r})"
+
+
+class RandomAgent(_SeededAgent):
+    """Names a uniformly random empty square."""
+
     def select(self, game: GameBase, color: Color | str) -> Square:
         _color_index(color)
         _check_not_over(game)
         return self._rng.choice(game.legal_moves())
 
-    def __repr__(self) -> str:
-        return f"RandomAgent(seed={self.seed!r})"
 
-
-class GreedyAgent:
+class GreedyAgent(_SeededAgent):
     """Looks one turn ahead, with the opponent's likely replies in mind.
 
     Every empty square is scored by the position after the turn, averaged
@@ -145,20 +150,10 @@ class GreedyAgent:
     break at random.
     """
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.seed = _check_seed(seed)
-        self.reset()
-
-    def reset(self) -> None:
-        self._rng = random.Random(self.seed if self.seed is not None else _fresh_seed())
-
     def select(self, game: GameBase, color: Color | str) -> Square:
         index = _color_index(color)
         _check_not_over(game)
         return int(greedy_move(_core(game), index, self._rng.getrandbits(64)))
-
-    def __repr__(self) -> str:
-        return f"GreedyAgent(seed={self.seed!r})"
 
 
 @dataclass(frozen=True)
