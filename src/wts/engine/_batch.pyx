@@ -162,12 +162,12 @@ cdef class BatchCore:
         cdef Py_ssize_t i
         cdef int sq, piece, k
         self._check_length(out.shape[0])
-        if out.shape[1] != 4 or out.shape[2] != 81:
+        if out.shape[1] != 4 or out.shape[2] != WTS_NUM_SQUARES:
             raise ValueError("an observation has 4 planes of 81 squares a game")
         with self._lock:
             with nogil:
                 for i in range(self.n):
-                    for sq in range(81):
+                    for sq in range(WTS_NUM_SQUARES):
                         piece = wts_piece_at(&self.states[i], sq)
                         out[i, 0, sq] = piece == WTS_BLACK_TURTLE
                         out[i, 1, sq] = piece == WTS_WHITE_TURTLE

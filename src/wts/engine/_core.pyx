@@ -28,7 +28,7 @@ STATUSES = tuple({
 
 # Shift of each direction on the padded board, in the order of CLARIFICATIONS 14:
 # E, W, N, S, NE, SW, NW, SE. Even indices point to higher bits, odd ones lower.
-cdef int DIRECTION_SHIFT[8]
+cdef int DIRECTION_SHIFT[WTS_NUM_DIRECTIONS]
 DIRECTION_SHIFT[:] = [1, 1, 10, 10, 11, 11, 9, 9]
 
 # Direction index of a one-step bit offset (offset + 11), -1 where none.
@@ -37,19 +37,19 @@ STEP_DIRECTION[:] = [5, 3, 7, -1, -1, -1, -1, -1, -1, -1, 1, -1,
                      0, -1, -1, -1, -1, -1, -1, -1, 6, 2, 4]
 
 # The on-board neighbours of every padded bit.
-cdef wts_board NEIGHBOURS[90]
+cdef wts_board NEIGHBOURS[WTS_PADDED_BITS]
 
 
 cdef void _init_neighbours() noexcept nogil:
     cdef int bit, d, k, other
-    for bit in range(90):
+    for bit in range(WTS_PADDED_BITS):
         NEIGHBOURS[bit].lo = NEIGHBOURS[bit].hi = 0
         if not wts_test_bit(wts_valid(), bit):
             continue
-        for d in range(8):
+        for d in range(WTS_NUM_DIRECTIONS):
             k = DIRECTION_SHIFT[d]
             other = bit + k if d % 2 == 0 else bit - k
-            if 0 <= other < 90 and wts_test_bit(wts_valid(), other):
+            if 0 <= other < WTS_PADDED_BITS and wts_test_bit(wts_valid(), other):
                 NEIGHBOURS[bit] = wts_or(NEIGHBOURS[bit], wts_bit_board(other))
 
 
@@ -228,13 +228,13 @@ cdef inline int _find_brackets_of_one(
         bit = wts_lowest_bit(near)
         near = wts_clear_lowest(near)
         step = bit - arrival
-        if (0 <= bit + 2 * step < 90 and wts_test_bit(foe, bit + step)
+        if (0 <= bit + 2 * step < WTS_PADDED_BITS and wts_test_bit(foe, bit + step)
                 and wts_test_bit(own, bit + 2 * step)):
             captured[0] = wts_or(captured[0], wts_or(wts_bit_board(bit), wts_bit_board(bit + step)))
             found |= 1u << STEP_DIRECTION[step + 11]
             count += 1
     if record != NULL and found:
-        for d in range(8):
+        for d in range(WTS_NUM_DIRECTIONS):
             if found & (1u << d):
                 _record_capture(record, arrival, d, color, round_)
     return count
@@ -248,7 +248,7 @@ cdef inline int _find_brackets(
     returns the number of captures; records them in the order of point 14."""
     cdef wts_board own = _turtles(state, color)
     cdef wts_board foe = wts_or(_turtles(state, 1 - color), state.eggs)
-    cdef wts_board closers[8]
+    cdef wts_board closers[WTS_NUM_DIRECTIONS]
     cdef wts_board all_closers, c
     cdef int d, k, bit, count = 0
     if not wts_any(wts_clear_lowest(arrivals)):
@@ -268,7 +268,7 @@ cdef inline int _find_brackets(
                          wts_or(wts_or(closers[4], closers[5]), wts_or(closers[6], closers[7])))
     if not wts_any(all_closers):
         return 0
-    for d in range(8):
+    for d in range(WTS_NUM_DIRECTIONS):
         c = closers[d]
         if not wts_any(c):
             continue
@@ -281,7 +281,7 @@ cdef inline int _find_brackets(
     if record != NULL:
         while wts_any(all_closers):
             bit = wts_lowest_bit(all_closers)
-            for d in range(8):
+            for d in range(WTS_NUM_DIRECTIONS):
                 if wts_test_bit(closers[d], bit):
                     _record_capture(record, bit, d, color, round_)
             all_closers = wts_clear_lowest(all_closers)

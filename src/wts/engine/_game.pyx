@@ -19,6 +19,7 @@ from wts.engine._bits cimport (
     wts_square_board,
 )
 from wts.engine._core cimport (
+    WTS_NUM_DIRECTIONS, WTS_NUM_SQUARES,
     wts_capture, wts_copy, wts_init, wts_is_legal, wts_is_over, wts_legal_moves, wts_piece_at,
     wts_resolve_turn, wts_settle, wts_state, wts_turn_record,
 )
@@ -34,7 +35,7 @@ cdef tuple STATUSES = _CORE_STATUSES
 cdef tuple COLORS = (Color.BLACK, Color.WHITE)
 cdef tuple PIECES = (Piece.EMPTY, Piece.BLACK, Piece.WHITE, Piece.EGG)
 # Public-index step of each direction of CLARIFICATIONS 14: E, W, N, S, NE, SW, NW, SE.
-cdef int SQUARE_STEP[8]
+cdef int SQUARE_STEP[WTS_NUM_DIRECTIONS]
 SQUARE_STEP[:] = [1, -1, 9, -9, 10, -10, 8, -8]
 cdef tuple NO_EVENTS = ()
 cdef History NEW_GAME = _NEW_GAME
@@ -56,7 +57,7 @@ cdef inline object _move_square(object move, int color):
     cdef int overflow = 0
     if type(move) is int:
         square = PyLong_AsLongAndOverflow(move, &overflow)
-        if not overflow and 0 <= square < 81:
+        if not overflow and 0 <= square < WTS_NUM_SQUARES:
             return move
     return move_square(COLORS[color], move)
 
@@ -235,7 +236,7 @@ cdef class GameCore:
     def piece_at(self, square):
         """What stands on ``square`` (an index or a name)."""
         cdef int sq, piece
-        if type(square) is int and 0 <= square < 81:
+        if type(square) is int and 0 <= square < WTS_NUM_SQUARES:
             sq = square
         else:
             sq = to_square(square)
