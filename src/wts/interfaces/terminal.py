@@ -166,11 +166,10 @@ class Resign(Exception):
         self.color = color
 
 
-HELP = (
-    "  type a square like E5 (a letter A-I and a digit 1-9); 'moves' lists the empty "
-    "squares,\n  'board' shows the board, 'rules' the rules in short, 'resign' gives up, "
-    "'quit' stops without a result"
-)
+HELP = """\
+  type a square like E5 (a letter A-I and a digit 1-9), or a command:
+  'moves' lists the empty squares, 'board' shows the board, 'rules' the rules
+  in short, 'resign' gives up, 'quit' stops without a result"""
 
 RULES = """\
   Both players name an empty square at once. The same square on both sides lays
