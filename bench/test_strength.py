@@ -5,7 +5,8 @@
 plays ``MCTSAgent(level=3)`` against ``RandomAgent`` and ``GreedyAgent``,
 200 games each, both colours equally, as ``wts tournament mcts:3 random
 --games 200 --seed 0`` and ``wts tournament mcts:3 greedy --games 200 --seed
-0`` do, and prints each report; then the time and playouts of a move at each
+0`` do, and prints each report (the README shows the second: it must be
+the same, but for the machine's speed); then the time and playouts of a move at each
 level. The targets (at least 95% and 70% of the games won) are checked; the
 speed is printed, never asserted. ``WTS_STRENGTH_GAMES`` changes the number
 of games, ``WTS_STRENGTH_JOBS`` the games played at once (default: one per
@@ -15,6 +16,7 @@ core; the search runs without the GIL).
 from __future__ import annotations
 
 import os
+import sys
 import time
 
 import pytest
@@ -22,6 +24,9 @@ import pytest
 import wts
 from wts.players.agents import LEVELS, GreedyAgent, MCTSAgent, RandomAgent
 from wts.players.tournament import format_result, play_match
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "tests"))
+from readme_blocks import reproduces, shell_sessions  # tests/ is on the path, not a package
 
 GAMES = int(os.environ.get("WTS_STRENGTH_GAMES", "200"))
 JOBS = int(os.environ.get("WTS_STRENGTH_JOBS", str(os.cpu_count() or 1)))
@@ -34,9 +39,15 @@ TARGETS = [("mcts:3", "random", 0.95), ("mcts:3", "greedy", 0.70)]
 def test_mcts_level_3_meets_its_target(a: str, b: str, target: float,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     result = play_match(a, b, GAMES, seed=0, jobs=JOBS)
+    report = format_result(result)
     with capsys.disabled():
-        print(f"\n{format_result(result)}\n  target: {a} wins at least {target:.0%} of the games")
+        print(f"\n{report}\n  target: {a} wins at least {target:.0%} of the games")
     assert result.a_wins >= target * result.games
+    # The README shows this match's report: it must be this one (its jobs do not matter).
+    shown = {command.replace(" --jobs 2", ""): output for _, command, output in shell_sessions()}
+    command = f"wts tournament {a} {b} --games {GAMES} --seed 0"
+    if command in shown:
+        assert reproduces(shown[command], report + "\n"), report
 
 
 def _positions() -> list[wts.Game]:

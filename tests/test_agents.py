@@ -30,7 +30,7 @@ from wts.players.agents import (
     make_agent,
     parse_agent_spec,
 )
-from wts.players.tournament import elo_difference, game_seed, play_game, play_match
+from wts.players.tournament import elo_difference, game_seed, play_match, play_match_game
 
 # Black has four in a row on rank 2 with both ends open: A2 or F2 wins.
 OPEN_FOUR = dict(black=["B2", "C2", "D2", "E2"], white=["A9", "I9", "E7"])
@@ -412,7 +412,8 @@ def test_an_error_in_a_match_on_threads_is_raised_with_no_thread_left() -> None:
 def test_a_game_stops_once_its_event_is_set() -> None:
     stop = threading.Event()
     stop.set()
-    game = play_game(MCTSAgent(level=1, seed=1, stop=stop), RandomAgent(seed=2), stop=stop)
+    game = play_match_game(MCTSAgent(level=1, seed=1, stop=stop), RandomAgent(seed=2),
+                           stop=stop)
     assert game.turn == 0 and not game.is_over()
 
 

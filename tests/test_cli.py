@@ -12,6 +12,7 @@ import pytest
 import wts
 import wts.engine.reference
 from wts.devtools import fuzz
+from wts.formats import text
 from wts.interfaces import cli
 
 SRC_DIR = os.path.dirname(os.path.dirname(os.path.abspath(wts.__file__)))
@@ -27,7 +28,9 @@ def run_wts(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str
     )
 
 
-TURN_LINE = re.compile(r"^turn (\d+): black ([A-I][1-9]), white ([A-I][1-9]); (.*)$", re.M)
+# A turn as wts demo prints it: the moves, then its events indented by two spaces.
+TURN_LINE = re.compile(r"^turn (\d+): black ([A-I][1-9]), white ([A-I][1-9])\n((?:  \S.*\n)*)",
+                       re.M)
 
 
 def test_demo_plays_one_game_and_prints_every_turn() -> None:
@@ -43,18 +46,24 @@ def test_demo_plays_one_game_and_prints_every_turn() -> None:
     # Replaying the printed moves on the reference engine gives the printed boards.
     game = wts.reference.Game()
     for _number, black, white, summary in turns:
+        before = game.status
         played = game.play(black, white)
-        assert f"status {played.status.value}" in summary
+        if played.status.is_over:
+            assert text.outcome(game) in summary
+        elif played.status is wts.Status.SUDDEN_DEATH:
+            assert "sudden death" in summary
+        else:
+            assert "wins" not in summary
+            assert ("sudden death is over" in summary) == (before is wts.Status.SUDDEN_DEATH)
         if played.collision is not None:
             assert f"collision on {black}" in summary
-        for word, present in (("captures:", played.captures), ("dissolved:", played.dissolved),
-                              ("hatched:", played.hatched)):
+        for word, present in ((" captures ", played.captures), (" dissolves", played.dissolved),
+                              (" hatches into ", played.hatched)):
             assert (word in summary) == bool(present), summary
-        assert str(game) in out
+        assert text.board(game) in out
     assert game.is_over()
-    assert out.rstrip().endswith(
-        f"(winning turtles: black {game.winning_counts[0]}, white {game.winning_counts[1]})"
-    )
+    assert out.rstrip().endswith(f"({text.decided_by(game)})")
+    assert "_wins" not in out  # the status in words, never its code
 
 
 def test_demo_is_reproducible_from_its_seed() -> None:
@@ -105,6 +114,7 @@ def test_version() -> None:
         ["play"],
         ["demo", "--seed", "x"],
         ["demo", "--seed"],
+        ["demo", "--seed", "-1"],
         ["demo", "--frobnicate"],
         ["fuzz", "--games", "0"],
         ["fuzz", "--seconds", "-3"],
@@ -159,6 +169,7 @@ def test_simulate_subcommand_prints_the_same_result_as_the_api() -> None:
         ["simulate", "--games", "many"],
         ["simulate", "--threads", "0"],
         ["simulate", "--seed", "-5"],
+        ["simulate", "--threads", "5000"],
         ["bench", "--rounds"],
     ],
 )
@@ -166,6 +177,57 @@ def test_simulate_and_bench_bad_arguments_exit_2(args: list[str]) -> None:
     proc = run_wts(*args)
     assert proc.returncode == 2
     assert "error:" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("command", ["demo", "simulate", "bench", "fuzz", "play", "replay",
+                                     "tournament"])
+def test_an_unknown_option_gets_the_command_s_own_usage(command: str,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    needed = {"replay": ["x.wts"], "tournament": ["random", "random"]}.get(command, [])
+    assert cli.main([command, *needed, "--fast"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: wts {command} ")
+    assert err.endswith(f"wts {command}: error: unrecognized arguments: --fast\n")
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["demo", "--seed", "-1"], "--seed: expected an integer seed from 0 to 2**64 - 1, got '-1'"),
+    (["simulate", "--seed", "-1"], "--seed: expected an integer seed from 0 to 2**64 - 1"),
+    (["simulate", "--threads", "5000"], "expected a number of threads from 1 to 1,024"),
+    (["simulate", "--games", "-1"], "expected a number of games of at least 0, got '-1'"),
+    (["tournament", "random", "random", "--jobs", "5000"], "a number of jobs from 1 to 1,024"),
+    (["tournament", "mcts", "random", "--time-limit", "1e9"],
+     "expected a number of seconds above 0 and at most 86400, got '1e9'"),
+    (["tournament", "mcts", "random", "--level", "6"], "expected an MCTS level from 1 to 5"),
+])
+def test_the_commands_share_their_option_checks(argv: list[str], message: str,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_bench_says_which_targets_were_missed_and_how_to_measure_fairly() -> None:
+    from wts.devtools.bench import BenchRow, verdict
+
+    met = BenchRow("simulate, 1 thread", "15 M turns/s", ">= 12 M turns/s", True)
+    missed = BenchRow("simulate, 2 threads / 1 thread", "1.2x", ">= 1.8x", False)
+    untargeted = BenchRow("Game.play, fast", "0.3 us/turn", "", None)
+    assert verdict([met, untargeted]) == "every target met"
+    report = verdict([met, missed, untargeted], quick=True)
+    assert report.startswith("1 of 2 targets missed: simulate, 2 threads / 1 thread\n")
+    assert "idle" in report and "without --quick" in report
+    assert "without --quick" not in verdict([missed])
+
+
+def test_bench_prints_its_verdict_under_the_table(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from wts.devtools.bench import BenchRow
+
+    rows = [BenchRow("bytes per game state", "200 B", "<= 160 B", False)]
+    monkeypatch.setattr("wts.devtools.bench.run", lambda quick: rows)
+    assert cli.main(["bench"]) == 0
+    out = capsys.readouterr().out
+    assert "200 B" in out and "\n1 of 1 targets missed: bytes per game state\n" in out
 
 
 def test_bench_subcommand_prints_one_table_with_every_measure() -> None:

@@ -7,17 +7,21 @@ Regenerate the golden files after an intended change of the output with
 
 from __future__ import annotations
 
+import io
 import os
 import random
 import re
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 
 import pytest
 
 import wts
 from wts import record
+from wts.formats.text import board as board_text
+from wts.interfaces import terminal
 
 if sys.platform != "win32":
     import pexpect  # the test extra installs it everywhere but on Windows
@@ -50,12 +54,13 @@ def finish(child: pexpect.spawn) -> int:
     return child.exitstatus if child.exitstatus is not None else -child.signalstatus
 
 
-def last_board(text: str) -> str:
-    """The last board printed in ``text`` (its 12 lines, with the status line)."""
-    lines = text.replace("\r\n", "\n").split("\n")
+def last_board(output: str, expected: str) -> str:
+    """The last board printed in ``output``, as many lines as ``expected`` has
+    (the board, its status line and its key to the marks)."""
+    lines = output.replace("\r\n", "\n").split("\n")
     starts = [i for i, line in enumerate(lines) if line.split() == list("ABCDEFGHI")]
     first = starts[-2]
-    return "\n".join(lines[first:first + 12])
+    return "\n".join(lines[first:first + len(expected.splitlines())])
 
 
 # --- wts play through a pseudo-terminal ------------------------------------------------
@@ -141,10 +146,10 @@ def test_bot_against_bot_saves_a_record_that_replays_to_the_same_board(tmp_path)
     saved = record.read(path)
     assert saved.game.turn == turns and saved.game.is_over()
     assert saved.headers["Result"] == record.result_of(saved.game)
-    assert last_board(played) == str(saved.game)
+    assert last_board(played, board_text(saved.game)) == board_text(saved.game)
     replay = run_wts("replay", str(path))
     assert replay.returncode == 0, replay.stderr
-    assert last_board(replay.stdout) == str(saved.game)
+    assert last_board(replay.stdout, board_text(saved.game)) == board_text(saved.game)
 
 
 @pty_only
@@ -171,6 +176,67 @@ def test_the_side_not_named_is_played_by_a_bot() -> None:
     child.expect_exact("white, your square: ")
     child.sendline("quit")
     assert finish(child) == 0
+
+
+@pty_only
+def test_the_prompt_edits_the_line_and_explains_the_rules() -> None:
+    child = spawn("play", "--black", "human", "--white", "random", "--seed", "1")
+    child.expect_exact("white's bot has seed 2 (--seed + 1); --seed 1 makes it play the same "
+                       "way again")
+    child.expect_exact("black, your square: ")
+    child.send("5\x1b[DE\r")  # 5, the left arrow, E: readline makes it E5
+    child.expect_exact("turn 1: black E5, white H1")
+    child.expect_exact(" 5   .  .  .  . [X] .  .  .  .  5")
+    child.expect_exact("marks: [ ] played last turn")
+    child.sendline("rules")
+    child.expect_exact("Five or more turtles of one colour in a row win")
+    child.expect_exact("docs/rules.md")
+    child.sendline("moves")
+    child.expect(r"empty squares: A1 B1 .*\n(  [A-I][1-9].*\n)+")
+    wrapped = child.match.group(0).replace("\r", "").splitlines()
+    assert len(wrapped) > 1 and max(len(line) for line in wrapped) < 100  # COLUMNS=100
+    assert len(" ".join(wrapped).split()) == 2 + 79
+    child.sendline("quit")
+    assert finish(child) == 0
+
+
+@pty_only
+def test_a_slow_bot_shows_that_it_is_thinking() -> None:
+    child = spawn("play", "--black", "human", "--white", "mcts", "--level", "4", "--seed", "1")
+    child.expect_exact("black, your square: ")
+    child.sendline("E5")
+    child.expect_exact("white is thinking...")
+    child.expect_exact("turn 1: black E5, white ")
+    child.expect_exact("black, your square: ")
+    child.sendline("quit")
+    assert finish(child) == 0
+
+
+def test_thinking_is_shown_on_a_terminal_only_once_the_bot_is_slow() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    slow, fast, piped = Terminal(), Terminal(), io.StringIO()
+    with terminal.Thinking(wts.Color.WHITE, slow, after=0.01):
+        time.sleep(0.3)
+    with terminal.Thinking(wts.Color.BLACK, fast, after=30.0):
+        pass
+    with terminal.Thinking(wts.Color.BLACK, piped, after=0.0):
+        time.sleep(0.1)
+    line = "white is thinking..."
+    assert slow.getvalue() == line + "\r" + " " * len(line) + "\r"
+    assert fast.getvalue() == piped.getvalue() == ""
+
+
+def test_moves_are_wrapped_to_the_width() -> None:
+    game = wts.Game()
+    for width in (30, 60, 300):
+        lines = terminal.empty_squares(game, width).splitlines()
+        assert all(len(line) < width for line in lines)
+        assert " ".join(lines).split()[2:] == [wts.square_name(sq) for sq in range(81)]
+    assert len(terminal.empty_squares(game, 30).splitlines()) > len(
+        terminal.empty_squares(game, 300).splitlines()) == 1
 
 
 def test_moves_can_be_piped_in() -> None:
@@ -210,6 +276,10 @@ def test_play_from_a_position(tmp_path) -> None:
         (["replay"], "the following arguments are required: FILE"),
         (["replay", "x.wts", "--turn", "-1"], "expected a turn number"),
         (["replay", "x.wts", "--size", "3"], "expected a size in pixels"),
+        (["play", "--black", "random", "--white", "random", "--delay", "5000"],
+         "expected a number of seconds from 0 to 3600"),
+        (["play", "--black", "human", "--seed", str(2**64)], "from 0 to 2**64 - 1"),
+        (["replay", "x.wts", "--speed", "2"], "unrecognized arguments: --speed"),
     ],
 )
 def test_bad_arguments_exit_2_with_usage_and_no_traceback(args, message) -> None:
@@ -347,6 +417,21 @@ def test_replay_errors_exit_2_with_a_message(tmp_path) -> None:
     assert proc.returncode == 2 and "cannot write to" in proc.stderr
     for text in (proc.stderr, missing.stderr):
         assert "Traceback" not in text
+
+
+def test_replay_says_a_file_holds_no_turns(tmp_path) -> None:
+    empty = tmp_path / "empty.wts"
+    empty.write_text("\n  \n")
+    proc = run_wts("replay", str(empty))
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == (f"wts replay: error: {empty} holds no turns and no tags: "
+                           "it is no game record\n")
+    tagged = tmp_path / "tagged.wts"
+    tagged.write_text('[Black "Ann"]\n')
+    proc = run_wts("replay", str(tagged))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.endswith("\nthe record holds no turns\n"
+                                "result: unfinished after 0 turns (ongoing)\n")
 
 
 def regenerate() -> None:

@@ -236,3 +236,87 @@ def test_rendered_pixels_at_every_turn_of_a_game(Game) -> None:
         for sq in range(81):
             x, y = svg.square_center(sq, size=300)
             assert close(image.getpixel((int(x), int(y))), expected_color(position, sq, moves))
+
+
+# --- Rows of five, the legend and the title ----------------------------------------------
+
+
+def won(Game):
+    """White completes C3-G7 with E5; black's A2 is the other move."""
+    game = Game.from_setup(black=names("A1 B1 C1 D1"), white=names("C3 D4 F6 G7"),
+                           eggs=names("I9"))
+    game.play("A2", "E5")
+    return game
+
+
+def ringed(root: ET.Element, name: str, **layout: object) -> set[str]:
+    return {nearest_square(float(e.get("cx")), float(e.get("cy")), **layout)
+            for e in by_class(root, name)}
+
+
+def test_the_winning_row_is_ringed_and_the_title_says_who_won(Game) -> None:
+    root = parse(svg.board(won(Game)))
+    assert ringed(root, "row") == {"C3", "D4", "E5", "F6", "G7"}
+    title = root.find(f"{NS}title").text
+    assert title == ("What the Shell, turn 1: black A2, white E5; "
+                     "white wins: five in a row at C3 D4 E5 F6 G7")
+    # The same words when the picture is of a position, not a turn.
+    start = Game.from_setup(black=names("A1 B1 C1 D1 E1"))
+    assert parse(svg.board(start)).find(f"{NS}title").text == (
+        "What the Shell, turn 0, black wins: five in a row at A1 B1 C1 D1 E1")
+
+
+def test_both_rows_of_sudden_death_are_ringed(Game) -> None:
+    game = Game.from_setup(black=names("A1 B1 C1 D1 E1"), white=names("A9 B8 C7 D6 E5"))
+    root = parse(svg.board(game, coordinates=False))
+    assert ringed(root, "row", coordinates=False) == {"A1", "B1", "C1", "D1", "E1",
+                                                      "A9", "B8", "C7", "D6", "E5"}
+
+
+def legend_words(root: ET.Element) -> list[str]:
+    return [t.text for group in by_class(root, "legend") for t in group.iter(f"{NS}text")]
+
+
+def test_the_legend_names_the_marks_shown_in_order(Game) -> None:
+    assert legend_words(parse(svg.board(big_turn(Game)))) == [
+        "last moves", "hatched", "captured", "dissolved"]
+    assert legend_words(parse(svg.board(won(Game), size=120))) == ["last moves", "five in a row"]
+    assert by_class(parse(svg.board(Game())), "legend") == []
+    assert by_class(parse(svg.board(big_turn(Game), legend=False)), "legend") == []
+
+
+def test_the_legend_fits_in_the_picture_under_the_board(Game) -> None:
+    for size in (90, 400):
+        root = parse(svg.board(big_turn(Game), size=size))
+        bottom = svg.square_center(0, size=size)[1]
+        (group,) = by_class(root, "legend")
+        for element in group:
+            x = float(element.get("x") or element.get("cx"))
+            y = float(element.get("y") or element.get("cy"))
+            assert 0 <= x <= size and bottom < y <= size, (size, element.attrib)
+
+
+def test_without_a_legend_the_board_fills_the_picture(Game) -> None:
+    with_legend = svg.square_center(0, size=400)
+    without = svg.square_center(0, size=400, legend=False)
+    assert without == svg.square_center(0, size=400, legend=False, coordinates=True)
+    assert without[1] > with_legend[1]  # a larger board reaches further down
+    with pytest.raises(wts.ParameterTypeError, match="legend"):
+        svg.board(Game(), legend="yes")
+
+
+@needs_renderer
+def test_rendered_row_rings_have_their_colour(Game) -> None:
+    game = won(Game)
+    image = render(svg.board(game, size=400))
+    cell = svg.square_center(1, size=400)[0] - svg.square_center(0, size=400)[0]
+    for name in ("C3", "E5", "G7"):
+        x, y = svg.square_center(parse_square(name), size=400)
+        assert close(image.getpixel((int(x + 0.44 * cell), int(y))), rgb(svg.COLORS["row"]), 40)
+    x, y = svg.square_center(parse_square("A1"), size=400)  # black's four: no ring
+    assert not close(image.getpixel((int(x + 0.44 * cell), int(y))), rgb(svg.COLORS["row"]), 40)
+
+
+def test_the_row_colour_is_its_own() -> None:
+    for other in ("black", "white", "egg", "board", "played", "hatched", "captured", "dissolved"):
+        assert not close(rgb(svg.COLORS["row"]), rgb(svg.COLORS[other]), 30), other

@@ -8,6 +8,7 @@ pytest-benchmark suite.
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from collections.abc import Callable
@@ -29,6 +30,7 @@ __all__ = [
     "replay_batch",
     "run",
     "main_table",
+    "verdict",
 ]
 
 Moves = list[tuple[int, int]]
@@ -185,4 +187,23 @@ def main_table(rows: list[BenchRow]) -> str:
         for row in cells
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def verdict(rows: list[BenchRow], quick: bool = False) -> str:
+    """The line under the table: every target met, or which were missed and
+    how to measure fairly, since a missed target on a busy machine is most
+    often the machine, not the engine."""
+    missed = [row.measure for row in rows if row.met is False]
+    if not missed:
+        return "every target met"
+    lines = [f"{len(missed)} of {sum(row.met is not None for row in rows)} targets missed: "
+             + "; ".join(missed)]
+    if hasattr(os, "getloadavg"):
+        load = os.getloadavg()[0]
+        lines.append(f"The machine's load average is {load:.1f} on {os.cpu_count() or 1} "
+                     "core(s): other work slows these timings.")
+    lines.append("For a fair figure: run it when the machine is idle"
+                 + (", without --quick (its workloads are small and noisy)" if quick else "")
+                 + ", and keep the best of a few runs.")
     return "\n".join(lines)

@@ -19,58 +19,29 @@ from typing import TextIO
 import wts
 from wts._interrupts import report_interrupt
 from wts.devtools import fuzz
-from wts.engine.events import TurnResult
-from wts.engine.squares import SQUARE_NAMES
-from wts.interfaces import terminal
+from wts.formats import text
+from wts.interfaces import arguments, terminal
+from wts.params import MAX_THREADS
 from wts.players import tournament
 
 
-def describe_turn(result: TurnResult) -> str:
-    """One line saying what a turn did: moves, collision, captures, dissolves, hatches, status."""
-    names = SQUARE_NAMES
-    parts = [f"black {names[result.black_move]}, white {names[result.white_move]}"]
-    if result.collision is not None:
-        parts.append(f"collision on {names[result.collision]}: egg laid")
-    if result.captures:
-        captures = []
-        for capture in result.captures:
-            text = f"{capture.color.value} {'+'.join(names[sq] for sq in capture.squares)}"
-            if capture.round:
-                text += f" (wave {capture.round})"
-            captures.append(text)
-        parts.append("captures: " + ", ".join(captures))
-    if result.dissolved:
-        parts.append("dissolved: " + ", ".join(names[sq] for sq in result.dissolved))
-    if result.hatched:
-        parts.append("hatched: " + ", ".join(
-            f"{names[h.square]} {h.color.value} (wave {h.wave})" for h in result.hatched
-        ))
-    status = f"status {result.status.value}"
-    black, white = result.winning_counts
-    if black or white:
-        status += f" (winning turtles: black {black}, white {white})"
-    parts.append(status)
-    return "; ".join(parts)
-
-
 def play_demo(seed: int, out: TextIO) -> None:
-    """Play one game between two uniform random players, printing every turn."""
+    """Play one game between two uniform random players, printing every turn
+    as ``wts play`` does."""
     rng = random.Random(seed)
     game = wts.Game()
     print(f"What the Shell: a demo game between two random players (seed {seed})", file=out)
-    print(game, file=out)
+    print(text.board(game), file=out)
+    previous = game.status
     while not game.is_over():
         legal = game.legal_moves()
         result = game.play(rng.choice(legal), rng.choice(legal))
-        print(f"\nturn {game.turn}: {describe_turn(result)}", file=out)
-        print(game, file=out)
-    black, white = game.winning_counts
-    verdict = "a draw" if game.winner is None else f"{game.winner.value} wins"
-    print(
-        f"\nresult: {verdict} after {game.turn} turns "
-        f"(winning turtles: black {black}, white {white})",
-        file=out,
-    )
+        print("", file=out)
+        print("\n".join(text.describe_turn(result, game, previous)), file=out)
+        print(text.board(game), file=out)
+        previous = result.status
+    print("", file=out)
+    print(terminal.describe_result(game), file=out)
 
 
 def run_simulate(games: int, seed: int, threads: int, progress: bool, out: TextIO) -> None:
@@ -105,40 +76,6 @@ def run_simulate(games: int, seed: int, threads: int, progress: bool, out: TextI
         print(f"  {name:<12} {value:>18}", file=out)
 
 
-def _seed(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer seed, got {text!r}") from None
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
-
-
-def _games(text: str) -> int:
-    try:
-        value = int(text.replace("_", "").replace(",", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of games, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected zero or more games, got {value}")
-    return value
-
-
-def _seed64(text: str) -> int:
-    value = _seed(text)
-    if not 0 <= value < 2**64:
-        raise argparse.ArgumentTypeError(f"the seed must be from 0 to 2**64 - 1, got {value}")
-    return value
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``wts`` and its subcommands."""
     parser = argparse.ArgumentParser(
@@ -152,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
         "and a summary of events after every turn, then the result.",
     )
     demo.add_argument(
-        "--seed", type=_seed, default=None,
+        "--seed", type=arguments.seed, default=None,
         help="seed of the players' random moves (default: a fresh one, printed)",
     )
     simulate = commands.add_parser(
@@ -161,10 +98,11 @@ def build_parser() -> argparse.ArgumentParser:
         "without the GIL, and print wins, draws, turns and turns per second. The result "
         "depends only on --games and --seed, not on --threads.",
     )
-    simulate.add_argument("--games", type=_games, default=1_000_000,
+    simulate.add_argument("--games", type=arguments.game_count(0), default=1_000_000,
                           help="number of games (default 1,000,000)")
-    simulate.add_argument("--seed", type=_seed64, default=0, help="random seed (default 0)")
-    simulate.add_argument("--threads", type=_positive, default=os.cpu_count() or 1,
+    simulate.add_argument("--seed", type=arguments.seed, default=0, help="random seed (default 0)")
+    simulate.add_argument("--threads", type=arguments.threads,
+                          default=min(os.cpu_count() or 1, MAX_THREADS),
                           help="OS threads sharing the games (default: every core)")
     simulate.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                           help="show a progress bar (default: on a terminal, for long runs)")
@@ -189,7 +127,6 @@ def build_parser() -> argparse.ArgumentParser:
         "turn. Type 'help' at the prompt for the other commands.",
     )
     terminal.add_play_arguments(play)
-    play.set_defaults(subparser=play)
     replay = commands.add_parser(
         "replay", help="show a saved game record turn by turn, or draw it as SVG pictures",
         description="Read a game record, check every turn, and print the board and what "
@@ -204,6 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
         "score, the Elo difference with a 95%% interval, and MCTS playouts per second.",
     )
     tournament.add_arguments(tournament_parser)
+    for command in commands.choices.values():  # for the errors found after parsing
+        command.set_defaults(subparser=command)
     return parser
 
 
@@ -211,7 +150,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, unknown = parser.parse_known_args(argv)
+        if unknown:  # the command's own usage says what it takes, not the top level's
+            args.subparser.error(f"unrecognized arguments: {' '.join(unknown)}")
     except SystemExit as exc:  # argparse printed the help or the error
         return exc.code if isinstance(exc.code, int) else 2
     try:
@@ -228,7 +169,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "bench":
             from wts.devtools import bench as bench_module
 
-            print(bench_module.main_table(bench_module.run(quick=args.quick)))
+            rows = bench_module.run(quick=args.quick)
+            print(bench_module.main_table(rows))
+            print(bench_module.verdict(rows, quick=args.quick))
             return 0
         if args.command == "play":
             return terminal.run_play(args)

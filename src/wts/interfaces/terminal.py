@@ -1,38 +1,43 @@
 """``wts play`` and ``wts replay``: games in the terminal.
 
-``play_game`` runs a game between humans at the keyboard and bots, printing
-the board and what happened after every turn; ``replay_record`` prints (or
-draws) a saved game record turn by turn. The command line (:mod:`wts.interfaces.cli`)
-parses the arguments and calls these.
+``play_in_terminal`` runs a game between humans at the keyboard and bots,
+printing the board and what happened after every turn; ``replay_record``
+prints (or draws) a saved game record turn by turn. The command line
+(:mod:`wts.interfaces.cli`) parses the arguments and calls these.
 """
 
 from __future__ import annotations
 
 import os
 import random
+import shutil
 import sys
+import textwrap
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import TracebackType
 from typing import Any, Protocol, TextIO
 
 from wts._interrupts import EXIT_INTERRUPTED
 from wts.engine.base import GameBase
-from wts.engine.events import TurnResult
 from wts.engine.game import Game
-from wts.engine.pieces import Color, Piece, Status
+from wts.engine.pieces import Color, Piece
 from wts.engine.squares import SQUARE_NAMES, Square, to_square
 from wts.errors import ParameterError, SquareError
 from wts.formats import record as records
+from wts.formats import text
+from wts.interfaces import arguments
 from wts.params import check_float, check_seed
+from wts.players import agents
 
 __all__ = [
-    "describe_lines",
     "describe_result",
     "player_names",
     "default_bot",
     "make_player",
-    "play_game",
+    "play_in_terminal",
     "replay_record",
     "HUMAN",
 ]
@@ -40,63 +45,24 @@ __all__ = [
 HUMAN = "human"
 #: The longest pause between two bot moves, in seconds.
 MAX_DELAY = 3600.0
+#: A bot still choosing after this many seconds gets a "thinking" line.
+THINKING_AFTER = 0.3
 
 
 def _turns(count: int) -> str:
     return f"{count} turn" if count == 1 else f"{count} turns"
 
 
-# --- What happened -------------------------------------------------------------------
-
-
-def describe_lines(result: TurnResult, number: int, previous: Status | None = None) -> list[str]:
-    """Lines saying what turn ``number`` did: the moves, then each event, then
-    the status when it is anything but normal play."""
-    names = SQUARE_NAMES
-    lines = [f"turn {number}: black {names[result.black_move]}, white {names[result.white_move]}"]
-    if result.collision is not None:
-        lines.append(f"  collision on {names[result.collision]}: an egg is laid")
-    for capture in result.captures:
-        wave = f" (hatching wave {capture.round})" if capture.round else ""
-        lines.append(
-            f"  {capture.color.value} captures {names[capture.squares[0]]} and "
-            f"{names[capture.squares[1]]}, closed from {names[capture.closer]} to "
-            f"{names[capture.anchor]}{wave}"
-        )
-    for sq in result.dissolved:
-        lines.append(f"  the egg on {names[sq]} dissolves: both captured at once")
-    for hatch in result.hatched:
-        lines.append(f"  the egg on {names[hatch.square]} hatches into a {hatch.color.value} "
-                     f"turtle (wave {hatch.wave})")
-    black, white = result.winning_counts
-    if result.status is Status.SUDDEN_DEATH and previous is Status.SUDDEN_DEATH:
-        lines.append(f"  sudden death goes on: {black} winning turtles each")
-    elif result.status is Status.SUDDEN_DEATH:
-        lines.append(f"  sudden death: both have a row of five ({black} winning turtles "
-                     f"each); play goes on until the counts differ")
-    elif result.status is Status.BLACK_WINS:
-        lines.append(f"  black wins: {black} winning turtles against {white}")
-    elif result.status is Status.WHITE_WINS:
-        lines.append(f"  white wins: {white} winning turtles against {black}")
-    elif result.status is Status.DRAW:
-        lines.append("  draw: the board is full" + (
-            f" with {black} winning turtles each" if black else " and nobody has five in a row"))
-    elif previous is Status.SUDDEN_DEATH:
-        lines.append("  both rows are broken: sudden death is over, normal play again")
-    return lines
-
-
 def describe_result(game: GameBase, resigned: Color | None = None) -> str:
-    """The last line of a game: who won, after how many turns."""
-    black, white = game.winning_counts
+    """The last line of a game: who won, after how many turns, and how."""
     if resigned is not None:
         return (f"result: {resigned.opponent.value} wins: {resigned.value} resigned after "
                 f"{_turns(game.turn)}")
     if not game.is_over():
-        return f"result: unfinished after {_turns(game.turn)} ({game.status.value})"
-    verdict = "a draw" if game.winner is None else f"{game.winner.value} wins"
-    return (f"result: {verdict} after {_turns(game.turn)} "
-            f"(winning turtles: black {black}, white {white})")
+        return (f"result: unfinished after {_turns(game.turn)} "
+                f"({text.status_words(game.status)})")
+    return (f"result: {text.status_words(game.status)} after {_turns(game.turn)} "
+            f"({text.decided_by(game)})")
 
 
 # --- Players ---------------------------------------------------------------------------
@@ -106,36 +72,14 @@ class Bot(Protocol):
     def select(self, game: GameBase, color: Color) -> Square: ...
 
 
-class _RandomPlayer:
-    """A uniformly random empty square (used when :mod:`wts.agents` is not there)."""
-
-    def __init__(self, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
-
-    def select(self, game: GameBase, color: Color) -> Square:
-        return self._rng.choice(game.legal_moves())
-
-
-def _agents() -> Any:
-    try:
-        from wts.players import agents
-    except ImportError:
-        return None
-    if not hasattr(agents, "make_agent"):
-        return None
-    return agents
-
-
 def player_names() -> tuple[str, ...]:
     """What ``--black``/``--white`` accept: human and every bot."""
-    agents = _agents()
-    bots = tuple(agents.AGENT_NAMES) if agents is not None else ("random",)
-    return (HUMAN, *bots)
+    return (HUMAN, *agents.AGENT_NAMES)
 
 
 def default_bot() -> str:
-    """The bot that plays the side not named: MCTS when the agents are there."""
-    return "mcts" if "mcts" in player_names() else "random"
+    """The bot that plays the side not named."""
+    return "mcts"
 
 
 def check_player(spec: str) -> str:
@@ -143,27 +87,18 @@ def check_player(spec: str) -> str:
     name = spec.strip().lower()
     if name == HUMAN:
         return name
-    agents = _agents()
-    if agents is not None:
-        try:
-            agents.parse_agent_spec(name)
-        except ValueError as exc:
-            if name.partition(":")[0] in player_names():
-                raise  # a bad level: the agents' message says which are good
-            raise ParameterError(f"unknown player {spec!r}: expected one of "
+    try:
+        agents.parse_agent_spec(name)
+    except ValueError as exc:
+        if name.partition(":")[0] in player_names():
+            raise  # a bad level: the agents' message says which are good
+        raise ParameterError(f"unknown player {spec!r}: expected one of "
                              f"{', '.join(player_names())} (mcts:LEVEL picks a level)") from exc
-        return name
-    if name != "random":
-        raise ParameterError(
-            f"unknown player {spec!r}: expected one of {', '.join(player_names())}")
     return name
 
 
 def make_player(spec: str, seed: int, level: int | None = None) -> Bot:
     """The bot named ``spec`` (``random``, ``greedy``, ``mcts``, ``mcts:2``)."""
-    agents = _agents()
-    if agents is None:
-        return _RandomPlayer(seed)
     bot: Bot = agents.make_agent(spec, seed=seed, level=level)
     return bot
 
@@ -175,6 +110,45 @@ def bot_label(spec: str, seed: int, bot: object) -> str:
     if isinstance(level, int):
         name = f"{name}:{level}"
     return f"{name} (seed {seed})"
+
+
+class Thinking:
+    """A ``black is thinking...`` line on a terminal while a bot takes longer
+    than ``after`` seconds to choose, erased once it has; nothing elsewhere,
+    so a transcript holds only the game."""
+
+    def __init__(self, color: Color, out: TextIO, after: float = THINKING_AFTER) -> None:
+        self._line = f"{color.value} is thinking..."
+        self._out = out
+        self._lock = threading.Lock()
+        self._shown = False
+        self._timer: threading.Timer | None = None
+        if out.isatty():
+            self._timer = threading.Timer(after, self._show)
+            self._timer.daemon = True
+
+    def _show(self) -> None:
+        with self._lock:
+            if self._timer is not None:
+                self._out.write(self._line)
+                self._out.flush()
+                self._shown = True
+
+    def __enter__(self) -> Thinking:
+        if self._timer is not None:
+            self._timer.start()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        timer = self._timer
+        with self._lock:
+            self._timer = None  # a timer firing now finds it gone and shows nothing
+            if self._shown:
+                self._out.write("\r" + " " * len(self._line) + "\r")
+                self._out.flush()
+        if timer is not None:
+            timer.cancel()
 
 
 # --- Reading a human's move ------------------------------------------------------------
@@ -192,15 +166,43 @@ class Resign(Exception):
         self.color = color
 
 
-HELP = (
-    "  type a square like E5 (a letter A-I and a digit 1-9); 'moves' lists the empty "
-    "squares,\n  'board' shows the board, 'resign' gives up, 'quit' stops without a result"
-)
+HELP = """\
+  type a square like E5 (a letter A-I and a digit 1-9), or a command:
+  'moves' lists the empty squares, 'board' shows the board, 'rules' the rules
+  in short, 'resign' gives up, 'quit' stops without a result"""
+
+RULES = """\
+  Both players name an empty square at once. The same square on both sides lays
+  an egg there instead (eggs are numbered by age: 1 hatches next).
+  A turtle landing so that exactly two enemy pieces (turtles or eggs) lie between
+  it and another turtle of its colour, in a line, captures those two; each capture
+  hatches the oldest egg into a turtle of the capturer's colour, which can capture
+  in turn. Five or more turtles of one colour in a row win; the side with more
+  turtles in rows of five wins, and equal rows on both sides are sudden death:
+  play goes on until one side has more.
+  On the board: X black, O white, [ ] the squares played last turn, ( ) the
+  turtles hatched last turn, * a turtle in a row of five.
+  The full rules, with every ruling: docs/rules.md in the wts source."""
+
+
+def _line_editing(stdin: TextIO, out: TextIO) -> bool:
+    """True when ``input()`` can read the line with editing (arrow keys,
+    history): this process's own terminal on both ends, and readline there."""
+    if stdin is not sys.stdin or out is not sys.stdout or not (stdin.isatty() and out.isatty()):
+        return False
+    try:
+        import readline  # noqa: F401  # importing it is what gives input() line editing
+    except ImportError:  # Windows: the console edits lines itself
+        return False
+    return True
 
 
 def _read_line(prompt: str, hidden: bool, out: TextIO, stdin: TextIO) -> str:
     """One line from ``stdin`` after ``prompt``; not echoed when ``hidden`` and
-    ``stdin`` is a terminal. Raises EOFError at the end of input."""
+    ``stdin`` is a terminal, edited with readline when it can be. Raises
+    EOFError at the end of input."""
+    if not hidden and _line_editing(stdin, out):
+        return input(prompt) + "\n"
     out.write(prompt)
     out.flush()
     if hidden and stdin.isatty():
@@ -232,6 +234,15 @@ def _read_line(prompt: str, hidden: bool, out: TextIO, stdin: TextIO) -> str:
     return line
 
 
+def empty_squares(game: GameBase, width: int | None = None) -> str:
+    """The ``moves`` answer: the empty squares, wrapped to ``width`` columns
+    (default: the terminal's width)."""
+    columns = width if width is not None else shutil.get_terminal_size().columns
+    return textwrap.fill(" ".join(SQUARE_NAMES[sq] for sq in game.legal_moves()),
+                         width=max(columns - 1, 24), initial_indent="  empty squares: ",
+                         subsequent_indent="  ", break_on_hyphens=False)
+
+
 def ask_move(game: GameBase, color: Color, hidden: bool, out: TextIO, stdin: TextIO) -> Square:
     """A human's square for this turn, asked until it is a legal one.
 
@@ -239,32 +250,34 @@ def ask_move(game: GameBase, color: Color, hidden: bool, out: TextIO, stdin: Tex
     """
     prompt = f"{color.value}, your square{' (hidden)' if hidden else ''}: "
     while True:
-        text = _read_line(prompt, hidden, out, stdin).strip()
-        word = text.lower()
+        entry = _read_line(prompt, hidden, out, stdin).strip()
+        word = entry.lower()
         if not word:
             continue
         if word in ("help", "?"):
             print(HELP, file=out)
+            continue
+        if word == "rules":
+            print(RULES, file=out)
             continue
         if word in ("quit", "exit"):
             raise Quit
         if word == "resign":
             raise Resign(color)
         if word == "board":
-            print(game, file=out)
+            print(text.board(game), file=out)
             continue
         if word in ("moves", "legal"):
-            print("  empty squares: " + " ".join(SQUARE_NAMES[s] for s in game.legal_moves()),
-                  file=out)
+            print(empty_squares(game), file=out)
             continue
         try:
-            square = to_square(text)
+            square = to_square(entry)
         except SquareError:
             if hidden:
                 print("  that is not a square: type a letter A-I and a digit 1-9, like E5",
                       file=out)
             else:
-                print(f"  {text!r} is not a square: type a letter A-I and a digit 1-9, like E5 "
+                print(f"  {entry!r} is not a square: type a letter A-I and a digit 1-9, like E5 "
                       "('help' for more)", file=out)
             continue
         piece = game.piece_at(square)
@@ -285,7 +298,7 @@ def ask_move(game: GameBase, color: Color, hidden: bool, out: TextIO, stdin: Tex
 
 @dataclass
 class PlayOutcome:
-    """How ``play_game`` ended: the game, a resignation, and the exit status."""
+    """How ``play_in_terminal`` ended: the game, a resignation, and the exit status."""
 
     game: GameBase
     status: int
@@ -293,7 +306,7 @@ class PlayOutcome:
     headers: dict[str, str] = field(default_factory=dict)
 
 
-def play_game(
+def play_in_terminal(
     black: str,
     white: str,
     *,
@@ -308,10 +321,11 @@ def play_game(
 ) -> PlayOutcome:
     """Play one game in the terminal; ``black``/``white`` are ``human`` or a bot name.
 
-    Bots get seeds ``seed`` (black) and ``seed + 1`` (white). Two humans
-    type their squares hidden, one after the other. The game ends when it is
-    decided, when a human types quit or resign, at the end of input, or on
-    Ctrl-C; with ``save`` the record is written in every case.
+    Bots get seeds ``seed`` (black) and ``seed + 1`` (white), so two bots of
+    one kind do not play alike. Two humans type their squares hidden, one
+    after the other; a single human edits the line on a terminal. The game
+    ends when it is decided, when a human types quit or resign, at the end of
+    input, or on Ctrl-C; with ``save`` the record is written in every case.
     """
     seed = check_seed(seed)
     delay = check_float(delay, "delay (seconds)", 0.0, MAX_DELAY)
@@ -322,23 +336,32 @@ def play_game(
     hidden = all(humans)
     players: list[Bot | None] = []
     labels = []
-    for index, spec in enumerate((black, white)):
+    seeds = (seed, (seed + 1) % 2**64)
+    for spec, bot_seed in zip((black, white), seeds):
         if spec == HUMAN:
             players.append(None)
             labels.append(HUMAN)
         else:
-            bot_seed = (seed + index) % 2**64
             bot = make_player(spec, bot_seed, level)
             players.append(bot)
             labels.append(bot_label(spec, bot_seed, bot))
 
     print(f"What the Shell: black {labels[0]} against white {labels[1]}", file=out)
+    # The labels show the bots' seeds; say where they come from, and how to play alike again.
+    if not any(humans):
+        print(f"bots' seeds: black {seeds[0]} (--seed), white {seeds[1]} (--seed + 1); "
+              f"--seed {seed} replays this game", file=out)
+    elif not all(humans):
+        color, bot_seed, which = ((Color.BLACK, seeds[0], "--seed") if humans[1] else
+                                  (Color.WHITE, seeds[1], "--seed + 1"))
+        print(f"{color.value}'s bot has seed {bot_seed} ({which}); --seed {seed} makes it "
+              "play the same way again", file=out)
     if any(humans):
         print("Both players choose a square at once; type 'help' at the prompt for more.",
               file=out)
     if hidden and not stdin.isatty():
         print("(input is not a terminal: entries cannot be hidden)", file=out)
-    print(game, file=out)
+    print(text.board(game), file=out)
     outcome = PlayOutcome(game, 0, headers={
         "Black": labels[0], "White": labels[1], "Date": time.strftime("%Y.%m.%d"),
     })
@@ -352,13 +375,14 @@ def play_game(
                     if hidden and color is Color.BLACK:
                         print("  black has chosen.", file=out)
                 else:
-                    moves.append(player.select(game, color))
+                    with Thinking(color, out):
+                        moves.append(player.select(game, color))
             if delay and not any(humans):
                 sleep(delay)
             result = game.play(moves[0], moves[1])
             print("", file=out)
-            print("\n".join(describe_lines(result, game.turn, previous)), file=out)
-            print(game, file=out)
+            print("\n".join(text.describe_turn(result, game, previous)), file=out)
+            print(text.board(game), file=out)
             previous = result.status
         print(describe_result(game), file=out)
     except Resign as exc:
@@ -396,9 +420,9 @@ def replay_record(
     start = game_record.start
 
     def comments(index: int) -> None:
-        text = game_record.comments.get(index)
-        if text:
-            for line in text.split("\n"):
+        comment = game_record.comments.get(index)
+        if comment:
+            for line in comment.split("\n"):
                 print(f"  ; {line}", file=out)
 
     if turn is None:
@@ -407,7 +431,7 @@ def replay_record(
         comments(0)
         print("", file=out)
         print(f"start (turn {start.turn})", file=out)
-        print(start, file=out)
+        print(text.board(start), file=out)
     game = start.copy()
     previous = game.status
     for played in game_record.turns:
@@ -417,19 +441,21 @@ def replay_record(
         index = game.turn - start.turn
         if turn is None:
             print("", file=out)
-            print("\n".join(describe_lines(result, game.turn, previous)), file=out)
+            print("\n".join(text.describe_turn(result, game, previous)), file=out)
             comments(index)
-            print(game, file=out)
+            print(text.board(game), file=out)
         elif game.turn == turn:
-            print("\n".join(describe_lines(result, game.turn, previous)), file=out)
+            print("\n".join(text.describe_turn(result, game, previous)), file=out)
             comments(index)
         previous = result.status
     if turn is not None:
         if turn == start.turn:
             print(f"start (turn {start.turn})", file=out)
-        print(game, file=out)
+        print(text.board(game), file=out)
         return
     print("", file=out)
+    if not game_record.turns:
+        print("the record holds no turns", file=out)
     resigned = None
     result_tag = game_record.headers.get("Result", "*")
     if not game.is_over() and result_tag in ("1-0", "0-1"):
@@ -477,42 +503,8 @@ def write_pictures(
 # --- The command line ------------------------------------------------------------------
 
 
-def _int_option(text: str, what: str, low: int, high: int | None = None) -> int:
-    import argparse
-
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
-    if value < low or (high is not None and value > high):
-        span = f"from {low} to {high}" if high is not None else f"from {low} up"
-        raise argparse.ArgumentTypeError(f"expected {what} {span}, got {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    return _int_option(text, "an integer seed", 0, 2**64 - 1)
-
-
-def _turn(text: str) -> int:
-    return _int_option(text, "a turn number", 0)
-
-
-def _pixels(text: str) -> int:
-    return _int_option(text, "a size in pixels", 16, 10_000)
-
-
-def _seconds(text: str) -> float:
-    import argparse
-    import math
-
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"expected zero or more seconds, got {text!r}")
-    return value
+#: What ``--delay`` takes: seconds, from none to the longest pause.
+delay_seconds = arguments.seconds("a number of seconds", 0.0, MAX_DELAY)
 
 
 def add_play_arguments(parser: Any) -> None:
@@ -525,17 +517,16 @@ def add_play_arguments(parser: Any) -> None:
     parser.add_argument("--white", metavar="PLAYER", default=None,
                         help=f"who plays white (same choices); a side not named is played by "
                              f"{default_bot()}")
-    parser.add_argument("--level", type=lambda t: _int_option(t, "an MCTS level", 1, 5),
-                        default=None, metavar="N",
+    parser.add_argument("--level", type=arguments.level, default=None, metavar="N",
                         help="strength of an mcts player, 1-5 (default 3)")
-    parser.add_argument("--seed", type=_seed, default=None,
+    parser.add_argument("--seed", type=arguments.seed, default=None,
                         help="seed of the bots (black gets SEED, white SEED+1; "
                              "default: a fresh one, printed)")
     parser.add_argument("--save", metavar="FILE", default=None,
                         help="write the game record to FILE when the game ends or stops")
     parser.add_argument("--fen", metavar="POSITION", default=None,
                         help="start from this position string instead of an empty board")
-    parser.add_argument("--delay", type=_seconds, default=0.0, metavar="SECONDS",
+    parser.add_argument("--delay", type=delay_seconds, default=0.0, metavar="SECONDS",
                         help="seconds to wait between turns when two bots play (default 0)")
 
 
@@ -562,7 +553,8 @@ def run_play(args: Any) -> int:
             except ValueError as exc:
                 parser.error(f"--fen: {exc}")
             if start is not None and start.is_over():
-                parser.error(f"--fen: that position is already decided ({start.status.value})")
+                parser.error("--fen: that position is already decided "
+                             f"({text.outcome(start)})")
         if args.save is not None:
             folder = os.path.dirname(os.path.abspath(args.save))
             if os.path.isdir(args.save) or not os.path.isdir(folder) or not os.access(
@@ -572,8 +564,8 @@ def run_play(args: Any) -> int:
         return exc.code if isinstance(exc.code, int) else 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     try:
-        outcome = play_game(specs[0], specs[1], seed=seed, level=args.level, start=start,
-                            save=args.save, delay=args.delay)
+        outcome = play_in_terminal(specs[0], specs[1], seed=seed, level=args.level,
+                                   start=start, save=args.save, delay=args.delay)
     except BrokenPipeError:
         raise  # the reader went away: main() stops quietly
     except OSError as exc:
@@ -589,12 +581,12 @@ def add_replay_arguments(parser: Any) -> None:
     """The options of ``wts replay``."""
     parser.add_argument("file", metavar="FILE",
                         help="a game record (as written by wts play --save); - reads stdin")
-    parser.add_argument("--turn", type=_turn, default=None,
+    parser.add_argument("--turn", type=arguments.turn, default=None,
                         help="show only the position after turn N (0: the start)")
     parser.add_argument("--svg", metavar="DIR", default=None,
                         help="write one SVG picture per turn (turn-NNN.svg) to DIR instead "
                              "of printing")
-    parser.add_argument("--size", type=_pixels, default=400,
+    parser.add_argument("--size", type=arguments.pixels, default=400,
                         help="size of the pictures in pixels (default 400)")
     parser.add_argument("--progress", action="store_true", default=None,
                         help="show a progress bar while writing pictures "
@@ -613,6 +605,10 @@ def run_replay(args: Any, out: TextIO | None = None) -> int:
         return 2
     except ValueError as exc:  # NotationError, and a bad SetUp
         print(f"wts replay: error: {name}: {exc}", file=sys.stderr)
+        return 2
+    if not (game_record.turns or game_record.headers):
+        print(f"wts replay: error: {name} holds no turns and no tags: it is no game record",
+              file=sys.stderr)
         return 2
     first, last = game_record.start.turn, game_record.game.turn
     if args.turn is not None and not first <= args.turn <= last:

@@ -25,13 +25,14 @@ from typing import TextIO
 from wts._interrupts import stop_pool
 from wts.engine.game import Game
 from wts.engine.pieces import Color
+from wts.interfaces import arguments
 from wts.params import MAX_THREADS, check_int, check_seed
-from wts.players.agents import LEVELS, Agent, MCTSAgent, make_agent, parse_agent_spec
+from wts.players.agents import Agent, MCTSAgent, make_agent, parse_agent_spec
 
 __all__ = [
-    "GameRecord",
+    "MatchGame",
     "MatchResult",
-    "play_game",
+    "play_match_game",
     "play_match",
     "elo_difference",
     "format_result",
@@ -57,8 +58,8 @@ def game_seed(seed: int, game: int, side: int) -> int:
 
 
 @dataclass(frozen=True)
-class GameRecord:
-    """One game of a match."""
+class MatchGame:
+    """One game of a match: who played black, who won, and the moves."""
 
     index: int
     a_color: Color
@@ -82,7 +83,7 @@ class MatchResult:
     a: str
     b: str
     seed: int
-    records: list[GameRecord] = field(default_factory=list)
+    records: list[MatchGame] = field(default_factory=list)
     seconds: float = 0.0
     # Per side: MCTS playouts and the seconds their searches took.
     playouts: list[int] = field(default_factory=lambda: [0, 0])
@@ -123,8 +124,8 @@ class MatchResult:
         return self.playouts[side] / self.search_seconds[side]
 
 
-def play_game(black: Agent, white: Agent, max_turns: int = MAX_TURNS,
-              stop: threading.Event | None = None) -> Game:
+def play_match_game(black: Agent, white: Agent, max_turns: int = MAX_TURNS,
+                    stop: threading.Event | None = None) -> Game:
     """Play one game between two agents from the start; returns the final game.
 
     Once ``stop`` is set (from any thread) no further turn is played: the game
@@ -166,7 +167,7 @@ def _elo(score: float) -> float:
 
 
 # One game's record, and per side its MCTS playouts, search seconds and moves.
-_Played = tuple[GameRecord, list[int], list[float], list[int]]
+_Played = tuple[MatchGame, list[int], list[float], list[int]]
 
 
 def _play_one(spec_a: str, spec_b: str, seed: int, index: int, level: int | None,
@@ -179,11 +180,11 @@ def _play_one(spec_a: str, spec_b: str, seed: int, index: int, level: int | None
     ]
     a_color = Color.BLACK if index % 2 == 0 else Color.WHITE
     black, white = (agents[0], agents[1]) if a_color is Color.BLACK else (agents[1], agents[0])
-    game = play_game(black, white, MAX_TURNS, stop)
+    game = play_match_game(black, white, MAX_TURNS, stop)
     if stop.is_set():
         return None
     moves = tuple((turn.black_move, turn.white_move) for turn in game.history)
-    record = GameRecord(index, a_color, game.winner, game.turn, moves)
+    record = MatchGame(index, a_color, game.winner, game.turn, moves)
     playouts = [a.total_playouts if isinstance(a, MCTSAgent) else 0 for a in agents]
     seconds = [a.total_seconds if isinstance(a, MCTSAgent) else 0.0 for a in agents]
     return record, playouts, seconds, [game.turn, game.turn]
@@ -318,80 +319,22 @@ def format_result(result: MatchResult, level: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def _agent_spec(text: str) -> str:
-    try:
-        parse_agent_spec(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    return text.strip().lower()
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text.replace("_", "").replace(",", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of games, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least one game, got {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer seed, got {text!r}") from None
-    if not 0 <= value < 2**64:
-        raise argparse.ArgumentTypeError(f"the seed must be from 0 to 2**64 - 1, got {value}")
-    return value
-
-
-def _level(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value not in LEVELS:
-        raise argparse.ArgumentTypeError(
-            f"expected a level from 1 to {max(LEVELS)}, got {text!r}"
-        )
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value > 0 or math.isinf(value):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
-
-
-def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive number of jobs, got {text!r}")
-    return value
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``wts tournament``."""
-    parser.add_argument("a", type=_agent_spec, metavar="A",
+    parser.add_argument("a", type=arguments.agent_spec, metavar="A",
                         help="first agent: random, greedy, mcts or mcts:LEVEL")
-    parser.add_argument("b", type=_agent_spec, metavar="B", help="second agent, the same way")
-    parser.add_argument("--games", type=_count, default=100,
+    parser.add_argument("b", type=arguments.agent_spec, metavar="B",
+                        help="second agent, the same way")
+    parser.add_argument("--games", type=arguments.game_count(1), default=100,
                         help="games to play, A black in every other one (default 100)")
-    parser.add_argument("--seed", type=_seed, default=0, help="match seed (default 0)")
-    parser.add_argument("--level", type=_level, default=None,
+    parser.add_argument("--seed", type=arguments.seed, default=0, help="match seed (default 0)")
+    parser.add_argument("--level", type=arguments.level, default=None,
                         help="level of an mcts agent given without one (default 3)")
-    parser.add_argument("--time-limit", type=_seconds, default=None, metavar="SECONDS",
+    parser.add_argument("--time-limit", type=arguments.time_limit, default=None,
+                        metavar="SECONDS",
                         help="MCTS searches this long per move instead of a playout budget "
                         "(results then depend on the machine)")
-    parser.add_argument("--jobs", type=_jobs, default=1,
+    parser.add_argument("--jobs", type=arguments.jobs, default=1,
                         help="games played at once on threads (default 1)")
 
 

@@ -1,0 +1,107 @@
+"""The argparse converters every ``wts`` command shares.
+
+Each converter takes the text of one option and returns its value, or raises
+``argparse.ArgumentTypeError`` saying what was expected, so argparse prints
+the usage and the message and the command exits with 2. The bounds are the
+ones the API checks, so a value the parser takes never makes a call fail
+later with a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable
+
+from wts.params import MAX_THREADS, SEED_MAX
+from wts.players.agents import LEVELS, MAX_TIME_LIMIT, parse_agent_spec
+
+__all__ = [
+    "integer",
+    "seconds",
+    "seed",
+    "level",
+    "threads",
+    "jobs",
+    "turn",
+    "pixels",
+    "time_limit",
+    "game_count",
+    "agent_spec",
+]
+
+
+def _bound(value: int | float) -> str:
+    """A bound for a message: the largest seed by its formula, not its 20 digits."""
+    if value == SEED_MAX:
+        return "2**64 - 1"
+    return f"{value:g}" if isinstance(value, float) else f"{value:,}"
+
+
+def _span(low: int | float, high: int | float | None, low_open: bool = False) -> str:
+    if high is None:
+        return f"above {_bound(low)}" if low_open else f"of at least {_bound(low)}"
+    if low_open:
+        return f"above {_bound(low)} and at most {_bound(high)}"
+    return f"from {_bound(low)} to {_bound(high)}"
+
+
+def integer(what: str, low: int, high: int | None = None, *,
+            digit_groups: bool = False) -> Callable[[str], int]:
+    """A converter to an int from ``low`` to ``high`` (None: no limit); with
+    ``digit_groups``, ``1_000_000`` and ``1,000,000`` are taken too."""
+
+    def convert(text: str) -> int:
+        digits = text.replace("_", "").replace(",", "") if digit_groups else text
+        try:
+            value = int(digits)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(
+                f"expected {what} {_span(low, high)}, got {text!r}")
+        return value
+
+    return convert
+
+
+def seconds(what: str, low: float, high: float, *,
+            low_open: bool = False) -> Callable[[str], float]:
+    """A converter to a finite number of seconds from ``low`` (excluded with
+    ``low_open``) to ``high``; NaN and infinities are refused."""
+
+    def convert(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        low_ok = value > low if low_open else value >= low
+        if not (math.isfinite(value) and low_ok and value <= high):
+            raise argparse.ArgumentTypeError(
+                f"expected {what} {_span(low, high, low_open)}, got {text!r}")
+        return value
+
+    return convert
+
+
+seed = integer("an integer seed", 0, SEED_MAX)
+level = integer("an MCTS level", min(LEVELS), max(LEVELS))
+threads = integer("a number of threads", 1, MAX_THREADS)
+jobs = integer("a number of jobs", 1, MAX_THREADS)
+turn = integer("a turn number", 0)
+pixels = integer("a size in pixels", 16, 10_000)
+time_limit = seconds("a number of seconds", 0.0, MAX_TIME_LIMIT, low_open=True)
+
+
+def game_count(minimum: int) -> Callable[[str], int]:
+    """A converter to a number of games, at least ``minimum``, digit groups allowed."""
+    return integer("a number of games", minimum, digit_groups=True)
+
+
+def agent_spec(text: str) -> str:
+    """An agent as ``wts tournament`` names it: ``random``, ``greedy``, ``mcts``, ``mcts:3``."""
+    try:
+        parse_agent_spec(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text.strip().lower()

@@ -1,0 +1,159 @@
+"""The README's ``wts`` commands give what it shows.
+
+Every ``text`` block that starts with ``$ wts ...`` is run as ``python -m
+wts ...`` from this checkout and its output compared with the block, line by
+line (``...`` on a line stands for any number of lines; the figures that
+depend on the machine, such as its threads and speed, are left out). A
+human's entries are the ones the block shows at the prompts. The example
+game's caption names the command that played ``docs/example-game.wts``: it
+is run and must play that game, the caption's account of its turns must be
+what happened, and the pictures must be ``wts.svg.board`` of those turns.
+"""
+
+from __future__ import annotations
+
+import difflib
+import io
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+import pytest
+from PIL import Image, ImageChops
+from readme_blocks import README, python_blocks, reproduces, shell_sessions
+
+import wts
+from wts.engine.squares import SQUARE_NAMES
+from wts.formats import text
+from wts.interfaces import cli
+
+try:
+    import cairosvg
+except OSError:  # cairosvg is installed, the cairo C library is not
+    if os.environ.get("WTS_REQUIRE_RENDERER") == "1":  # set by .ci/run: never skip there
+        raise
+    cairosvg = None
+
+SRC_DIR = os.path.dirname(os.path.dirname(os.path.abspath(wts.__file__)))
+ROOT = README.parent
+SESSIONS = shell_sessions()
+#: Sessions too long for the test suite, and the test that runs each.
+RUN_ELSEWHERE = {
+    "wts tournament mcts:3 greedy --games 200 --seed 0 --jobs 2": "bench/test_strength.py",
+}
+RUN_HERE = [(lineno, command, shown) for lineno, command, shown in SESSIONS
+            if command not in RUN_ELSEWHERE]
+PROMPT = re.compile(r"^(?:black|white), your square(?: \(hidden\))?: (.*)$", re.M)
+
+pytestmark = pytest.mark.skipif(not README.is_file(), reason="no README.md beside the tests")
+
+
+def test_every_session_is_run_by_a_test() -> None:
+    assert len(RUN_HERE) >= 2
+    assert {command for _, command, _ in SESSIONS} - {c for _, c, _ in RUN_HERE} == set(
+        RUN_ELSEWHERE)
+
+
+@pytest.mark.parametrize(("lineno", "command", "shown"), RUN_HERE,
+                         ids=[command for _, command, _ in RUN_HERE])
+def test_shell_session_reproduces(lineno: int, command: str, shown: str) -> None:
+    entries = "".join(entry + "\n" for entry in PROMPT.findall(shown))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([SRC_DIR, os.environ.get("PYTHONPATH", "")]),
+               COLUMNS="80")
+    proc = subprocess.run([sys.executable, "-m", *shlex.split(command)], input=entries,
+                          capture_output=True, text=True, timeout=300, env=env, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    diff = "\n".join(difflib.unified_diff(shown.splitlines(), proc.stdout.splitlines(),
+                                          "README.md", command, lineterm=""))
+    assert reproduces(shown, proc.stdout), f"README.md line {lineno + 1}:\n{diff}"
+
+
+# --- The example game ------------------------------------------------------------------
+
+
+def caption() -> str:
+    readme = README.read_text(encoding="utf-8")
+    start = readme.index("](docs/images/example-game-turn-")
+    return readme[start:readme.index("*\n", start)].replace("\n", " ")
+
+
+def example() -> wts.record.GameRecord:
+    return wts.record.read(ROOT / "docs" / "example-game.wts")
+
+
+def test_the_caption_command_plays_the_example_game(tmp_path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    command = re.search(r"`(wts play [^`]*) --save …`", caption())
+    assert command is not None
+    path = tmp_path / "game.wts"
+    assert cli.main([*shlex.split(command.group(1))[1:], "--save", str(path)]) == 0
+    capsys.readouterr()
+    played, shown = wts.record.read(path), example()
+    assert played.moves == shown.moves
+    for tag in ("Black", "White", "Result"):
+        assert played.headers[tag] == shown.headers[tag]
+
+
+def test_the_caption_tells_what_happened() -> None:
+    words = caption()
+    game = example().game
+    history = game.history
+    turns = [int(n) for n in re.findall(r"Turn (\d+):", words)]
+    assert turns == [10, 16]
+    move = re.search(r"Turn 10: black played ([A-I]\d) and white ([A-I]\d)", words)
+    capture = re.search(r"black's ([A-I]\d) closes a bracket against ([A-I]\d) and captures "
+                        r"([A-I]\d) and ([A-I]\d)", words, re.I)
+    hatch = re.search(r"hatches the oldest egg, ([A-I]\d), into a (black|white) turtle", words)
+    row = re.search(r"Turn 16: (black|white)'s ([A-I]\d) makes five in a row, ([A-I]\d) to "
+                    r"([A-I]\d)", words)
+    assert move and capture and hatch and row, words
+    tenth = history[9]
+    assert (SQUARE_NAMES[tenth.black_move], SQUARE_NAMES[tenth.white_move]) == move.groups()
+    (taken,) = tenth.captures
+    assert [SQUARE_NAMES[sq] for sq in (taken.closer, taken.anchor, *taken.squares)] == list(
+        capture.groups())
+    (hatched,) = tenth.hatched
+    assert (SQUARE_NAMES[hatched.square], hatched.color.value) == hatch.groups()
+    assert game.turn == 16 and game.winner is not None
+    winner, last_move, first, final = row.groups()
+    assert winner == game.winner.value
+    assert last_move == SQUARE_NAMES[history[15].black_move if winner == "black"
+                                     else history[15].white_move]
+    squares = [SQUARE_NAMES[sq] for sq in text.turtles_in_rows(game, game.winner)]
+    assert (squares[0], squares[-1], len(squares)) == (first, final, 5)
+
+
+def test_the_record_excerpt_and_its_reading_are_the_example_game() -> None:
+    readme = README.read_text(encoding="utf-8")
+    excerpt = re.search(r"```text\n(\[Black .*?)```", readme, re.S)
+    assert excerpt is not None
+    file_text = (ROOT / "docs" / "example-game.wts").read_text(encoding="utf-8")
+    assert reproduces(excerpt.group(1), file_text)
+    (reading,) = [code for _, code in python_blocks("## Positions, game records and pictures")
+                  if "example-game.wts" in code]
+    result = re.search(r'record\.headers\["Result"\], record\.game\.winner\s+# (.*)', reading)
+    assert result is not None
+    record = example()
+    assert repr((record.headers["Result"], record.game.winner)) == result.group(1)
+
+
+@pytest.mark.skipif(cairosvg is None, reason="no cairo C library for cairosvg")
+def test_the_pictures_are_the_turns_drawn() -> None:
+    images = re.findall(r"\(docs/images/example-game-turn-(\d+)\.png\)",
+                        README.read_text(encoding="utf-8"))
+    assert images == ["10", "16"]
+    size = re.search(r"`wts\.svg\.board\(game, turn=10, size=(\d+)\)`", caption())
+    assert size is not None
+    game = example().game
+    for turn in images:
+        drawn = cairosvg.svg2png(bytestring=wts.svg.board(
+            game, turn=int(turn), size=int(size.group(1))).encode("utf-8"))
+        fresh = Image.open(io.BytesIO(drawn)).convert("RGB")
+        shown = Image.open(ROOT / "docs" / "images" / f"example-game-turn-{turn}.png")
+        assert shown.size == fresh.size
+        # Another cairo may smooth edges differently: compare with a tolerance.
+        difference = ImageChops.difference(shown.convert("RGB"), fresh).convert("L")
+        differing = sum(count for level, count in enumerate(difference.histogram()) if level > 48)
+        assert differing < 0.01 * shown.size[0] * shown.size[1], turn
