@@ -13,7 +13,7 @@ from helpers import names, random_game
 from PIL import Image
 
 import wts
-from wts import svg
+from wts import parse_square, svg
 from wts.engine.pieces import Piece
 from wts.engine.squares import SQUARE_NAMES
 
