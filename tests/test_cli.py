@@ -11,7 +11,6 @@ import pytest
 
 import wts
 import wts.engine.reference
-from wts.devtools import fuzz
 from wts.interfaces import cli
 
 SRC_DIR = os.path.dirname(os.path.dirname(os.path.abspath(wts.__file__)))
@@ -194,12 +193,3 @@ def test_ctrl_c_exits_130_with_one_line(argv: list[str], target: str,
     assert cli.main(argv) == 130
     assert capsys.readouterr().err == f"wts {argv[0]}: interrupted\n"
 
-
-def test_ctrl_c_in_the_fuzzer_on_its_own_exits_130(monkeypatch: pytest.MonkeyPatch,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    def interrupted(*args: object, **kwargs: object) -> None:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr("wts.devtools.fuzz.run_fuzz", interrupted)
-    assert fuzz.main(["--games", "5"]) == 130
-    assert capsys.readouterr().err == "python -m wts.devtools.fuzz: interrupted\n"

@@ -44,6 +44,7 @@ from wts.engine.events import TurnResult
 from wts.engine.pieces import Status
 from wts.engine.squares import SQUARE_NAMES, parse_square
 from wts.errors import IllegalMoveError
+from wts.interfaces import cli
 
 REFERENCE = wts.reference.Game
 FAST = wts.Game
@@ -399,8 +400,14 @@ def test_broken_engine_is_caught_and_shrunk(
         assert run_reproducer(code, REFERENCE) != run_reproducer(code, broken)
 
 
+def candidate_option(engine: type) -> list[str]:
+    """``--candidate MODULE:CLASS`` for an engine defined here."""
+    return ["--candidate", f"{engine.__module__}:{engine.__qualname__}"]
+
+
 def test_main_exits_1_and_prints_a_runnable_reproducer(capsys: pytest.CaptureFixture[str]) -> None:
-    status = fuzz.main(["--games", "500", "--seed", "1", "--quiet"], candidate=DropsHatches)
+    status = cli.main(["fuzz", "--games", "500", "--seed", "1", "--quiet",
+                       *candidate_option(DropsHatches)])
     out = capsys.readouterr().out
     assert status == 1
     assert "MISMATCH" in out and "TurnResult.hatched" in out
@@ -416,7 +423,8 @@ def test_a_copy_sharing_state_is_caught(capsys: pytest.CaptureFixture[str]) -> N
     failure = report.failure
     assert failure is not None and not failure.reproducible
     assert failure.difference.field == "candidate changed by plays on its copy()"
-    assert fuzz.main(["--games", "500", "--seed", "1"], candidate=SharesStateOnCopy) == 1
+    assert cli.main(["fuzz", "--games", "500", "--seed", "1",
+                     *candidate_option(SharesStateOnCopy)]) == 1
     out = capsys.readouterr().out
     assert "shows no difference" in out and f"--games {failure.index + 1}" in out
 
@@ -463,15 +471,15 @@ def test_python_m_wts_fuzz_runs_on_a_time_budget() -> None:
              ["--seed", "x"], ["--candidate", "no_such_module:Game"], ["--frobnicate"]],
 )
 def test_bad_arguments_exit_2(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
-    assert fuzz.main(args) == 2
+    assert cli.main(["fuzz", *args]) == 2
     assert "error:" in capsys.readouterr().err
 
 
 def test_main_help_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
-    assert fuzz.main(["--help"]) == 0
+    assert cli.main(["fuzz", "--help"]) == 0
     assert "--seconds" in capsys.readouterr().out
 
 
 def test_candidate_option_loads_a_class(capsys: pytest.CaptureFixture[str]) -> None:
-    assert fuzz.main(["--games", "20", "--quiet", "--candidate", "wts.reference:Game"]) == 0
+    assert cli.main(["fuzz", "--games", "20", "--quiet", "--candidate", "wts.reference:Game"]) == 0
     assert "wts.reference.Game against wts.reference.Game" in capsys.readouterr().out
