@@ -385,7 +385,8 @@ def run_reproducer(code: str, game_class: type) -> str:
 def test_broken_engine_is_caught_and_shrunk(
     broken: type, field: str, max_steps: int, max_pieces: int
 ) -> None:
-    report = run_fuzz(REFERENCE, broken, seed=1, games=2000)
+    # The first failing game of seed 3 for each engine (how short it shrinks depends on it).
+    report = run_fuzz(REFERENCE, broken, seed=3, games=2000)
     failure = report.failure
     assert failure is not None, "the broken engine went unnoticed"
     assert failure.shrunk_difference.field == field
@@ -480,6 +481,79 @@ def test_main_help_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--seconds" in capsys.readouterr().out
 
 
+# Seed 1 reaches every rule branch in its first 17 games.
+FULL_COVERAGE_RUN = ["--games", "20", "--seed", "1"]
+
+
 def test_candidate_option_loads_a_class(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["fuzz", "--games", "20", "--quiet", "--candidate", "wts.reference:Game"]) == 0
+    assert cli.main(["fuzz", *FULL_COVERAGE_RUN, "--quiet",
+                     "--candidate", "wts.reference:Game"]) == 0
     assert "wts.reference.Game against wts.reference.Game" in capsys.readouterr().out
+
+
+# --- (e) A run that leaves a rule branch unreached fails -------------------------
+
+
+def coverage_verdict(out: str) -> str:
+    """The line of ``wts fuzz``'s output that says the coverage is incomplete."""
+    lines = [line for line in out.splitlines() if line.startswith("COVERAGE INCOMPLETE")]
+    assert len(lines) == 1, out
+    return lines[0]
+
+
+@pytest.mark.parametrize("budget", [["--games", "3"], ["--seconds", "0.001"]],
+                         ids=["games", "seconds"])
+def test_a_run_too_short_to_reach_every_branch_fails(
+    budget: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    status = cli.main(["fuzz", *budget, "--seed", "1", "--quiet"])
+    out = capsys.readouterr().out
+    assert status == fuzz.EXIT_UNREACHED == 3
+    assert "no mismatch" in out
+    games = int(out.split("played ")[1].split(" games")[0])
+    missing = unreached(run_fuzz(REFERENCE, FAST, seed=1, games=games).coverage if games else {})
+    assert missing
+    verdict = coverage_verdict(out)
+    assert f"{len(missing)} of {len(BRANCHES)} rule branches never reached in {games} game" in (
+        verdict
+    )
+    for key in BRANCHES:
+        assert (f"{BRANCHES[key]} ({key})" in verdict) == (key in missing), key
+
+
+def never_dissolve(board: Any, eggs: Any, black_captures: int, white_captures: int) -> list[int]:
+    return []
+
+
+def sudden_death_is_normal_play(board: Any, black: int, white: int, turn: int) -> Status:
+    status = ORIGINAL_DECIDE_STATUS(board, black, white, turn)
+    return Status.ONGOING if status is Status.SUDDEN_DEATH else status
+
+
+ORIGINAL_DECIDE_STATUS = wts.engine.reference.decide_status
+
+
+@pytest.mark.parametrize(
+    ("rule", "mutant", "lost"),
+    [
+        ("dissolve", never_dissolve, {"dissolve"}),
+        ("decide_status", sudden_death_is_normal_play,
+         {"sd_entered", "sd_held", "sd_broken", "sd_won"}),
+    ],
+    ids=["no dissolving", "no sudden death"],
+)
+def test_a_bug_copied_into_both_engines_is_caught_by_coverage(
+    rule: str, mutant: Any, lost: set[str], monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The reference engine against itself: both engines carry the same bug, so
+    # no game differs; only the branch the bug removed shows it.
+    run = ["fuzz", *FULL_COVERAGE_RUN, "--quiet", "--candidate", "wts.reference:Game"]
+    assert cli.main(run) == 0
+    monkeypatch.setattr(wts.engine.reference, rule, mutant)
+    assert cli.main(run) == fuzz.EXIT_UNREACHED
+    out = capsys.readouterr().out
+    assert "MISMATCH" not in out
+    verdict = coverage_verdict(out)
+    for key in lost:
+        assert f"{BRANCHES[key]} ({key})" in verdict

@@ -3,8 +3,9 @@
 
 ``main(argv)`` returns the exit status instead of raising ``SystemExit``:
 0 on success, 1 when the fuzzer finds a mismatch, 2 on bad arguments (with
-argparse's message, never a traceback), 130 when Ctrl-C stopped the command
-(with one line, ``wts simulate: interrupted``, never a traceback).
+argparse's message, never a traceback), 3 when a fuzz run leaves a rule
+branch unreached, 130 when Ctrl-C stopped the command (with one line,
+``wts simulate: interrupted``, never a traceback).
 """
 
 from __future__ import annotations
@@ -202,7 +203,8 @@ def add_fuzz_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_fuzz_command(args: argparse.Namespace, out: TextIO) -> int:
-    """``wts fuzz``: 0 when the engines agree, 1 on a mismatch. Ctrl-C raises
+    """``wts fuzz``: 0 when the engines agree and every rule branch was reached,
+    1 on a mismatch, 3 when a branch was never reached. Ctrl-C raises
     KeyboardInterrupt."""
     reference = wts.reference.Game
     candidate = args.candidate or wts.Game
@@ -265,7 +267,8 @@ def build_parser() -> argparse.ArgumentParser:
     fuzz_parser = commands.add_parser(
         "fuzz", help="differential fuzzing of wts.Game against the reference engine",
         description="Play seeded games on the fast engine and the reference side by side, "
-        "compare everything after every turn, and shrink the first mismatch to a reproducer.",
+        "compare everything after every turn, and shrink the first mismatch to a reproducer "
+        "(exit 1). A run that leaves a rule branch of the coverage table unreached exits 3.",
     )
     add_fuzz_arguments(fuzz_parser)
     play = commands.add_parser(

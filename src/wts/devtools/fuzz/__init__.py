@@ -5,7 +5,8 @@ every step (:mod:`.compare`). Games come from seeded start positions
 (:mod:`.setups`) and move policies (:mod:`.policies`) that provoke the rare
 branches of the rules; every game is reproducible from ``(seed, game index)``
 (:mod:`.games`). The branches each turn reached are read off its TurnResult
-and counted (:mod:`.branches`). The first mismatch is shrunk to a
+and counted (:mod:`.branches`); a run that leaves one unreached fails, since
+the engines were never compared there. The first mismatch is shrunk to a
 short reproducer, printed as runnable Python (:mod:`.shrink`). Many games run
 over worker processes (:mod:`.runner`); :mod:`.report` is what ``wts fuzz``
 prints.
@@ -18,7 +19,7 @@ Run it as ``wts fuzz --seconds 60``.
 
 from __future__ import annotations
 
-from .branches import BRANCHES, classify_turn, format_coverage, unreached
+from .branches import BRANCHES, classify_turn, describe_unreached, format_coverage, unreached
 from .compare import (
     POSITION_FIELDS,
     Difference,
@@ -32,7 +33,7 @@ from .compare import (
 )
 from .games import GameRecord, game_rng, play_game
 from .policies import Plan, choose_moves, draw_plan
-from .report import EXIT_MISMATCH, describe_end, describe_progress, describe_start
+from .report import EXIT_MISMATCH, EXIT_UNREACHED, describe_end, describe_progress, describe_start
 from .runner import Failure, FuzzReport, run_fuzz
 from .setups import SETUPS
 from .shrink import reproducer, shrink
@@ -42,6 +43,7 @@ __all__ = [
     "classify_turn",
     "unreached",
     "format_coverage",
+    "describe_unreached",
     "POSITION_FIELDS",
     "snapshot",
     "Move",
@@ -64,6 +66,7 @@ __all__ = [
     "FuzzReport",
     "run_fuzz",
     "EXIT_MISMATCH",
+    "EXIT_UNREACHED",
     "describe_start",
     "describe_progress",
     "describe_end",

@@ -1,4 +1,9 @@
-"""The rule branches a fuzz run should reach, read off each turn's TurnResult."""
+"""The rule branches a fuzz run must reach, read off each turn's TurnResult.
+
+A branch no game reaches is a branch the comparison never tested: a bug copied
+into both engines that kills it would go unseen. So a run whose coverage table
+leaves one unreached fails (see :func:`describe_unreached`).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,7 @@ from collections.abc import Iterable
 from wts.engine.events import TurnResult
 from wts.engine.pieces import Color, Status
 
-__all__ = ["BRANCHES", "classify_turn", "unreached", "format_coverage"]
+__all__ = ["BRANCHES", "classify_turn", "unreached", "format_coverage", "describe_unreached"]
 
 BRANCHES: dict[str, str] = {
     "collision": "collision (egg laid)",
@@ -125,3 +130,16 @@ def format_coverage(counts: Counter[str] | dict[str, int]) -> str:
         lines.append(f"{text:<{width}}  {number:>{num_width}}{mark}")
     return "\n".join(lines)
 
+
+def describe_unreached(counts: Counter[str] | dict[str, int], games: int) -> str | None:
+    """Why a run's coverage fails, naming each unreached branch; None when complete."""
+    missing = unreached(counts)
+    if not missing:
+        return None
+    names = "; ".join(f"{BRANCHES[key]} ({key})" for key in missing)
+    return (
+        f"COVERAGE INCOMPLETE: {len(missing)} of {len(BRANCHES)} rule branches never reached "
+        f"in {games} game{'s' if games != 1 else ''}: {names}. The engines were not compared "
+        "there: a longer run (--seconds 60 reaches every branch) may reach them; if it does "
+        "not, both engines may have lost the branch."
+    )

@@ -56,12 +56,22 @@ POLICIES: dict[str, dict[str, float]] = {
 """Move policies by name: the weights of each tactic."""
 
 
+_STEERED: dict[str, tuple[str, float]] = {
+    "sudden_death": ("captures", 0.7),  # capturing out of a row breaks it
+    "both_ends": ("captures", 0.8),  # the double capture must be played
+    "lines": ("lines", 0.5),  # both filling their rows enters sudden death
+    "near_full": ("egg_dense", 0.5),  # collisions fill the board: a draw
+}
+"""The policy a start-position kind needs to reach its branch, and how often it gets it."""
+
+
 def draw_plan(rng: random.Random) -> Plan:
     """The plan of one game, drawn from ``rng``."""
     setup_kind = rng.choices(list(SETUP_WEIGHTS), weights=list(SETUP_WEIGHTS.values()))[0]
     name = rng.choice(list(POLICIES))
-    if setup_kind == "sudden_death" and rng.random() < 0.7:
-        name = "captures"
+    steered = _STEERED.get(setup_kind)
+    if steered is not None and rng.random() < steered[1]:
+        name = steered[0]
     collide = {"collisions": 0.4, "uniform": 0.02}.get(name, 0.08)
     opening = rng.randint(3, 12) if name == "egg_dense" else 0
     max_turns = rng.choice((24, 40, NUM_SQUARES))

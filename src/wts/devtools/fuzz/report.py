@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from .branches import format_coverage
+from .branches import describe_unreached, format_coverage
 from .compare import EngineClass
 from .runner import FuzzReport
 from .shrink import reproducer
 
-__all__ = ["EXIT_MISMATCH", "describe_start", "describe_progress", "describe_end"]
+__all__ = ["EXIT_MISMATCH", "EXIT_UNREACHED", "describe_start", "describe_progress",
+           "describe_end"]
 
 EXIT_MISMATCH = 1
 """The engines differed: a shrunk reproducer is printed."""
 
+EXIT_UNREACHED = 3
+"""The engines agreed, but some rule branch was never reached, so never compared."""
 
 
 def _name(engine: EngineClass) -> str:
@@ -41,7 +44,7 @@ def describe_progress(report: FuzzReport) -> str:
 
 def describe_end(report: FuzzReport, candidate: EngineClass, quiet: bool) -> tuple[str, int]:
     """The summary, the coverage table and the verdict; and the exit status:
-    0 or :data:`EXIT_MISMATCH`."""
+    0, :data:`EXIT_MISMATCH` or :data:`EXIT_UNREACHED`."""
     rate = report.turns / report.seconds if report.seconds else 0.0
     lines = [
         f"played {report.games} games, {report.turns} turns in {report.seconds:.1f} s "
@@ -53,12 +56,13 @@ def describe_end(report: FuzzReport, candidate: EngineClass, quiet: bool) -> tup
                 f"games by {kind}: " + ", ".join(f"{k} {n}" for k, n in sorted(counts.items()))
             )
     lines.append(format_coverage(report.coverage))
-    if report.unreached:
-        lines.append(f"never reached: {', '.join(report.unreached)}")
     failure = report.failure
     if failure is None:
         lines.append("no mismatch")
-        return "\n".join(lines), 0
+        incomplete = describe_unreached(report.coverage, report.games)
+        if incomplete is None:
+            return "\n".join(lines), 0
+        return "\n".join([*lines, incomplete]), EXIT_UNREACHED
     lines += [
         "",
         f"MISMATCH in game {failure.index} of seed {failure.seed}: "

@@ -3,9 +3,10 @@
 Each builder draws a position from a seeded ``random.Random``: near-complete
 rows (sudden death, wins), both rows of five already standing (sudden death
 held, broken or won), many eggs with capture motifs around the oldest ones
-(dissolves, hatching cascades, brackets closed from both ends), and nearly
-full boards (draws). No builder leaves a row of five unless it means to: a
-decided start position would waste the game.
+(dissolves, hatching cascades), the two oldest eggs hatching together
+(brackets closed from both ends), and nearly full boards (draws). No
+builder leaves a row of five unless it means to: a decided start position
+would waste the game.
 """
 
 from __future__ import annotations
@@ -156,42 +157,55 @@ def _setup_sudden_death(rng: random.Random) -> Setup:
     for color in _COLORS:
         if color.opponent not in rows:
             continue
-        for _ in range(rng.randint(1, 3)):
-            # arrival p, then a row turtle, then a trappable, then an anchor of ``color``
+        # One to three captures out of the other's row (arrival p, a row turtle,
+        # a trappable, an anchor), retried: both rows break only if both capture.
+        wanted = rng.randint(1, 3)
+        for _ in range(4 * wanted):
             target = rng.choice(rows[color.opponent])
             _name, df, dr = rng.choice(DIRECTIONS)
             p, t1, anchor = (step(target, df, dr, k) for k in (-1, 1, 2))
             if builder.empty(p) and builder.empty(anchor) and builder.trappable(t1, color, rng):
                 builder.put(anchor, Piece.turtle(color))
+                wanted -= 1
+                if not wanted:
+                    break
     for _ in range(rng.randint(0, 4)):
         builder.put(rng.randrange(NUM_SQUARES), Piece.EGG)
     builder.scatter(rng.randint(0, 8), rng)
     return builder.setup(rng, shuffle_eggs=True)
 
 
+def _oldest_eggs_in_a_row(builder: Builder, rng: random.Random) -> None:
+    """The two oldest eggs three apart with two eggs between: when one wave
+    hatches both, their turtles bracket the two from both ends."""
+    for _ in range(10):
+        sq = rng.randrange(NUM_SQUARES)
+        if not RAYS[sq]:
+            continue
+        a, b, c = rng.choice(RAYS[sq])
+        if all(builder.empty(x) for x in (sq, a, b, c)):
+            for egg in (sq, c, a, b):
+                builder.put(egg, Piece.EGG)
+            return
+
+
+def _double_capture(builder: Builder, rng: random.Random) -> None:
+    """A square where one colour captures twice: wave 1 then hatches two eggs."""
+    color = rng.choice(_COLORS)
+    for _ in range(10):
+        arrival = rng.randrange(NUM_SQUARES)
+        if builder.empty(arrival) and len(RAYS[arrival]) >= 2:
+            for ray in rng.sample(RAYS[arrival], 2):
+                builder.motif(arrival, color, rng, ray)
+            return
+
+
 def _setup_eggs(rng: random.Random) -> Setup:
     """Many eggs and capture motifs around the oldest ones, for hatching cascades."""
     builder = Builder()
     if rng.random() < 0.6:
-        # The two oldest eggs three apart with eggs between, and a square where
-        # one colour captures twice: wave 1 hatches both old eggs at once and
-        # their bracket closes from both ends.
-        for _ in range(10):
-            sq = rng.randrange(NUM_SQUARES)
-            if not RAYS[sq]:
-                continue
-            a, b, c = rng.choice(RAYS[sq])
-            if all(builder.empty(x) for x in (sq, a, b, c)):
-                for egg in (sq, c, a, b):
-                    builder.put(egg, Piece.EGG)
-                break
-        color = rng.choice(_COLORS)
-        for _ in range(10):
-            arrival = rng.randrange(NUM_SQUARES)
-            if builder.empty(arrival) and len(RAYS[arrival]) >= 2:
-                for ray in rng.sample(RAYS[arrival], 2):
-                    builder.motif(arrival, color, rng, ray)
-                break
+        _oldest_eggs_in_a_row(builder, rng)
+        _double_capture(builder, rng)
     for _ in range(rng.randint(6, 18)):
         builder.put(rng.randrange(NUM_SQUARES), Piece.EGG)
     oldest = builder.eggs[:4]
@@ -203,6 +217,19 @@ def _setup_eggs(rng: random.Random) -> Setup:
             arrival = rng.randrange(NUM_SQUARES)
         builder.motif(arrival, color, rng)
     builder.scatter(rng.randint(0, 20), rng, egg_share=0.2)
+    return builder.setup(rng)
+
+
+def _setup_both_ends(rng: random.Random) -> Setup:
+    """The oldest eggs in a row and one double capture, little else: with no
+    capture for the other colour to answer with, the two eggs hatch together
+    and close a bracket from both ends."""
+    builder = Builder()
+    _oldest_eggs_in_a_row(builder, rng)
+    _double_capture(builder, rng)
+    for _ in range(rng.randint(0, 6)):
+        builder.put(rng.randrange(NUM_SQUARES), Piece.EGG)
+    builder.scatter(rng.randint(0, 6), rng)
     return builder.setup(rng)
 
 
@@ -224,11 +251,13 @@ SETUPS: dict[str, Callable[[random.Random], Setup]] = {
     "lines": _setup_lines,
     "sudden_death": _setup_sudden_death,
     "eggs": _setup_eggs,
+    "both_ends": _setup_both_ends,
     "near_full": _setup_near_full,
 }
 """Start-position generators by name."""
 
 SETUP_WEIGHTS = {
-    "empty": 24, "sparse": 10, "lines": 22, "sudden_death": 14, "eggs": 18, "near_full": 12,
+    "empty": 22, "sparse": 9, "lines": 20, "sudden_death": 15, "eggs": 16, "both_ends": 6,
+    "near_full": 12,
 }
-"""How often each generator starts a game."""
+"""How often each generator starts a game (in percent)."""
