@@ -199,7 +199,8 @@ TwoEngines.TestCase.settings = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-TestTwoEngines = TwoEngines.TestCase
+# About 20 s: like the corpus, a slow test (`python -m pytest -m slow`, run by .ci/run).
+TestTwoEngines = pytest.mark.slow(TwoEngines.TestCase)
 
 
 # --- (b) The seeded corpus ----------------------------------------------------
