@@ -781,6 +781,17 @@ def test_point_11_a_win_stands_when_the_same_turn_fills_the_board(Game) -> None:
     assert game.legal_moves() == []
 
 
+def test_point_11_a_white_win_stands_when_the_same_turn_fills_the_board(Game) -> None:
+    """Point 11, the mirror: white completes a row with the last empty squares: white
+    wins, not a draw."""
+    game = egg_filled(Game, black="", white="A9 B9 C9 D9", empty="I1 E9")
+    assert game.legal_moves() == names("I1 E9")
+    result = game.play("I1", "E9")
+    assert (result.status, result.winning_counts) == (Status.WHITE_WINS, (0, 5))
+    assert result.captures == ()
+    assert game.legal_moves() == [] and game.winner is Color.WHITE
+
+
 # --- Point 12: draws -----------------------------------------------------------
 
 

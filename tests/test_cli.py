@@ -11,7 +11,6 @@ import pytest
 
 import wts
 import wts.engine.reference
-from wts.devtools import fuzz
 from wts.formats import text
 from wts.interfaces import cli
 
@@ -137,7 +136,7 @@ def test_bad_arguments_in_process_return_2(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_fuzz_subcommand_delegates_to_the_fuzzer() -> None:
-    proc = run_wts("fuzz", "--games", "40", "--seed", "4", "--quiet")
+    proc = run_wts("fuzz", "--games", "40", "--seed", "5", "--quiet")  # every branch by game 17
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "played 40 games" in proc.stdout
     assert "sudden death entered" in proc.stdout and "no mismatch" in proc.stdout
@@ -256,12 +255,3 @@ def test_ctrl_c_exits_130_with_one_line(argv: list[str], target: str,
     assert cli.main(argv) == 130
     assert capsys.readouterr().err == f"wts {argv[0]}: interrupted\n"
 
-
-def test_ctrl_c_in_the_fuzzer_on_its_own_exits_130(monkeypatch: pytest.MonkeyPatch,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    def interrupted(*args: object, **kwargs: object) -> None:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr("wts.devtools.fuzz.run_fuzz", interrupted)
-    assert fuzz.main(["--games", "5"]) == 130
-    assert capsys.readouterr().err == "python -m wts.devtools.fuzz: interrupted\n"

@@ -44,6 +44,7 @@ from wts.engine.events import TurnResult
 from wts.engine.pieces import Status
 from wts.engine.squares import SQUARE_NAMES, parse_square
 from wts.errors import IllegalMoveError
+from wts.interfaces import cli
 
 REFERENCE = wts.reference.Game
 FAST = wts.Game
@@ -198,7 +199,8 @@ TwoEngines.TestCase.settings = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-TestTwoEngines = TwoEngines.TestCase
+# About 20 s: like the corpus, a slow test (`python -m pytest -m slow`, run by .ci/run).
+TestTwoEngines = pytest.mark.slow(TwoEngines.TestCase)
 
 
 # --- (b) The seeded corpus ----------------------------------------------------
@@ -224,9 +226,9 @@ def test_corpus_of_10000_games_agrees_and_reaches_every_branch() -> None:
 
 
 def test_games_are_reproducible_from_seed_and_index() -> None:
-    first = fuzz.play_game(REFERENCE, FAST, 7, 42)
-    again = fuzz.play_game(REFERENCE, FAST, 7, 42)
-    other = fuzz.play_game(REFERENCE, FAST, 7, 43)
+    first = fuzz.play_fuzz_game(REFERENCE, FAST, 7, 42)
+    again = fuzz.play_fuzz_game(REFERENCE, FAST, 7, 42)
+    other = fuzz.play_fuzz_game(REFERENCE, FAST, 7, 43)
     assert first.script == again.script and first.coverage == again.coverage
     assert first.script != other.script
 
@@ -384,7 +386,8 @@ def run_reproducer(code: str, game_class: type) -> str:
 def test_broken_engine_is_caught_and_shrunk(
     broken: type, field: str, max_steps: int, max_pieces: int
 ) -> None:
-    report = run_fuzz(REFERENCE, broken, seed=1, games=2000)
+    # The first failing game of seed 3 for each engine (how short it shrinks depends on it).
+    report = run_fuzz(REFERENCE, broken, seed=3, games=2000)
     failure = report.failure
     assert failure is not None, "the broken engine went unnoticed"
     assert failure.shrunk_difference.field == field
@@ -399,8 +402,14 @@ def test_broken_engine_is_caught_and_shrunk(
         assert run_reproducer(code, REFERENCE) != run_reproducer(code, broken)
 
 
+def candidate_option(engine: type) -> list[str]:
+    """``--candidate MODULE:CLASS`` for an engine defined here."""
+    return ["--candidate", f"{engine.__module__}:{engine.__qualname__}"]
+
+
 def test_main_exits_1_and_prints_a_runnable_reproducer(capsys: pytest.CaptureFixture[str]) -> None:
-    status = fuzz.main(["--games", "500", "--seed", "1", "--quiet"], candidate=DropsHatches)
+    status = cli.main(["fuzz", "--games", "500", "--seed", "1", "--quiet",
+                       *candidate_option(DropsHatches)])
     out = capsys.readouterr().out
     assert status == 1
     assert "MISMATCH" in out and "TurnResult.hatched" in out
@@ -416,7 +425,8 @@ def test_a_copy_sharing_state_is_caught(capsys: pytest.CaptureFixture[str]) -> N
     failure = report.failure
     assert failure is not None and not failure.reproducible
     assert failure.difference.field == "candidate changed by plays on its copy()"
-    assert fuzz.main(["--games", "500", "--seed", "1"], candidate=SharesStateOnCopy) == 1
+    assert cli.main(["fuzz", "--games", "500", "--seed", "1",
+                     *candidate_option(SharesStateOnCopy)]) == 1
     out = capsys.readouterr().out
     assert "shows no difference" in out and f"--games {failure.index + 1}" in out
 
@@ -463,15 +473,88 @@ def test_python_m_wts_fuzz_runs_on_a_time_budget() -> None:
              ["--seed", "x"], ["--candidate", "no_such_module:Game"], ["--frobnicate"]],
 )
 def test_bad_arguments_exit_2(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
-    assert fuzz.main(args) == 2
+    assert cli.main(["fuzz", *args]) == 2
     assert "error:" in capsys.readouterr().err
 
 
 def test_main_help_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
-    assert fuzz.main(["--help"]) == 0
+    assert cli.main(["fuzz", "--help"]) == 0
     assert "--seconds" in capsys.readouterr().out
 
 
+# Seed 1 reaches every rule branch in its first 17 games.
+FULL_COVERAGE_RUN = ["--games", "20", "--seed", "1"]
+
+
 def test_candidate_option_loads_a_class(capsys: pytest.CaptureFixture[str]) -> None:
-    assert fuzz.main(["--games", "20", "--quiet", "--candidate", "wts.reference:Game"]) == 0
+    assert cli.main(["fuzz", *FULL_COVERAGE_RUN, "--quiet",
+                     "--candidate", "wts.reference:Game"]) == 0
     assert "wts.reference.Game against wts.reference.Game" in capsys.readouterr().out
+
+
+# --- (e) A run that leaves a rule branch unreached fails -------------------------
+
+
+def coverage_verdict(out: str) -> str:
+    """The line of ``wts fuzz``'s output that says the coverage is incomplete."""
+    lines = [line for line in out.splitlines() if line.startswith("COVERAGE INCOMPLETE")]
+    assert len(lines) == 1, out
+    return lines[0]
+
+
+@pytest.mark.parametrize("budget", [["--games", "3"], ["--seconds", "0.001"]],
+                         ids=["games", "seconds"])
+def test_a_run_too_short_to_reach_every_branch_fails(
+    budget: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    status = cli.main(["fuzz", *budget, "--seed", "1", "--quiet"])
+    out = capsys.readouterr().out
+    assert status == fuzz.EXIT_UNREACHED == 3
+    assert "no mismatch" in out
+    games = int(out.split("played ")[1].split(" games")[0])
+    missing = unreached(run_fuzz(REFERENCE, FAST, seed=1, games=games).coverage if games else {})
+    assert missing
+    verdict = coverage_verdict(out)
+    assert f"{len(missing)} of {len(BRANCHES)} rule branches never reached in {games} game" in (
+        verdict
+    )
+    for key in BRANCHES:
+        assert (f"{BRANCHES[key]} ({key})" in verdict) == (key in missing), key
+
+
+def never_dissolve(board: Any, eggs: Any, black_captures: int, white_captures: int) -> list[int]:
+    return []
+
+
+def sudden_death_is_normal_play(board: Any, black: int, white: int, turn: int) -> Status:
+    status = ORIGINAL_DECIDE_STATUS(board, black, white, turn)
+    return Status.ONGOING if status is Status.SUDDEN_DEATH else status
+
+
+ORIGINAL_DECIDE_STATUS = wts.engine.reference.decide_status
+
+
+@pytest.mark.parametrize(
+    ("rule", "mutant", "lost"),
+    [
+        ("dissolve", never_dissolve, {"dissolve"}),
+        ("decide_status", sudden_death_is_normal_play,
+         {"sd_entered", "sd_held", "sd_broken", "sd_won"}),
+    ],
+    ids=["no dissolving", "no sudden death"],
+)
+def test_a_bug_copied_into_both_engines_is_caught_by_coverage(
+    rule: str, mutant: Any, lost: set[str], monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The reference engine against itself: both engines carry the same bug, so
+    # no game differs; only the branch the bug removed shows it.
+    run = ["fuzz", *FULL_COVERAGE_RUN, "--quiet", "--candidate", "wts.reference:Game"]
+    assert cli.main(run) == 0
+    monkeypatch.setattr(wts.engine.reference, rule, mutant)
+    assert cli.main(run) == fuzz.EXIT_UNREACHED
+    out = capsys.readouterr().out
+    assert "MISMATCH" not in out
+    verdict = coverage_verdict(out)
+    for key in lost:
+        assert f"{BRANCHES[key]} ({key})" in verdict

@@ -10,6 +10,7 @@ later with a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 from collections.abc import Callable
 
@@ -28,6 +29,9 @@ __all__ = [
     "time_limit",
     "game_count",
     "agent_spec",
+    "fuzz_seconds",
+    "jobs_or_all",
+    "engine_class",
 ]
 
 
@@ -91,6 +95,8 @@ jobs = integer("a number of jobs", 1, MAX_THREADS)
 turn = integer("a turn number", 0)
 pixels = integer("a size in pixels", 16, 10_000)
 time_limit = seconds("a number of seconds", 0.0, MAX_TIME_LIMIT, low_open=True)
+fuzz_seconds = seconds("a number of seconds", 0.0, 366 * 86_400.0, low_open=True)
+jobs_or_all = integer("a number of jobs (0: one per CPU)", 0, MAX_THREADS)
 
 
 def game_count(minimum: int) -> Callable[[str], int]:
@@ -105,3 +111,20 @@ def agent_spec(text: str) -> str:
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return text.strip().lower()
+
+
+def engine_class(text: str) -> type:
+    """A game class named ``MODULE:CLASS``, as ``wts fuzz --candidate`` takes it."""
+    module_name, _, attr = text.partition(":")
+    if not module_name or not attr:
+        raise argparse.ArgumentTypeError(f"expected MODULE:CLASS, got {text!r}")
+    try:
+        value: object = importlib.import_module(module_name)
+        for part in attr.split("."):
+            value = getattr(value, part)
+    except (ImportError, AttributeError) as exc:
+        raise argparse.ArgumentTypeError(f"cannot load {text!r}: {exc}") from None
+    if not isinstance(value, type):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a class")
+    return value
+

@@ -1,0 +1,95 @@
+"""One fuzzed game: drawn from ``(seed, index)``, played on both engines at once."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+from wts.engine.squares import NUM_SQUARES
+
+from .branches import classify_turn
+from .compare import Difference, EngineClass, EnginePair, Move, Script, position_part
+from .policies import Plan, View, choose_moves, draw_plan, illegal_move, spell
+from .setups import SETUPS
+
+__all__ = ["game_rng", "FuzzGame", "play_fuzz_game"]
+
+
+def game_rng(seed: int, index: int) -> random.Random:
+    """The random source of game ``index`` under ``seed``."""
+    return random.Random(f"wts-fuzz:{seed}:{index}")
+
+
+@dataclass
+class FuzzGame:
+    """One fuzzed game: its plan, the script fed to both engines and what it reached."""
+
+    index: int
+    plan: Plan
+    script: Script
+    turns: int
+    coverage: Counter[str]
+    difference: Difference | None
+
+
+def play_fuzz_game(
+    reference: EngineClass, candidate: EngineClass, seed: int, index: int
+) -> FuzzGame:
+    """Play game ``index`` of ``seed`` on both engines, comparing after every step."""
+    rng = game_rng(seed, index)
+    plan = draw_plan(rng)
+    setup = SETUPS[plan.setup_kind](rng)
+    for _ in range(5):  # a start that is already decided wastes the game
+        try:
+            if not setup.build(candidate).status.is_over:
+                break
+        except Exception:
+            break  # the comparison reports it
+        setup = SETUPS[plan.setup_kind](rng)
+    pair = EnginePair(reference, candidate, setup)
+    steps: list[Move] = []
+    coverage: Counter[str] = Counter()
+    turns = 0
+    while pair.ready:
+        before = pair.ref_position
+        status = position_part(before, "status")
+        cand_pos = pair.cand_position
+        view = View(
+            pair.cand, position_part(cand_pos, "black"), position_part(cand_pos, "white"),
+            position_part(cand_pos, "eggs"), position_part(cand_pos, "legal_moves"),
+        )
+        if status.is_over or turns >= plan.max_turns:
+            if status.is_over and rng.random() < 0.3:
+                move: Move = (rng.randrange(NUM_SQUARES), rng.randrange(NUM_SQUARES))
+                steps.append(move)
+                _result, error = pair.step(len(steps) - 1, *move)
+                if error is not None and pair.difference is None:
+                    coverage["game_over"] += 1
+            break
+        if not view.legal:  # the candidate disagrees; the comparison already said so
+            break
+        if rng.random() < plan.probe:
+            move = illegal_move(view, rng)
+            steps.append(move)
+            _result, error = pair.step(len(steps) - 1, *move)
+            if error is not None and pair.difference is None:
+                coverage["illegal"] += 1
+            continue
+        black_move, white_move = choose_moves(view, plan, rng)
+        # The policies try moves on copies of the candidate: a copy() that shares
+        # state with the original would have changed the live game.
+        compared = (view.black, view.white, view.eggs, position_part(cand_pos, "turn"))
+        now = (pair.cand.black, pair.cand.white, pair.cand.eggs, pair.cand.turn)
+        if now != compared:
+            pair.difference = Difference(
+                len(steps) - 1, "candidate changed by plays on its copy()", compared, now
+            )
+            break
+        move = (spell(black_move, rng), spell(white_move, rng))
+        steps.append(move)
+        result, _error = pair.step(len(steps) - 1, *move)
+        if result is not None:
+            turns += 1
+            coverage.update(classify_turn(result, status, position_part(before, "eggs")))
+    return FuzzGame(index, plan, Script(setup, tuple(steps)), turns, coverage, pair.difference)

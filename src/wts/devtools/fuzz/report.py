@@ -1,0 +1,86 @@
+"""What ``wts fuzz`` prints about a run, and the exit status it ends with."""
+
+from __future__ import annotations
+
+from .branches import describe_unreached, format_coverage
+from .compare import EngineClass
+from .runner import FuzzReport
+from .shrink import reproducer
+
+__all__ = ["EXIT_MISMATCH", "EXIT_UNREACHED", "describe_start", "describe_progress",
+           "describe_end"]
+
+EXIT_MISMATCH = 1
+"""The engines differed: a shrunk reproducer is printed."""
+
+EXIT_UNREACHED = 3
+"""The engines agreed, but some rule branch was never reached, so never compared."""
+
+
+def _name(engine: EngineClass) -> str:
+    return f"{engine.__module__}.{engine.__qualname__}"
+
+
+def describe_start(
+    reference: EngineClass, candidate: EngineClass, seed: int, seconds: float | None,
+    games: int | None, jobs: int,
+) -> str:
+    """The first line: the engines, the seed, the budget and the workers."""
+    budget = []
+    if seconds is not None:
+        budget.append(f"{seconds:g} s")
+    if games is not None:
+        budget.append(f"{games} games")
+    return (
+        f"wts fuzz: {_name(candidate)} against {_name(reference)}, seed {seed}, "
+        f"budget {' or '.join(budget)}, {jobs} job{'s' if jobs != 1 else ''}"
+    )
+
+
+def describe_progress(report: FuzzReport) -> str:
+    """A progress line while the run goes on."""
+    return f"  {report.games} games, {report.turns} turns, {report.seconds:.1f} s"
+
+
+def describe_end(report: FuzzReport, candidate: EngineClass, quiet: bool) -> tuple[str, int]:
+    """The summary, the coverage table and the verdict; and the exit status:
+    0, :data:`EXIT_MISMATCH` or :data:`EXIT_UNREACHED`."""
+    rate = report.turns / report.seconds if report.seconds else 0.0
+    lines = [
+        f"played {report.games} games, {report.turns} turns in {report.seconds:.1f} s "
+        f"({rate:.0f} turns/s)"
+    ]
+    if not quiet:
+        for kind, counts in (("setup", report.setups), ("policy", report.policies)):
+            lines.append(
+                f"games by {kind}: " + ", ".join(f"{k} {n}" for k, n in sorted(counts.items()))
+            )
+    lines.append(format_coverage(report.coverage))
+    failure = report.failure
+    if failure is None:
+        lines.append("no mismatch")
+        incomplete = describe_unreached(report.coverage, report.games)
+        if incomplete is None:
+            return "\n".join(lines), 0
+        return "\n".join([*lines, incomplete]), EXIT_UNREACHED
+    lines += [
+        "",
+        f"MISMATCH in game {failure.index} of seed {failure.seed}: "
+        f"{failure.difference.describe()}",
+    ]
+    if not failure.reproducible:
+        lines.append(
+            "replaying the moves alone shows no difference: it needs the fuzzer's own trial "
+            f"plays on copy(). Rerun with --seed {failure.seed} --games {failure.index + 1} "
+            "to replay the game"
+        )
+        return "\n".join(lines), EXIT_MISMATCH
+    shrunk = failure.shrunk
+    lines += [
+        f"shrunk from {len(failure.script.steps)} steps and {failure.script.setup.pieces()} "
+        f"set-up pieces to {len(shrunk.steps)} steps and {shrunk.setup.pieces()} pieces: "
+        f"{failure.shrunk_difference.describe()}",
+        "reproducer:",
+        reproducer(shrunk, failure.shrunk_difference, candidate),
+    ]
+    return "\n".join(lines), EXIT_MISMATCH
