@@ -251,7 +251,7 @@ def test_a_turn_after_the_game_is_over_names_its_line() -> None:
     with pytest.raises(wts.IllegalMoveError):
         record.dumps([("E1", "I9"), ("H8", "H9")], start=won)
     text = record.dumps([("E1", "I9")], start=won) + "H8 H9\n"
-    with pytest.raises(NotationError, match=r"^line 8: turn 2: the game is over \(black_wins\)"):
+    with pytest.raises(NotationError, match=r"^line 8: turn 2: the game is over \(black wins\)"):
         record.loads(text)
 
 

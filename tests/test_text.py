@@ -98,7 +98,7 @@ def test_sudden_death_and_draws_in_words(Game) -> None:
 
 @pytest.mark.parametrize("status", list(wts.Status))
 def test_statuses_read_as_words(status: wts.Status) -> None:
-    words = text.status_words(status)
+    words = status.words
     assert "_" not in words and words.replace("a ", "").split()[0] in status.value
 
 

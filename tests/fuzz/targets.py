@@ -395,7 +395,7 @@ def _expected_step(games: list[wts.Game], black: object, white: object) -> tuple
         after = game.copy()
         if game.is_over():
             if (b, w) != (wts.NO_MOVE, wts.NO_MOVE):
-                return None, GameOverError, (f"game {i}: the game is over ({game.status.value}); "
+                return None, GameOverError, (f"game {i}: the game is over ({game.status.words}); "
                                              f"give it NO_MOVE (-1), not {b} and {w}")
             played.append((None, after))
             continue

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from wts.engine.events import TurnResult
 from wts.engine.pieces import MAX_TURN, Color, Piece, Status
-from wts.engine.squares import BOARD_SIZE, FILE_NAMES, SQUARE_NAMES, Square, to_square
+from wts.engine.squares import SQUARE_NAMES, Square, to_square
 from wts.errors import GameOverError, IllegalMoveError, SetupError, SquareError, WtsError
 from wts.formats.notation import STARTING_FEN, format_fen, parse_fen
 from wts.params import describe_int
@@ -39,7 +39,7 @@ def move_square(color: Color, move: object) -> Square | IllegalMoveError:
 
 
 def game_over_error(status: Status) -> GameOverError:
-    return GameOverError(f"the game is over ({status.value}): no move can be played")
+    return GameOverError(f"the game is over ({status.words}): no move can be played")
 
 
 def occupied_error(color: Color, square: Square, piece: Piece) -> IllegalMoveError:
@@ -149,33 +149,6 @@ def restore_game(cls: type[GameBase], black: tuple[Square, ...], white: tuple[Sq
         raise SetupError("the pickled history does not lead to the pickled position: "
                          f"it leads to {replayed.fen()!r}, not {game.fen()!r}")
     return replayed
-
-
-def render_board(game: GameBase) -> str:
-    """The board as text: ``X`` black, ``O`` white, eggs by age (1 = oldest)."""
-    age = {sq: i + 1 for i, sq in enumerate(game.eggs)}
-    header = "   " + "".join(f"{f:>3}" for f in FILE_NAMES)
-    lines = [header]
-    for rank in reversed(range(BOARD_SIZE)):
-        cells = []
-        for file in range(BOARD_SIZE):
-            sq = rank * BOARD_SIZE + file
-            piece = game.piece_at(sq)
-            if piece is Piece.BLACK:
-                cells.append("X")
-            elif piece is Piece.WHITE:
-                cells.append("O")
-            elif piece is Piece.EGG:
-                cells.append(str(age[sq]))
-            else:
-                cells.append(".")
-        lines.append(f"{rank + 1:>2} " + "".join(f"{c:>3}" for c in cells) + f"  {rank + 1}")
-    lines.append(header)
-    black, white = game.winning_counts
-    lines.append(
-        f"turn {game.turn}, {game.status.value}, winning turtles: black {black}, white {white}"
-    )
-    return "\n".join(lines)
 
 
 class GameBase:
@@ -297,7 +270,10 @@ class GameBase:
         return self.copy()
 
     def __str__(self) -> str:
-        return render_board(self)
+        """The board as text, the last turn and a win marked (:func:`wts.formats.text.board`)."""
+        from wts.formats.text import board
+
+        return board(self)
 
     def __repr__(self) -> str:
         def names(squares: Iterable[Square]) -> str:

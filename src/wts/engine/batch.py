@@ -202,7 +202,7 @@ def _raise_bad_move(index: int, game: Game, black: int, white: int) -> None:
     is that game as it was."""
     if game.is_over():
         raise GameOverError(
-            f"game {index}: the game is over ({game.status.value}); "
+            f"game {index}: the game is over ({game.status.words}); "
             f"give it NO_MOVE (-1), not {black} and {white}"
         )
     try:

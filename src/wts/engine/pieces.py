@@ -56,6 +56,12 @@ class Status(Enum):
         return self in (Status.BLACK_WINS, Status.WHITE_WINS, Status.DRAW)
 
     @property
+    def words(self) -> str:
+        """The status as a person says it: ``white wins``, not ``white_wins``."""
+        return {"sudden_death": "sudden death", "black_wins": "black wins",
+                "white_wins": "white wins", "draw": "a draw"}.get(self.value, self.value)
+
+    @property
     def winner(self) -> Color | None:
         """The winning colour, or None."""
         if self is Status.BLACK_WINS:

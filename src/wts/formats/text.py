@@ -41,26 +41,13 @@ if TYPE_CHECKING:
     from wts.engine.base import GameBase
     from wts.engine.events import TurnResult
 
-__all__ = ["status_words", "turtles_in_rows", "decided_by", "outcome", "describe_turn", "board"]
-
-_STATUS_WORDS = {
-    Status.ONGOING: "ongoing",
-    Status.SUDDEN_DEATH: "sudden death",
-    Status.BLACK_WINS: "black wins",
-    Status.WHITE_WINS: "white wins",
-    Status.DRAW: "a draw",
-}
+__all__ = ["turtles_in_rows", "decided_by", "outcome", "describe_turn", "board"]
 
 # The marks of the text board, strongest first: a square gets the first that
 # applies. A row's mark is a suffix only, so a row across reads "X* X* X*".
 _MARKS = (("row", " ", "*", "in a row of five"),
           ("hatched", "(", ")", "hatched last turn"),
           ("played", "[", "]", "played last turn"))
-
-
-def status_words(status: Status) -> str:
-    """The status as a person says it: ``white wins``, not ``white_wins``."""
-    return _STATUS_WORDS[status]
 
 
 def turtles_in_rows(game: GameBase, color: Color) -> list[Square]:
@@ -115,7 +102,7 @@ def decided_by(game: GameBase) -> str:
 def outcome(game: GameBase) -> str:
     """How the game stands, in words: ``white wins: five in a row at C3 D4 E5 F6 G7``."""
     reason = decided_by(game)
-    return status_words(game.status) + (f": {reason}" if reason else "")
+    return game.status.words + (f": {reason}" if reason else "")
 
 
 def describe_turn(result: TurnResult, position: GameBase,

@@ -60,8 +60,8 @@ def describe_result(game: GameBase, resigned: Color | None = None) -> str:
                 f"{_turns(game.turn)}")
     if not game.is_over():
         return (f"result: unfinished after {_turns(game.turn)} "
-                f"({text.status_words(game.status)})")
-    return (f"result: {text.status_words(game.status)} after {_turns(game.turn)} "
+                f"({game.status.words})")
+    return (f"result: {game.status.words} after {_turns(game.turn)} "
             f"({text.decided_by(game)})")
 
 

@@ -92,7 +92,7 @@ def _color_index(color: Color | str) -> int:
 def _check_not_over(game: GameBase) -> None:
     if game.is_over():
         raise GameOverError(
-            f"the game is over ({game.status.value}): there is no move to select"
+            f"the game is over ({game.status.words}): there is no move to select"
         )
 
 
