@@ -36,7 +36,7 @@ libasan=$(readlink -f "$libasan")
 preload="$libasan $(readlink -f "$("$cc" -print-file-name=libstdc++.so)")"
 
 step "copying the package to $work/tree"
-mkdir -p "$work/tree"
+mkdir -p "$work/tree/src"
 cp setup.py pyproject.toml "$work/tree/"
 [[ -e README.md ]] && cp README.md "$work/tree/"
 # The sources only: no build products of the tree's own (an in-place build).
