@@ -136,6 +136,16 @@ def test_constructor_arguments_are_checked() -> None:
             agent_class(seed="1")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("level", [True, 3.0, None, "3"])
+def test_a_level_of_the_wrong_type_is_a_parameter_type_error(level) -> None:
+    with pytest.raises(wts.ParameterTypeError, match="level"):
+        MCTSAgent(level=level)
+
+
+def test_a_level_may_be_any_integer_type() -> None:
+    assert MCTSAgent(level=np.int64(2)).level == MCTSAgent(level=np.array(2)).level == 2
+
+
 def test_levels_and_agent_specs() -> None:
     assert sorted(LEVELS) == [1, 2, 3, 4, 5]
     assert all(LEVELS[k] < LEVELS[k + 1] for k in range(1, 5))

@@ -184,3 +184,12 @@ def test_an_error_in_a_worker_stops_every_thread_and_is_raised() -> None:
 def test_simulation_result_rates():
     result = wts.simulate(1000, seed=1)
     assert result.seconds > 0 and result.turns_per_second > 0
+
+
+def test_simulate_from_a_reference_game_keeps_its_turn_number():
+    """A start on the reference engine is read whole, turn included: a game one
+    turn from the limit ends drawn there on both (ruling 8)."""
+    fast = wts.Game.from_setup(black=["E5"], turn=wts.MAX_TURN - 1)
+    reference = wts.reference.Game.from_setup(black=["E5"], turn=wts.MAX_TURN - 1)
+    assert wts.simulate(50, seed=1, start=reference) == wts.simulate(50, seed=1, start=fast)
+    assert wts.simulate(50, seed=1, start=reference).draws == 50

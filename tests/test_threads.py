@@ -266,3 +266,29 @@ def test_importing_wts_keeps_the_gil_off() -> None:
                  "engine._simulate", "players._search", "players._greedy"):
         importlib.import_module(f"wts.{name}")
     assert not sys._is_gil_enabled()
+
+
+@pytest.mark.parametrize("Game", [wts.Game, wts.reference.Game], ids=["fast", "reference"])
+def test_pickles_and_position_strings_read_while_another_thread_plays_are_whole(Game) -> None:
+    """A pickle or a position string made while another thread plays is of one
+    turn: pickles load (the history replays to the position) and every position
+    string read is one the game passed through."""
+    game = Game()
+    seen: set[str] = set()
+    reads: list[tuple[bytes, str]] = []
+
+    def work(index: int) -> None:
+        rng = random.Random(index)
+        if index == 0:
+            while legal := game.legal_moves():
+                game.play(rng.choice(legal), rng.choice(legal))
+                seen.add(game.copy().fen())
+            return
+        for _ in range(40 if Game is wts.Game else 10):
+            reads.append((pickle.dumps(game), game.fen()))
+
+    seen.add(Game().fen())
+    hammer(work)
+    for data, fen in reads:
+        pickle.loads(data)
+        assert fen in seen

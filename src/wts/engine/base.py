@@ -191,7 +191,8 @@ class GameBase:
         >>> wts.Game.from_setup(black=["E5", "H5"], white=["A1"], eggs=["C3"]).fen()
         '9/9/9/9/4x2x1/9/2e6/9/o8 C3 0'
         """
-        return format_fen(self.black, self.white, self.eggs, self.turn)
+        position = self.copy()  # one read of the whole position, whatever other threads play
+        return format_fen(position.black, position.white, position.eggs, position.turn)
 
     @classmethod
     def from_fen(cls, fen: str) -> Self:
@@ -216,7 +217,8 @@ class GameBase:
         return self.status.is_over
 
     def _position_key(self) -> tuple[frozenset[Square], frozenset[Square], tuple[Square, ...], int]:
-        return (self.black, self.white, self.eggs, self.turn)
+        position = self.copy()  # one read of the whole position
+        return (position.black, position.white, position.eggs, position.turn)
 
     def __eq__(self, other: Any) -> bool:
         """Same turtles, same eggs in the same age order, same turn number."""
@@ -227,16 +229,17 @@ class GameBase:
     __hash__ = None  # type: ignore[assignment]
 
     def __reduce__(self) -> tuple[Any, ...]:
+        position = self.copy()  # the position and its history as of one turn
         return (
             restore_game,
             (
                 type(self),
-                tuple(sorted(self.black)),
-                tuple(sorted(self.white)),
-                self.eggs,
-                self.turn,
-                self.history,
-                self._root_fen(),
+                tuple(sorted(position.black)),
+                tuple(sorted(position.white)),
+                position.eggs,
+                position.turn,
+                position.history,
+                position._root_fen(),
             ),
         )
 
@@ -273,14 +276,15 @@ class GameBase:
         """The board as text, the last turn and a win marked (:func:`wts.formats.text.board`)."""
         from wts.formats.text import board
 
-        return board(self)
+        return board(self.copy())  # one read of the game, whatever other threads play
 
     def __repr__(self) -> str:
         def names(squares: Iterable[Square]) -> str:
             return "[" + ", ".join(SQUARE_NAMES[s] for s in squares) + "]"
 
+        game = self.copy()  # one read of the whole position
         return (
-            f"<{type(self).__module__}.{type(self).__qualname__} turn={self.turn} "
-            f"{self.status.value} black={names(sorted(self.black))} "
-            f"white={names(sorted(self.white))} eggs={names(self.eggs)}>"
+            f"<{type(self).__module__}.{type(self).__qualname__} turn={game.turn} "
+            f"{game.status.value} black={names(sorted(game.black))} "
+            f"white={names(sorted(game.white))} eggs={names(game.eggs)}>"
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from wts.engine._game import GameCore
 from wts.engine.base import GameBase
 
-__all__ = ["Game"]
+__all__ = ["Game", "as_fast_game"]
 
 
 class Game(GameCore, GameBase):
@@ -25,3 +25,14 @@ class Game(GameCore, GameBase):
 
 
 Game.__module__ = "wts"  # shown and pickled as wts.Game, where users find it
+
+
+def as_fast_game(game: GameBase) -> Game:
+    """``game`` itself if it is a fast game, else a fast game at its position:
+    the turtles, the eggs in their order and the turn, read in one copy."""
+    if isinstance(game, Game):
+        return game
+    position = game.copy()
+    return Game.from_setup(black=position.black, white=position.white, eggs=position.eggs,
+                           turn=position.turn)
+

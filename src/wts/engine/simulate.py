@@ -36,7 +36,7 @@ from wts._interrupts import wait_through_interrupts
 from wts.engine._core import STATUSES
 from wts.engine._simulate import Playouts
 from wts.engine.base import GameBase
-from wts.engine.game import Game
+from wts.engine.game import Game, as_fast_game
 from wts.engine.pieces import Status
 from wts.errors import ParameterTypeError
 from wts.params import MAX_THREADS, check_bool, check_int, check_seed
@@ -262,8 +262,6 @@ def _run_in_threads(tasks: Sequence[Callable[[], None]], stop: threading.Event) 
 def _as_fast_game(start: GameBase | None) -> Game:
     if start is None:
         return Game()
-    if isinstance(start, Game):
-        return start
     if isinstance(start, GameBase):
-        return Game.from_setup(black=start.black, white=start.white, eggs=start.eggs)
+        return as_fast_game(start)
     raise ParameterTypeError(f"start must be a wts game, not {type(start).__name__}")

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from wts.engine._game import GameCore
-from wts.engine.game import Game
+from wts.engine.game import Game, as_fast_game
 from wts.engine.pieces import Color
 from wts.engine.squares import Square
 from wts.errors import BusyError, GameOverError, ParameterError, ParameterTypeError
@@ -98,9 +98,7 @@ def _check_not_over(game: GameBase) -> None:
 
 def _core(game: GameBase) -> GameCore:
     """The position as a fast-core game (a reference game is converted)."""
-    if isinstance(game, GameCore):
-        return game
-    return Game.from_setup(black=game.black, white=game.white, eggs=game.eggs, turn=game.turn)
+    return game if isinstance(game, GameCore) else as_fast_game(game)
 
 
 def _fresh_seed() -> int:
@@ -214,9 +212,7 @@ class MCTSAgent:
         max_memory: int = 256 << 20,
         stop: threading.Event | None = None,
     ) -> None:
-        if isinstance(level, bool) or not hasattr(type(level), "__index__") or level not in LEVELS:
-            raise ParameterError(f"level must be one of {sorted(LEVELS)}, got {level!r}")
-        self.level = int(level)
+        self.level = check_int(level, "level", min(LEVELS), max(LEVELS))
         self.seed = _check_seed(seed)
         self.time_limit = None if time_limit is None else check_float(
             time_limit, "time_limit (seconds)", 0.0, MAX_TIME_LIMIT, exclude_minimum=True)
