@@ -292,3 +292,66 @@ def test_pickles_and_position_strings_read_while_another_thread_plays_are_whole(
     for data, fen in reads:
         pickle.loads(data)
         assert fen in seen
+
+
+FINALISER_READS_THE_GAME = """
+import gc, sys
+import numpy as np
+import wts
+
+game = wts.{engine}
+batch = wts.BatchGame(2)
+seen = []
+
+class Reader:
+    # A cycle: only the collector frees it, in whatever call allocates next.
+    def __init__(self):
+        self.me = self
+
+    def __del__(self):
+        seen.append((game.turn, game.status, game.fen(), len(game.copy().history)))
+        if not game.is_over() and len(seen) % 7 == 0:
+            game.play(game.legal_moves()[0], game.legal_moves()[-1])
+        batch.is_over()
+        batch[1]
+
+gc.set_threshold(1, 1, 1)
+for _ in range(300):
+    if game.is_over():
+        game = wts.{engine}
+    legal = game.legal_moves()
+    Reader()
+    try:
+        game.play(legal[0], legal[-1])
+    except (wts.IllegalMoveError, wts.GameOverError):
+        pass  # a finaliser played a turn first: the moves were checked again
+    Reader()
+    game.copy()
+    Reader()
+    batch[0] = wts.Game.from_fen(game.fen())
+    Reader()
+    try:
+        batch._get_state(5, wts.Game())
+    except IndexError:
+        pass
+gc.collect()
+assert seen, "no finaliser ran"
+print("ok", len(seen))
+"""
+
+
+@pytest.mark.parametrize("engine", ["Game()", "reference.Game()"], ids=["fast", "reference"])
+def test_a_finaliser_that_reads_the_game_mid_turn_does_not_hang(engine: str) -> None:
+    """The collector may run any finaliser inside any call that makes an object;
+    one that reads (or plays) the game being played must not wait on that
+    game's own mutex. Run in a child, so a hang fails the test instead of the run."""
+    import subprocess
+
+    code = FINALISER_READS_THE_GAME.format(engine=engine)
+    try:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              timeout=120)
+    except subprocess.TimeoutExpired:
+        pytest.fail("a finaliser reading the game deadlocked it")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ok") and not done.stderr, done.stderr

@@ -30,7 +30,8 @@ cdef class BatchCore:
     """``n`` game states in one C array; :class:`wts.BatchGame` adds the checks.
 
     Every method holds the batch's mutex, so a batch shared between threads
-    steps, reads and resets whole, one call at a time.
+    steps, reads and resets whole, one call at a time. No Python object is made
+    or freed under it (a finaliser run by the collector could wait on it forever).
     """
 
     cdef wts_state *states
@@ -61,15 +62,17 @@ cdef class BatchCore:
 
     def _get_state(self, Py_ssize_t index, GameCore game not None):
         cdef wts_state state
+        index = self._index(index)  # before the mutex: raising makes an object
         with self._lock:
-            wts_copy(&state, &self.states[self._index(index)])
+            wts_copy(&state, &self.states[index])
         game.load(&state)
 
     def _set_state(self, Py_ssize_t index, GameCore game not None):
         cdef wts_state state
+        index = self._index(index)
         game.snapshot(&state)
         with self._lock:
-            wts_copy(&self.states[self._index(index)], &state)
+            wts_copy(&self.states[index], &state)
 
     cdef Py_ssize_t _first_bad_move(self, const int64_t[::1] black,
                                     const int64_t[::1] white) noexcept nogil:

@@ -9,7 +9,11 @@ cdef class GameCore:
     cdef wts_state state
     # The turns played and the position before them, shared by copies.
     cdef History _history
-    # Held while the position is read or changed, so no thread sees half a turn.
+    # Bumped whenever the position changes; a turn is published only on the
+    # version it was computed from.
+    cdef unsigned long long _version
+    # Held while the position, history or version is read or changed, never
+    # while a Python object is made or freed.
     cdef cython.pymutex _lock
 
     # A consistent copy of the position, for the kernels of other modules.

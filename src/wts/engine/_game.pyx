@@ -6,14 +6,17 @@ Only argument conversion and building :class:`wts.TurnResult` happen here;
 the rules run in the ``noexcept nogil`` kernels of :mod:`wts._core`. Bad
 input gets the errors both engines share (:mod:`wts.base`).
 
-Threads: every read and every turn holds the game's mutex, so a game shared
-between threads plays its turns one at a time and is never seen half-played.
-Moves are converted to squares before the mutex is taken (the conversion may
-run Python code); whether they can be played is decided under it.
+Threads: the game's mutex guards the position, its history and a version
+number, so a game shared between threads is never seen half-played. No Python
+object is made or freed while the mutex is held: making one may run the
+garbage collector, and a finaliser that reads the same game would then wait
+on the mutex forever. So a turn reads the position under the mutex, is checked
+and resolved on that copy without it, and is published only if the version
+has not moved meanwhile; otherwise it is tried again on the new position.
 """
 
 from cpython.long cimport PyLong_AsLongAndOverflow
-from libc.stdint cimport uint32_t
+from libc.stdint cimport uint32_t, uint64_t
 from wts.engine._bits cimport (
     wts_any, wts_bit_square, wts_board, wts_clear_lowest, wts_equal, wts_lowest_bit, wts_or,
     wts_square_board,
@@ -78,20 +81,20 @@ cdef bint _same_position(const wts_state *a, const wts_state *b):
     return True
 
 
-cdef History _history_to_extend(GameCore game):
-    """The game's history, or for a game with no turns yet, one starting from its
-    position: NEW_GAME for a new game, else a snapshot made once and shared by
-    the copies made before the first turn. The caller holds the game's mutex."""
-    cdef History history = game._history
+cdef History _history_to_extend(type game_type, History history, const wts_state *state):
+    """The history a turn from ``state`` extends: ``history`` if it has turns,
+    else one starting from ``state``: NEW_GAME for a new game, ``history`` if it
+    already starts there, else a snapshot of ``state`` (made once and then shared
+    by the copies made before the first turn)."""
     cdef GameCore root
     if history.length:
         return history
-    if _is_new(&game.state):
+    if _is_new(state):
         return NEW_GAME
-    if history.root is not None and _same_position(&(<GameCore>history.root).state, &game.state):
+    if history.root is not None and _same_position(&(<GameCore>history.root).state, state):
         return history
-    root = type(game)()
-    wts_copy(&root.state, &game.state)
+    root = game_type()
+    wts_copy(&root.state, state)
     return History(root)
 
 
@@ -139,9 +142,12 @@ cdef class GameCore:
             wts_copy(out, &self.state)
 
     cdef void load(self, const wts_state *state) noexcept:
+        cdef History old = None
         with self._lock:
             wts_copy(&self.state, state)
+            old = self._history  # freed after the mutex is released
             self._history = NEW_GAME
+            self._version += 1
 
     @classmethod
     def from_setup(cls, black=(), white=(), eggs=(), turn=0):
@@ -169,16 +175,27 @@ cdef class GameCore:
         """An independent copy of this game (a struct copy; the history is shared
         and immutable)."""
         cdef GameCore game = type(self)()
+        cdef History base = None, history, old = None
+        cdef uint64_t version
         with self._lock:
             wts_copy(&game.state, &self.state)
+            base = self._history
+            version = self._version
+        history = _history_to_extend(type(self), base, &game.state)
+        if history is not base:
             # Copies tried and thrown away share one snapshot of the start.
-            self._history = _history_to_extend(self)
-            game._history = self._history
+            with self._lock:
+                if self._version == version:
+                    old = self._history
+                    self._history = history
+        game._history = history
         return game
 
     def _current_history(self):
+        cdef History history = None
         with self._lock:
-            return self._history
+            history = self._history
+        return history
 
     @property
     def black(self):
@@ -262,30 +279,39 @@ cdef class GameCore:
         and changes nothing if either move is not allowed (CLARIFICATIONS 3).
         """
         cdef wts_turn_record record
-        cdef History history
+        cdef wts_state position
+        cdef History base, history, old
+        cdef uint64_t version
         cdef int b, w
         black_square = _move_square(black_move, 0)
         white_square = _move_square(white_move, 1)
-        with self._lock:
-            # The checks of base.check_moves, in its order, on the position as it
-            # is now: no other thread can change it before the turn is resolved.
-            if wts_is_over(&self.state):
-                error = game_over_error(STATUSES[self.state.status])
-            elif type(black_square) is not int:
-                error = black_square
-            elif type(white_square) is not int:
-                error = white_square
-            else:
-                b = black_square
-                w = white_square
-                if not wts_is_legal(&self.state, b):
-                    error = occupied_error(COLORS[0], b, PIECES[wts_piece_at(&self.state, b)])
-                elif not wts_is_legal(&self.state, w):
-                    error = occupied_error(COLORS[1], w, PIECES[wts_piece_at(&self.state, w)])
-                else:
-                    history = _history_to_extend(self)
-                    wts_resolve_turn(&self.state, b, w, &record)
-                    result = _turn_result(b, w, &record, &self.state)
-                    self._history = history.then(result)
+        while True:
+            base = old = None  # no reference is dropped under the mutex
+            with self._lock:
+                wts_copy(&position, &self.state)
+                base = self._history
+                version = self._version
+            # The checks of base.check_moves, in its order, on that position.
+            if wts_is_over(&position):
+                raise game_over_error(STATUSES[position.status])
+            if type(black_square) is not int:
+                raise black_square
+            if type(white_square) is not int:
+                raise white_square
+            b = black_square
+            w = white_square
+            if not wts_is_legal(&position, b):
+                raise occupied_error(COLORS[0], b, PIECES[wts_piece_at(&position, b)])
+            if not wts_is_legal(&position, w):
+                raise occupied_error(COLORS[1], w, PIECES[wts_piece_at(&position, w)])
+            history = _history_to_extend(type(self), base, &position)
+            wts_resolve_turn(&position, b, w, &record)
+            result = _turn_result(b, w, &record, &position)
+            history = history.then(result)
+            with self._lock:
+                if self._version == version:
+                    wts_copy(&self.state, &position)
+                    old = self._history
+                    self._history = history
+                    self._version += 1
                     return result
-        raise error
