@@ -142,10 +142,10 @@ cdef class GameCore:
             wts_copy(out, &self.state)
 
     cdef void load(self, const wts_state *state) noexcept:
-        cdef History old = None
+        cdef History _released = None
         with self._lock:
             wts_copy(&self.state, state)
-            old = self._history  # freed after the mutex is released
+            _released = self._history  # freed after the mutex is released
             self._history = NEW_GAME
             self._version += 1
 
@@ -175,7 +175,7 @@ cdef class GameCore:
         """An independent copy of this game (a struct copy; the history is shared
         and immutable)."""
         cdef GameCore game = type(self)()
-        cdef History base = None, history, old = None
+        cdef History base = None, history, _released = None
         cdef uint64_t version
         with self._lock:
             wts_copy(&game.state, &self.state)
@@ -186,7 +186,7 @@ cdef class GameCore:
             # Copies tried and thrown away share one snapshot of the start.
             with self._lock:
                 if self._version == version:
-                    old = self._history
+                    _released = self._history
                     self._history = history
         game._history = history
         return game
@@ -280,13 +280,13 @@ cdef class GameCore:
         """
         cdef wts_turn_record record
         cdef wts_state position
-        cdef History base, history, old
+        cdef History base, history, _released
         cdef uint64_t version
         cdef int b, w
         black_square = _move_square(black_move, 0)
         white_square = _move_square(white_move, 1)
         while True:
-            base = old = None  # no reference is dropped under the mutex
+            base = _released = None  # no reference is dropped under the mutex
             with self._lock:
                 wts_copy(&position, &self.state)
                 base = self._history
@@ -311,7 +311,7 @@ cdef class GameCore:
             with self._lock:
                 if self._version == version:
                     wts_copy(&self.state, &position)
-                    old = self._history
+                    _released = self._history
                     self._history = history
                     self._version += 1
                     return result
