@@ -13,7 +13,15 @@ import pytest
 
 import wts
 import wts.engine.reference
-from wts.devtools.bench import random_reference_turns, record_batch_moves, replay, replay_batch
+from wts.devtools.bench import (
+    positions_to_try,
+    random_reference_turns,
+    record_batch_moves,
+    replay,
+    replay_batch,
+    try_by_copy,
+    try_by_undo,
+)
 
 ENGINES = {"fast": wts.Game, "reference": wts.reference.Game}
 
@@ -33,6 +41,17 @@ def test_copy(benchmark, engine):
     game = ENGINES[engine].from_setup(black=["E5", "D4"], white=["C3"], eggs=["A1", "B2"])
     benchmark.extra_info.update(variant=engine)
     assert benchmark(game.copy) == game
+
+
+@pytest.mark.parametrize("variant", ["push-pop", "copy-play"])
+def test_try_a_turn_and_take_it_back(benchmark, recorded_games, variant):
+    """A search's step at every position of the recorded games: push + pop
+    against copy() + play, on the fast engine."""
+    benchmark.group = "undo"
+    tries = positions_to_try(recorded_games)
+    benchmark.extra_info.update(variant=variant, units=len(tries))
+    step = try_by_undo if variant == "push-pop" else try_by_copy
+    assert benchmark.pedantic(step, args=(tries,), rounds=5) == len(tries)
 
 
 @pytest.mark.parametrize("engine", ["fast", "reference"])

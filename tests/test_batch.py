@@ -96,7 +96,7 @@ def test_batch_getitem_is_a_copy_and_setitem_replaces():
 def test_batch_state_size_is_documented():
     from wts.engine._core import state_size
 
-    assert state_size() == 144
+    assert state_size() == 152
 
 
 # --- every bad input raises before any game changes ---------------------------------

@@ -23,13 +23,14 @@ PLAYER_PYX_TEMPLATE = textwrap.dedent(
     from {module} cimport (
         wts_state, wts_rng, wts_init, wts_copy, wts_rng_seed, wts_resolve_turn,
         wts_random_legal_move, wts_is_over, wts_legal_moves, wts_popcount,
-        wts_count_winning,
+        wts_count_winning, wts_compute_key, wts_canonical_key, wts_transform,
+        wts_transform_square,
     )
 
     def play_random_game(unsigned long long seed):
-        cdef wts_state state, snapshot
+        cdef wts_state state, snapshot, image
         cdef wts_rng rng
-        cdef int black, white
+        cdef int black, white, symmetry
         cdef list moves = []
         wts_init(&state)
         wts_rng_seed(&rng, seed)
@@ -40,9 +41,12 @@ PLAYER_PYX_TEMPLATE = textwrap.dedent(
             with nogil:
                 wts_copy(&snapshot, &state)
                 wts_resolve_turn(&state, black, white, NULL)
+        wts_transform(&image, &state, 1)
+        keys = (state.key, wts_compute_key(&state), wts_canonical_key(&state, &symmetry),
+                symmetry, image.key, wts_transform_square(0, 1))
         return (moves, state.turn, state.status, state.black_count, state.white_count,
                 wts_popcount(wts_legal_moves(&snapshot)),
-                wts_count_winning(state.black), wts_count_winning(state.white))
+                wts_count_winning(state.black), wts_count_winning(state.white), keys)
     """
 )
 
@@ -94,9 +98,8 @@ def test_get_include_holds_the_pxd_files_and_header():
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_cimported_core_plays_the_same_game_as_both_engines(player_module, seed):
-    moves, turns, status, black_count, white_count, legal_before_last, black_wins, white_wins = (
-        player_module.play_random_game(seed)
-    )
+    (moves, turns, status, black_count, white_count, legal_before_last, black_wins, white_wins,
+     keys) = player_module.play_random_game(seed)
     assert turns == len(moves) > 0
     statuses = list(wts.Status)
     for Game in (wts.Game, wts.reference.Game):
@@ -108,3 +111,6 @@ def test_cimported_core_plays_the_same_game_as_both_engines(player_module, seed)
         assert game.status is statuses[status]
         assert game.winning_counts == (black_count, white_count) == (black_wins, white_wins)
         assert last_legal == legal_before_last
+        key, symmetry = game.canonical()
+        assert keys == (game.key(), game.key(), key, symmetry,
+                        game.transform(wts.Symmetry.ROTATE_90).key(), wts.I1)

@@ -236,7 +236,7 @@ def test_bench_subcommand_prints_one_table_with_every_measure() -> None:
                     "simulate / reference random play", "simulate, 2 threads / 1 thread",
                     "BatchGame.step / simulate, per game-turn", "bytes per game state"]:
         assert measure in proc.stdout
-    assert "144 B" in proc.stdout
+    assert "152 B" in proc.stdout
 
 
 @pytest.mark.parametrize(("argv", "target"), [

@@ -174,6 +174,18 @@ class TwoEngines(RuleBasedStateMachine):
         if self.ref_outcome[0] == "error":
             assert snapshot(self.ref) == before
 
+    @rule()
+    def pop_turn(self) -> None:
+        """Undo the last turn: both engines give back the same turn (or the same
+        error) and the position before it."""
+        outcomes: list[tuple[Any, ...]] = []
+        for game in (self.ref, self.fast):
+            try:
+                outcomes.append(("result", game.pop()))
+            except Exception as exc:
+                outcomes.append(("error", type(exc), str(exc)))
+        self.ref_outcome, self.fast_outcome = outcomes
+
     @invariant()
     def same_position(self) -> None:
         if self.ref is None:

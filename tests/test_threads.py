@@ -112,6 +112,41 @@ def test_shared_game_plays_whole_turns(Game) -> None:
         check_history(game)
 
 
+@pytest.mark.parametrize("Game", [wts.Game, wts.reference.Game], ids=["fast", "reference"])
+def test_shared_game_pushes_and_pops_whole_turns(Game) -> None:
+    """Threads push and pop on one game: every pop gives back a turn some push
+    played, and the game ends at a position its history replays to, with the
+    key computed from its board."""
+    game = Game()
+    pushed = [0] * THREADS
+    popped = [0] * THREADS
+
+    def work(index: int) -> None:
+        rng = random.Random(index)
+        for attempt in range(300 if Game is wts.Game else 60):
+            if attempt % 3 == 2:
+                try:
+                    game.pop()
+                    popped[index] += 1
+                except wts.NoTurnError:
+                    pass
+                continue
+            legal = game.legal_moves()
+            if not legal:
+                continue
+            try:
+                game.push(rng.choice(legal), rng.choice(legal))
+                pushed[index] += 1
+            except wts.IllegalMoveError:
+                continue
+
+    hammer(work)
+    assert sum(pushed) - sum(popped) == game.turn
+    check_position(game)
+    check_history(game)
+    assert game.key() == type(game).from_fen(game.fen()).key()
+
+
 def test_shared_game_copies_are_whole() -> None:
     """Copies and reads made while other threads play are positions of some turn."""
     game = wts.Game()

@@ -105,6 +105,24 @@ def test_ruling_8_a_five_made_on_the_last_turn_still_wins(Game):
     assert game.play("E1", "I9").status is Status.BLACK_WINS
 
 
+def test_ruling_9_a_position_key_leaves_out_the_turn_number(Game):
+    early = Game.from_setup(black=["E5"], white=["D4"], eggs=["A1", "B2"], turn=3)
+    late = Game.from_setup(black=["E5"], white=["D4"], eggs=["A1", "B2"], turn=wts.MAX_TURN)
+    assert early.key() == late.key()
+    assert early != late  # == still compares the turn (ruling 5)
+    reordered = Game.from_setup(black=["E5"], white=["D4"], eggs=["B2", "A1"], turn=3)
+    assert reordered.key() != early.key()
+
+
+def test_ruling_10_symmetries_keep_the_eggs_order_the_turn_and_the_events_order(Game):
+    game = Game.from_setup(black=["H5"], white=["F5", "G5"], eggs=["C3", "A9"], turn=7)
+    image = game.transform(wts.Symmetry.FLIP_FILES)
+    assert image.eggs == (wts.G3, wts.I9) and image.turn == 7
+    result = game.play("E5", "A1")
+    mirrored = image.play("E5", "I1")
+    assert wts.Symmetry.FLIP_FILES.turn(result) == mirrored
+
+
 def test_games_pickle_copy_and_deepcopy_to_equal_independent_games(Game):
     game = Game.from_setup(black=["E5"], white=["E6"], eggs=["A1", "I9"], turn=4)
     game.play("C3", "C4")

@@ -30,12 +30,14 @@ from wts.engine.squares import (
     square_name,
     square_rank,
 )
+from wts.engine.symmetry import Symmetry, transform_masks, transform_planes
 from wts.errors import (
     BatchError,
     BusyError,
     GameOverError,
     IllegalMoveError,
     NotationError,
+    NoTurnError,
     ParameterError,
     ParameterTypeError,
     SetupError,
@@ -74,6 +76,7 @@ __all__ = [
     "SquareError",
     "IllegalMoveError",
     "GameOverError",
+    "NoTurnError",
     "SetupError",
     "NotationError",
     "ParameterError",
@@ -95,6 +98,9 @@ __all__ = [
     "square_file",
     "square_name",
     "square_rank",
+    "Symmetry",
+    "transform_planes",
+    "transform_masks",
     "perft",
     "PerftCounts",
     "get_include",

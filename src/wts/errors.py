@@ -19,6 +19,13 @@ class GameOverError(IllegalMoveError):
     """A move was played after the game was decided."""
 
 
+class NoTurnError(WtsError, IndexError):
+    """``pop()`` or ``peek()`` on a game with no turn played since its start.
+
+    Also an :class:`IndexError`, as popping an empty list raises.
+    """
+
+
 class SetupError(WtsError):
     """A position that cannot be set up: a square listed twice, or not a square."""
 

@@ -26,6 +26,9 @@ __all__ = [
     "record_games",
     "replay",
     "random_reference_turns",
+    "positions_to_try",
+    "try_by_undo",
+    "try_by_copy",
     "record_batch_moves",
     "replay_batch",
     "run",
@@ -74,6 +77,35 @@ def random_reference_turns(games: int, seed: int) -> int:
             game.play(rng.choice(legal), rng.choice(legal))
             turns += 1
     return turns
+
+
+def positions_to_try(games: list[Moves]) -> list[tuple[Game, int, int]]:
+    """Every position of recorded games, with the turn that was played there."""
+    tries = []
+    for moves in games:
+        game = Game()
+        for black, white in moves:
+            tries.append((game.copy(), black, white))
+            game.play(black, white)
+    return tries
+
+
+def try_by_undo(tries: list[tuple[Game, int, int]]) -> int:
+    """A search's step at each position: play the turn, read the key, take it back."""
+    for game, black, white in tries:
+        game.push(black, white)
+        game.key()
+        game.pop()
+    return len(tries)
+
+
+def try_by_copy(tries: list[tuple[Game, int, int]]) -> int:
+    """The same step without undo: play the turn on a copy, read the key, drop it."""
+    for game, black, white in tries:
+        child = game.copy()
+        child.play(black, white)
+        child.key()
+    return len(tries)
 
 
 def record_batch_moves(
@@ -138,6 +170,12 @@ def run(quick: bool = False) -> list[BenchRow]:
         lambda: _timed(lambda: replay(Game, recorded)),
         lambda: _timed(lambda: replay(wts.reference.Game, recorded)),
     )
+    tries = positions_to_try(recorded)
+    undo_try, copy_try = _best_of(
+        rounds,
+        lambda: _timed(lambda: try_by_undo(tries)),
+        lambda: _timed(lambda: try_by_copy(tries)),
+    )
     playouts = int(200_000 * scale)
     reference_games = int(40 * scale) or 5
 
@@ -161,6 +199,10 @@ def run(quick: bool = False) -> list[BenchRow]:
         BenchRow("Game.play, reference", f"{reference_play * 1e6:.1f} us/turn", "", None),
         BenchRow("Game.play fast / reference", f"{reference_play / fast_play:.0f}x", ">= 100x",
                  reference_play / fast_play >= 100),
+        BenchRow("push + pop, fast", f"{undo_try * 1e9:.0f} ns/try", "", None),
+        BenchRow("copy() + play, fast", f"{copy_try * 1e9:.0f} ns/try", "", None),
+        BenchRow("copy() + play / push + pop", f"{copy_try / undo_try:.2f}x", ">= 1x",
+                 copy_try / undo_try >= 1),
         BenchRow("simulate, 1 thread", f"{1 / sim_one / 1e6:.2f} M turns/s", ">= 12 M turns/s",
                  1 / sim_one >= 12e6),
         BenchRow("simulate / reference random play", f"{reference_random / sim_one:.0f}x",

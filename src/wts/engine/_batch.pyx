@@ -8,14 +8,14 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 
 cdef extern from "Python.h":
     const Py_ssize_t PY_SSIZE_T_MAX
-from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from wts.engine._bits cimport (
     wts_board, wts_square_bit, wts_test_bit,
 )
 from wts.engine._core cimport (
     WTS_BLACK, WTS_BLACK_TURTLE, WTS_EGG, WTS_NUM_SQUARES, WTS_WHITE_TURTLE, wts_copy, wts_init,
-    wts_is_legal, wts_is_over, wts_legal_moves, wts_piece_at, wts_resolve_turn, wts_state,
-    wts_turn_record,
+    wts_canonical_key, wts_is_legal, wts_is_over, wts_legal_moves, wts_piece_at,
+    wts_resolve_turn, wts_state, wts_turn_record,
 )
 from wts.engine._game cimport GameCore
 
@@ -178,6 +178,24 @@ cdef class BatchCore:
                         out[i, 3, sq] = 0
                     for k in range(self.states[i].egg_count):
                         out[i, 3, self.states[i].egg_queue[k]] = <uint8_t>(k + 1)
+
+    def _keys(self, uint64_t[::1] keys):
+        cdef Py_ssize_t i
+        self._check_length(keys.shape[0])
+        with self._lock:
+            for i in range(self.n):
+                keys[i] = self.states[i].key
+
+    def _canonical(self, uint64_t[::1] keys, uint8_t[::1] symmetries):
+        cdef Py_ssize_t i
+        cdef int symmetry
+        self._check_length(keys.shape[0])
+        self._check_length(symmetries.shape[0])
+        with self._lock:
+            with nogil:
+                for i in range(self.n):
+                    keys[i] = wts_canonical_key(&self.states[i], &symmetry)
+                    symmetries[i] = <uint8_t>symmetry
 
     def _reset(self, const uint8_t[::1] mask):
         cdef Py_ssize_t i

@@ -21,6 +21,7 @@ cdef extern from "wts_bits.h" nogil:
     wts_board wts_and(wts_board a, wts_board b)
     wts_board wts_or(wts_board a, wts_board b)
     wts_board wts_andnot(wts_board a, wts_board b)     # a and not b
+    wts_board wts_xor(wts_board a, wts_board b)
     wts_board wts_shl(wts_board a, int k)              # toward higher bits, 0 <= k < 64
     wts_board wts_shr(wts_board a, int k)              # toward lower bits, 0 <= k < 64
     wts_board wts_bit_board(int bit)                   # the board of one padded bit
@@ -34,6 +35,7 @@ cdef extern from "wts_bits.h" nogil:
     int wts_select(wts_board a, int k)                 # the k-th bit set (from 0)
     int wts_square_bit(int square)                     # square 0..80 -> padded bit
     int wts_bit_square(int bit)                        # padded bit -> square 0..80
+    uint64_t wts_splitmix64(uint64_t *x)               # the next of splitmix64's sequence
     void wts_rng_seed(wts_rng *rng, uint64_t seed)     # filled by splitmix64 from seed
     uint64_t wts_rng_next(wts_rng *rng)                # 64 random bits
     uint32_t wts_rng_below(wts_rng *rng, uint32_t n)   # uniform in [0, n), 0 < n

@@ -11,7 +11,7 @@ checks its input: a caller passes only legal moves to a game not over
 (``wts_square_bit``/``wts_bit_square`` convert).
 """
 
-from libc.stdint cimport int8_t, uint8_t, uint32_t
+from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
 
 # The board and generator types and the few primitives a caller needs to read
 # a board (which squares it holds) or to seed a generator.
@@ -45,6 +45,7 @@ cdef enum:
     WTS_NUM_SQUARES = 81
     WTS_PADDED_BITS = 90      # bits 0..89 of a board; the last, 89, is padding
     WTS_NUM_DIRECTIONS = 8
+    WTS_NUM_SYMMETRIES = 8    # in the order of wts.Symmetry
     WTS_NUM_FIVES = 140       # lines of five: 45 in rows, 45 in columns, 50 on diagonals
     # Every arrival of a turn (2 placed, at most 81 hatched) closes at most 8 brackets.
     WTS_MAX_CAPTURES = WTS_NUM_DIRECTIONS * (2 + WTS_NUM_SQUARES)
@@ -59,6 +60,7 @@ ctypedef struct wts_state:
     uint8_t black_count     # winning turtles after the last turn
     uint8_t white_count
     uint32_t turn           # turns played
+    uint64_t key            # wts_compute_key of the position, kept by every turn
 
 ctypedef struct wts_capture:
     uint8_t closer          # square of the arriving turtle
@@ -92,8 +94,8 @@ cdef enum:
 cdef void wts_init(wts_state *state) noexcept nogil
 # A copy of a whole position (a struct copy).
 cdef void wts_copy(wts_state *dest, const wts_state *src) noexcept nogil
-# Recount the winning turtles and read the status off the board (points 10-12),
-# as after a turn: for a position written by hand.
+# Recount the winning turtles, read the status off the board (points 10-12),
+# as after a turn, and compute the key: for a position written by hand.
 cdef void wts_settle(wts_state *state) noexcept nogil
 # Play one turn of two legal moves (squares) on a game not over; record every
 # event in ``record`` unless it is NULL.
@@ -124,3 +126,15 @@ cdef wts_board wts_capturing_moves(wts_board own, wts_board foe, wts_board empty
 # Line of five number ``index`` (0 <= index < WTS_NUM_FIVES): every row, column
 # and diagonal stretch of five squares.
 cdef wts_board wts_five(int index) noexcept nogil
+# The position's 64-bit key (wts.engine.keys defines it): the XOR of a random
+# number for each turtle's colour and square and each egg's age rank and square.
+# Equal positions have equal keys; the turn number is not part of it.
+cdef uint64_t wts_compute_key(const wts_state *state) noexcept nogil
+# ``src`` seen through symmetry ``symmetry`` (0 <= symmetry < WTS_NUM_SYMMETRIES),
+# written to ``dest`` (which may not be ``src``): the same turn, status and egg order.
+cdef void wts_transform(wts_state *dest, const wts_state *src, int symmetry) noexcept nogil
+# The square ``square`` becomes under ``symmetry``.
+cdef int wts_transform_square(int square, int symmetry) noexcept nogil
+# The least key among the position's eight images; the first symmetry reaching
+# it is written to ``symmetry`` unless it is NULL.
+cdef uint64_t wts_canonical_key(const wts_state *state, int *symmetry) noexcept nogil

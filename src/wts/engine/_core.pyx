@@ -11,9 +11,11 @@ from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memcpy, memmove
 from wts.engine._bits cimport (
     wts_and, wts_andnot, wts_bit_board, wts_equal, wts_or, wts_rng_below, wts_rng_next,
-    wts_select, wts_shl, wts_shr, wts_square_board, wts_uniform_bit, wts_valid,
+    wts_select, wts_shl, wts_shr, wts_splitmix64, wts_square_board, wts_uniform_bit, wts_valid,
+    wts_xor,
 )
 
+from wts.engine.keys import KEY_SEED as _KEY_SEED
 from wts.engine.pieces import Status
 
 # The Status of each C status code, indexed by the code: the one place the two
@@ -77,6 +79,122 @@ cdef void _init_fives() noexcept nogil:
 _init_fives()
 
 
+# Position keys (wts.engine.keys defines them): a random number for each
+# turtle's colour and padded bit (0 on padding) and each egg's age rank and square.
+cdef uint64_t TURTLE_KEYS[2][WTS_PADDED_BITS]
+cdef uint64_t EGG_KEYS[WTS_NUM_SQUARES][WTS_NUM_SQUARES]
+
+
+cdef void _init_keys(uint64_t seed) noexcept nogil:
+    cdef int color, rank, square
+    for color in range(2):
+        for square in range(WTS_NUM_SQUARES):
+            TURTLE_KEYS[color][wts_square_bit(square)] = wts_splitmix64(&seed)
+    for rank in range(WTS_NUM_SQUARES):
+        for square in range(WTS_NUM_SQUARES):
+            EGG_KEYS[rank][square] = wts_splitmix64(&seed)
+
+
+_init_keys(_KEY_SEED)
+
+# The square each square becomes under each symmetry, in the order of
+# wts.Symmetry; (file, rank) from 0 to 8.
+cdef uint8_t SYMMETRY_SQUARE[WTS_NUM_SYMMETRIES][WTS_NUM_SQUARES]
+
+
+cdef void _init_symmetries() noexcept nogil:
+    cdef int square, f, r, s
+    cdef int images[WTS_NUM_SYMMETRIES][2]
+    for square in range(WTS_NUM_SQUARES):
+        f = square % 9
+        r = square // 9
+        images[0][:] = [f, r]            # identity
+        images[1][:] = [8 - r, f]        # a quarter turn anticlockwise
+        images[2][:] = [8 - f, 8 - r]    # a half turn
+        images[3][:] = [r, 8 - f]        # a quarter turn clockwise
+        images[4][:] = [8 - f, r]        # files mirrored (A <-> I)
+        images[5][:] = [f, 8 - r]        # ranks mirrored (1 <-> 9)
+        images[6][:] = [r, f]            # across the A1-I9 diagonal
+        images[7][:] = [8 - r, 8 - f]    # across the A9-I1 diagonal
+        for s in range(WTS_NUM_SYMMETRIES):
+            SYMMETRY_SQUARE[s][square] = <uint8_t>(images[s][1] * 9 + images[s][0])
+
+
+_init_symmetries()
+
+
+cdef inline uint64_t _turtle_keys(wts_board turtles, int color) noexcept nogil:
+    cdef uint64_t key = 0
+    while wts_any(turtles):
+        key ^= TURTLE_KEYS[color][wts_lowest_bit(turtles)]
+        turtles = wts_clear_lowest(turtles)
+    return key
+
+
+cdef uint64_t wts_compute_key(const wts_state *state) noexcept nogil:
+    """The key from scratch; every turn keeps ``state.key`` equal to it."""
+    cdef uint64_t key = _turtle_keys(state.black, WTS_BLACK) ^ _turtle_keys(state.white, WTS_WHITE)
+    cdef int i
+    for i in range(state.egg_count):
+        key ^= EGG_KEYS[i][state.egg_queue[i]]
+    return key
+
+
+cdef int wts_transform_square(int square, int symmetry) noexcept nogil:
+    return SYMMETRY_SQUARE[symmetry][square]
+
+
+cdef inline wts_board _transform_board(wts_board board, int symmetry) noexcept nogil:
+    cdef wts_board image
+    image.lo = image.hi = 0
+    while wts_any(board):
+        image = wts_or(image, wts_square_board(
+            SYMMETRY_SQUARE[symmetry][wts_bit_square(wts_lowest_bit(board))]))
+        board = wts_clear_lowest(board)
+    return image
+
+
+cdef void wts_transform(wts_state *dest, const wts_state *src, int symmetry) noexcept nogil:
+    """Lines of five, brackets and the eggs' order look the same in every image,
+    so the counts, the status and the turn carry over unchanged."""
+    cdef int i
+    wts_copy(dest, src)
+    dest.black = _transform_board(src.black, symmetry)
+    dest.white = _transform_board(src.white, symmetry)
+    dest.eggs = _transform_board(src.eggs, symmetry)
+    for i in range(src.egg_count):
+        dest.egg_queue[i] = SYMMETRY_SQUARE[symmetry][src.egg_queue[i]]
+    dest.key = wts_compute_key(dest)
+
+
+cdef inline void _add_image_keys(uint64_t *keys, wts_board turtles, int color) noexcept nogil:
+    cdef int s, square
+    while wts_any(turtles):
+        square = wts_bit_square(wts_lowest_bit(turtles))
+        for s in range(WTS_NUM_SYMMETRIES):
+            keys[s] ^= TURTLE_KEYS[color][wts_square_bit(SYMMETRY_SQUARE[s][square])]
+        turtles = wts_clear_lowest(turtles)
+
+
+cdef uint64_t wts_canonical_key(const wts_state *state, int *symmetry) noexcept nogil:
+    """The keys of all eight images in one pass over the pieces."""
+    cdef uint64_t keys[WTS_NUM_SYMMETRIES]
+    cdef int s, i, best = 0
+    for s in range(WTS_NUM_SYMMETRIES):
+        keys[s] = 0
+    _add_image_keys(keys, state.black, WTS_BLACK)
+    _add_image_keys(keys, state.white, WTS_WHITE)
+    for i in range(state.egg_count):
+        for s in range(WTS_NUM_SYMMETRIES):
+            keys[s] ^= EGG_KEYS[i][SYMMETRY_SQUARE[s][state.egg_queue[i]]]
+    for s in range(1, WTS_NUM_SYMMETRIES):
+        if keys[s] < keys[best]:
+            best = s
+    if symmetry != NULL:
+        symmetry[0] = best
+    return keys[best]
+
+
 cdef void wts_init(wts_state *state) noexcept nogil:
     """The empty board at turn 0."""
     state.black.lo = state.black.hi = 0
@@ -87,6 +205,7 @@ cdef void wts_init(wts_state *state) noexcept nogil:
     state.black_count = 0
     state.white_count = 0
     state.turn = 0
+    state.key = 0
 
 
 cdef void wts_copy(wts_state *dest, const wts_state *src) noexcept nogil:
@@ -171,6 +290,12 @@ cdef wts_board wts_capturing_moves(wts_board own, wts_board foe,
 
 
 cdef void wts_settle(wts_state *state) noexcept nogil:
+    """A position written by hand: its status and its key."""
+    _settle(state)
+    state.key = wts_compute_key(state)
+
+
+cdef void _settle(wts_state *state) noexcept nogil:
     """Winning counts and the status read off the board (CLARIFICATIONS 10-12);
     a game at the last turn number is drawn (a wts ruling)."""
     cdef int black = _count_winning(state.black)
@@ -291,13 +416,16 @@ cdef inline int _find_brackets(
 cdef inline void _remove_captured(wts_state *state, wts_board captured) noexcept nogil:
     """Captured pieces leave at once; captured eggs leave the queue before any
     egg dissolves or hatches (CLARIFICATIONS 6-7)."""
-    cdef int i, kept = 0
+    cdef int i, square, kept = 0
     state.black = wts_andnot(state.black, captured)
     state.white = wts_andnot(state.white, captured)
     if wts_any(wts_and(state.eggs, captured)):
         for i in range(state.egg_count):
-            if not wts_test_bit(captured, wts_square_bit(state.egg_queue[i])):
-                state.egg_queue[kept] = state.egg_queue[i]
+            square = state.egg_queue[i]
+            state.key ^= EGG_KEYS[i][square]  # every egg after a captured one gets younger
+            if not wts_test_bit(captured, wts_square_bit(square)):
+                state.egg_queue[kept] = <uint8_t>square
+                state.key ^= EGG_KEYS[kept][square]
                 kept += 1
         state.egg_count = <uint8_t>kept
         state.eggs = wts_andnot(state.eggs, captured)
@@ -310,6 +438,10 @@ cdef wts_board _take_oldest_eggs(wts_state *state, int count) noexcept nogil:
     taken.lo = taken.hi = 0
     for i in range(count):
         taken = wts_or(taken, wts_square_board(state.egg_queue[i]))
+    for i in range(state.egg_count):  # the eggs left move up the queue by ``count``
+        state.key ^= EGG_KEYS[i][state.egg_queue[i]]
+        if i >= count:
+            state.key ^= EGG_KEYS[i - count][state.egg_queue[i]]
     memmove(&state.egg_queue[0], &state.egg_queue[count], state.egg_count - count)
     state.egg_count = <uint8_t>(state.egg_count - count)
     state.eggs = wts_andnot(state.eggs, taken)
@@ -320,6 +452,7 @@ cdef void wts_resolve_turn(wts_state *state, int black_move, int white_move,
                            wts_turn_record *record) noexcept nogil:
     """Play one turn of two legal moves; fills ``record`` unless it is NULL."""
     cdef wts_board captured, hatched
+    cdef wts_board black_before = state.black, white_before = state.white
     cdef int black_captures, white_captures, pending, count, color, wave, i
     if record != NULL:
         record.collision = -1
@@ -328,6 +461,7 @@ cdef void wts_resolve_turn(wts_state *state, int black_move, int white_move,
         # Point 9: a collision lays the newest egg; nothing captures or hatches.
         state.eggs = wts_or(state.eggs, wts_square_board(black_move))
         state.egg_queue[state.egg_count] = <uint8_t>black_move
+        state.key ^= EGG_KEYS[state.egg_count][black_move]
         state.egg_count += 1
         if record != NULL:
             record.collision = <int8_t>black_move
@@ -374,8 +508,12 @@ cdef void wts_resolve_turn(wts_state *state, int black_move, int white_move,
             captured.lo = captured.hi = 0
             pending = _find_brackets(state, hatched, color, wave, &captured, record)
             _remove_captured(state, captured)
+        # The eggs' share of the key changed with the queue; the turtles' with
+        # the squares that gained or lost one.
+        state.key ^= (_turtle_keys(wts_xor(black_before, state.black), WTS_BLACK)
+                      ^ _turtle_keys(wts_xor(white_before, state.white), WTS_WHITE))
     state.turn += 1
-    wts_settle(state)
+    _settle(state)
 
 
 cdef wts_board wts_empty_squares(const wts_state *state) noexcept nogil:

@@ -16,6 +16,7 @@ has not moved meanwhile; otherwise it is tried again on the new position.
 """
 
 from cpython.long cimport PyLong_AsLongAndOverflow
+from cpython.mem cimport PyMem_Free, PyMem_Realloc
 from libc.stdint cimport uint32_t, uint64_t
 from wts.engine._bits cimport (
     wts_any, wts_bit_square, wts_board, wts_clear_lowest, wts_equal, wts_lowest_bit, wts_or,
@@ -23,8 +24,9 @@ from wts.engine._bits cimport (
 )
 from wts.engine._core cimport (
     WTS_NUM_DIRECTIONS, WTS_NUM_SQUARES,
-    wts_capture, wts_copy, wts_init, wts_is_legal, wts_is_over, wts_legal_moves, wts_piece_at,
-    wts_resolve_turn, wts_settle, wts_state, wts_turn_record,
+    wts_canonical_key, wts_capture, wts_copy, wts_init, wts_is_legal,
+    wts_is_over, wts_legal_moves, wts_piece_at, wts_resolve_turn, wts_settle, wts_state,
+    wts_transform, wts_turn_record,
 )
 
 from wts.engine._core import STATUSES as _CORE_STATUSES
@@ -33,6 +35,8 @@ from wts.engine.base import check_setup, check_turn, game_over_error, move_squar
 from wts.engine.events import Capture, Hatch, TurnResult
 from wts.engine.pieces import Color, Piece
 from wts.engine.squares import to_square
+from wts.engine.symmetry import Symmetry
+from wts.errors import NoTurnError
 
 cdef tuple STATUSES = _CORE_STATUSES
 cdef tuple COLORS = (Color.BLACK, Color.WHITE)
@@ -98,6 +102,16 @@ cdef History _history_to_extend(type game_type, History history, const wts_state
     return History(root)
 
 
+cdef void _replay(History history, wts_state *out) except *:
+    """The position ``history`` leads to, by playing its turns from its root."""
+    if history.root is None:
+        wts_init(out)
+    else:
+        (<GameCore>history.root).snapshot(out)
+    for turn in history.turns():
+        wts_resolve_turn(out, turn.black_move, turn.white_move, NULL)
+
+
 cdef object _turn_result(int black_move, int white_move, const wts_turn_record *record,
                          const wts_state *state):
     cdef list captures, hatched
@@ -137,6 +151,22 @@ cdef class GameCore:
         wts_init(&self.state)
         self._history = NEW_GAME
 
+    def __dealloc__(self):
+        PyMem_Free(self._undo)
+
+    cdef bint _reserve_undo(self) noexcept:
+        cdef Py_ssize_t capacity
+        cdef _Saved *grown
+        if self._undo_length < self._undo_capacity:
+            return True
+        capacity = max(4, 2 * self._undo_capacity)
+        grown = <_Saved *>PyMem_Realloc(self._undo, capacity * sizeof(_Saved))
+        if grown == NULL:
+            return False
+        self._undo = grown
+        self._undo_capacity = capacity
+        return True
+
     cdef void snapshot(self, wts_state *out) noexcept:
         with self._lock:
             wts_copy(out, &self.state)
@@ -147,6 +177,7 @@ cdef class GameCore:
             wts_copy(&self.state, state)
             _released = self._history  # freed after the mutex is released
             self._history = NEW_GAME
+            self._undo_length = 0
             self._version += 1
 
     @classmethod
@@ -177,7 +208,7 @@ cdef class GameCore:
         cdef GameCore game = type(self)()
         cdef History base = None, history, _released = None
         cdef uint64_t version
-        with self._lock:
+        with self._lock:  # the copy keeps no saved positions: pop() replays
             wts_copy(&game.state, &self.state)
             base = self._history
             version = self._version
@@ -278,6 +309,14 @@ cdef class GameCore:
         Raises :class:`wts.IllegalMoveError` (or :class:`wts.GameOverError`)
         and changes nothing if either move is not allowed (CLARIFICATIONS 3).
         """
+        return self._play(black_move, white_move, False)
+
+    def push(self, black_move, white_move):
+        """:meth:`play`, saving the position it replaces so that :meth:`pop`
+        is a struct copy (a turn by ``play`` is undone by replaying the history)."""
+        return self._play(black_move, white_move, True)
+
+    cdef object _play(self, object black_move, object white_move, bint save):
         cdef wts_turn_record record
         cdef wts_state position
         cdef History base, history, _released
@@ -310,8 +349,76 @@ cdef class GameCore:
             history = history.then(result)
             with self._lock:
                 if self._version == version:
+                    if save:
+                        if not self._reserve_undo():
+                            break
+                        self._undo[self._undo_length].played = base.length
+                        wts_copy(&self._undo[self._undo_length].position, &self.state)
+                        self._undo_length += 1
                     wts_copy(&self.state, &position)
                     _released = self._history
                     self._history = history
                     self._version += 1
                     return result
+        raise MemoryError("no memory left to save this turn's position for pop()")
+
+    def pop(self):
+        """Undo the last turn and return it: the position, its key, the status
+        and the history are again what they were before it.
+
+        Raises :class:`wts.NoTurnError` if no turn was played since the start.
+        """
+        cdef wts_state previous
+        cdef History base, _released
+        cdef uint64_t version
+        cdef bint saved
+        while True:
+            base = _released = None
+            with self._lock:
+                base = self._history
+                version = self._version
+                # Saved positions are of turns still in the history: pop drops
+                # them with their turn, and play or a copy adds none.
+                saved = (self._undo_length > 0
+                         and self._undo[self._undo_length - 1].played == base.length - 1)
+                if saved:
+                    wts_copy(&previous, &self._undo[self._undo_length - 1].position)
+            if not base.length:
+                raise NoTurnError("no turn to undo: none was played since the game's start")
+            shorter = base.previous()
+            if not saved:
+                _replay(shorter, &previous)
+            with self._lock:
+                if self._version == version:
+                    wts_copy(&self.state, &previous)
+                    if saved:
+                        self._undo_length -= 1
+                    _released = self._history
+                    self._history = shorter
+                    self._version += 1
+                    return (<tuple>base._last)[1]  # the last turn
+
+    def key(self):
+        """The position's 64-bit key (see :mod:`wts.engine.keys`), kept by every turn."""
+        cdef uint64_t key
+        with self._lock:
+            key = self.state.key
+        return key
+
+    def canonical(self):
+        """(key, symmetry): the least key among the position's eight images and
+        the first :class:`wts.Symmetry` that reaches it."""
+        cdef wts_state s
+        cdef int symmetry
+        self.snapshot(&s)
+        cdef uint64_t key = wts_canonical_key(&s, &symmetry)
+        return key, Symmetry(symmetry)
+
+    def _image(self, symmetry):
+        """The position (not its history) seen through ``symmetry``."""
+        cdef int chosen = Symmetry.of(symmetry)
+        cdef wts_state s
+        cdef GameCore image = type(self)()
+        self.snapshot(&s)
+        wts_transform(&image.state, &s, chosen)
+        return image

@@ -12,3 +12,4 @@ cdef class History:
     cdef readonly Py_ssize_t length
 
     cpdef History then(self, object turn)
+    cpdef History previous(self)

@@ -32,6 +32,19 @@ cdef class History:
         longer.length = self.length + 1
         return longer
 
+    cpdef History previous(self):
+        """This history without its last turn; it must have one."""
+        cdef History shorter = History.__new__(History)
+        shorter.root = self.root
+        shorter._last = (<tuple>self._last)[0]
+        shorter.length = self.length - 1
+        return shorter
+
+    @property
+    def last(self):
+        """The last turn, or None before the first."""
+        return None if self._last is None else (<tuple>self._last)[1]
+
     def turns(self):
         """The turns, oldest first."""
         cdef list turns = []

@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING, Any
 from wts.engine.events import TurnResult
 from wts.engine.pieces import MAX_TURN, Color, Piece, Status
 from wts.engine.squares import SQUARE_NAMES, Square, to_square
-from wts.errors import GameOverError, IllegalMoveError, SetupError, SquareError, WtsError
+from wts.engine.symmetry import Symmetry, SymmetryLike
+from wts.errors import (
+    GameOverError,
+    IllegalMoveError,
+    NoTurnError,
+    SetupError,
+    SquareError,
+    WtsError,
+)
 from wts.formats.notation import STARTING_FEN, format_fen, parse_fen
 from wts.params import describe_int
 
@@ -177,6 +185,8 @@ class GameBase:
         def piece_at(self, square: Square | str) -> Piece: ...
         def legal_moves(self) -> list[Square]: ...
         def play(self, black_move: Square | str, white_move: Square | str) -> TurnResult: ...
+        def pop(self) -> TurnResult: ...
+        def key(self) -> int: ...
         def _current_history(self) -> History: ...
         def copy(self) -> Self: ...
         @classmethod
@@ -258,6 +268,68 @@ class GameBase:
             return type(self)()
         root: Self = history.root.copy()
         return root
+
+    def push(self, black_move: Square | str, white_move: Square | str) -> TurnResult:
+        """Play a turn, as :meth:`play` does, named as python-chess names it.
+        Any turn can be undone by :meth:`pop`; on the fast engine ``push``
+        also saves the position it replaces, so that popping it is a struct
+        copy rather than a replay of the history.
+
+        >>> import wts
+        >>> game = wts.Game()
+        >>> game.push("E5", "D4").black_move
+        40
+        >>> game.pop().white_move, game.turn
+        (30, 0)
+        """
+        return self.play(black_move, white_move)
+
+    def peek(self) -> TurnResult:
+        """The last turn played, which :meth:`pop` would undo; raises
+        :class:`wts.NoTurnError` if none was played since the game's start."""
+        last = self._current_history().last
+        if last is None:
+            raise NoTurnError("no turn to peek at: none was played since the game's start")
+        turn: TurnResult = last
+        return turn
+
+    def canonical(self) -> tuple[int, Symmetry]:
+        """(key, symmetry): the least :meth:`key` among the position's eight
+        images, and the first :class:`wts.Symmetry` that reaches it. Positions
+        that are images of each other have the same canonical key, so one
+        transposition-table entry or one training example serves all eight."""
+        position = self.copy()
+        return min((position._image(symmetry).key(), symmetry) for symmetry in Symmetry)
+
+    def _image(self, symmetry: SymmetryLike) -> Self:
+        """The position (not its history) seen through ``symmetry``."""
+        chosen = Symmetry.of(symmetry)
+        position = self.copy()
+        return type(self).from_setup(
+            black=chosen.squares(tuple(position.black)),
+            white=chosen.squares(tuple(position.white)),
+            eggs=chosen.squares(position.eggs), turn=position.turn)
+
+    def transform(self, symmetry: SymmetryLike) -> Self:
+        """This game seen through ``symmetry``: its start transformed and every
+        turn of its history played again on the image, so the history, the
+        key and :meth:`pop` work on the image as on the game.
+
+        >>> import wts
+        >>> game = wts.Game()
+        >>> _ = game.play("A1", "B1")
+        >>> sorted(game.transform(wts.Symmetry.FLIP_FILES).black)
+        [8]
+        """
+        chosen = Symmetry.of(symmetry)
+        position = self.copy()  # one read of the position and its history
+        history = position._current_history()
+        if not history:
+            return position._image(chosen)
+        image = type(self)() if history.root is None else history.root._image(chosen)
+        for turn in history.turns():
+            image.play(chosen.square(turn.black_move), chosen.square(turn.white_move))
+        return image
 
     def _root_fen(self) -> str | None:
         """The position string the history starts from; None for a new game."""

@@ -152,6 +152,21 @@ class BatchGame(BatchCore):
         self._over(over)
         return over.view(np.bool_)
 
+    def keys(self) -> npt.NDArray[np.uint64]:
+        """(n,) uint64: each game's position key, as :meth:`wts.Game.key` gives it."""
+        keys = np.empty(len(self), dtype=np.uint64)
+        self._keys(keys)
+        return keys
+
+    def canonical(self) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint8]]:
+        """(keys, symmetries), each (n,): for every game the least key among its
+        eight images and the :class:`wts.Symmetry` reaching it, as
+        :meth:`wts.Game.canonical` gives them."""
+        keys = np.empty(len(self), dtype=np.uint64)
+        symmetries = np.empty(len(self), dtype=np.uint8)
+        self._canonical(keys, symmetries)
+        return keys, symmetries
+
     def step(
         self,
         black_moves: Sequence[int] | npt.ArrayLike,

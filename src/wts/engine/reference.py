@@ -14,8 +14,10 @@ from collections.abc import Iterable
 from wts.engine._history import NEW_GAME, History
 from wts.engine.base import GameBase, check_moves, check_setup, check_turn
 from wts.engine.events import Capture, Hatch, TurnResult
+from wts.engine.keys import position_key
 from wts.engine.pieces import MAX_TURN, Color, Piece, Status
 from wts.engine.squares import BOARD_SIZE, NUM_SQUARES, Square, SquareLike, to_square
+from wts.errors import NoTurnError
 
 __all__ = ["Game", "DIRECTIONS"]
 
@@ -343,6 +345,31 @@ class Game(GameBase):
         )
         self._history = history.then(result)
         return result
+
+    def pop(self) -> TurnResult:
+        """Undo the last turn and return it: the position is rebuilt by playing
+        the history again from its start, without that turn."""
+        with self._lock:
+            history = self._history
+            if not history:
+                raise NoTurnError("no turn to undo: none was played since the game's start")
+            shorter = history.previous()
+            game = Game() if shorter.root is None else shorter.root.copy()
+            for turn in shorter.turns():
+                game._play(turn.black_move, turn.white_move)
+            self._board, self._eggs, self._turn = game._board, game._eggs, game._turn
+            self._status, self._counts = game._status, game._counts
+            self._history = shorter
+            last: TurnResult = history.last
+            return last
+
+    def key(self) -> int:
+        """The position's 64-bit key (:mod:`wts.engine.keys`), computed from the board."""
+        with self._lock:
+            return position_key(
+                (sq for sq, piece in enumerate(self._board) if piece is Piece.BLACK),
+                (sq for sq, piece in enumerate(self._board) if piece is Piece.WHITE),
+                self._eggs)
 
     def _is_new(self) -> bool:
         """The position of a new game: an empty board at turn 0."""

@@ -97,6 +97,7 @@ WTS_INLINE wts_board wts_board_make(uint64_t lo, uint64_t hi) {
 WTS_INLINE wts_board wts_valid(void) { return wts_board_make(WTS_VALID_LO, WTS_VALID_HI); }
 WTS_INLINE wts_board wts_and(wts_board a, wts_board b) { return wts_board_make(a.lo & b.lo, a.hi & b.hi); }
 WTS_INLINE wts_board wts_or(wts_board a, wts_board b) { return wts_board_make(a.lo | b.lo, a.hi | b.hi); }
+WTS_INLINE wts_board wts_xor(wts_board a, wts_board b) { return wts_board_make(a.lo ^ b.lo, a.hi ^ b.hi); }
 WTS_INLINE wts_board wts_andnot(wts_board a, wts_board b) { return wts_board_make(a.lo & ~b.lo, a.hi & ~b.hi); }
 WTS_INLINE int wts_any(wts_board a) { return (a.lo | a.hi) != 0; }
 WTS_INLINE int wts_equal(wts_board a, wts_board b) { return a.lo == b.lo && a.hi == b.hi; }

@@ -30,6 +30,7 @@ from typing import IO, TYPE_CHECKING, Any, Union
 from wts.engine.events import TurnResult
 from wts.engine.pieces import Status
 from wts.engine.squares import SQUARE_NAMES, Square, to_square
+from wts.engine.symmetry import Symmetry, SymmetryLike
 from wts.errors import IllegalMoveError, NotationError, SquareError
 from wts.formats.notation import STARTING_FEN
 
@@ -108,6 +109,17 @@ class GameRecord:
         """The position string of the start, or None for a new game."""
         fen = self.start.fen()
         return None if fen == STARTING_FEN else fen
+
+    def transform(self, symmetry: SymmetryLike) -> GameRecord:
+        """The same game seen through a :class:`wts.Symmetry`: the start and
+        every move transformed, the turns played again on the image, the tags
+        and comments kept (:func:`dumps` writes the new start's SetUp)."""
+        start = self.start.transform(symmetry)
+        game = start.copy()
+        chosen = Symmetry.of(symmetry)
+        for black, white in self.moves:
+            game.play(chosen.square(black), chosen.square(white))
+        return GameRecord(dict(self.headers), start, game.history, game, dict(self.comments))
 
     def position(self, turn: int) -> GameBase:
         """The game after its ``turn``-th turn (``turn`` as ``Game.turn`` counts it,

@@ -55,6 +55,9 @@ _POSITION_GETTERS: tuple[tuple[str, Callable[[Any], Any]], ...] = (
     ("status", lambda game: game.status),
     ("winning_counts", lambda game: game.winning_counts),
     ("legal_moves", lambda game: game.legal_moves()),
+    # The fast engine's key is kept turn by turn; the reference's is computed
+    # from the board: equal keys are the incremental update checked.
+    ("key", lambda game: game.key()),
     ("str", str),
 )
 
