@@ -226,6 +226,12 @@ def _interrupt_cli(case: str, args: list[str], workers: int = 0,
     assert status == 130, (out, err)
     assert err.splitlines() == [f"wts {args[0]}: interrupted"], err
     assert "threads 1" in out and "processes 0" in out, out
+    # Helpers that end when the command's pipes close (spawn's resource tracker)
+    # may take a moment after it: give them the deadline.
+    end = time.monotonic() + DEADLINE
+    while [pid for pid in workers_seen if _parent_if_alive(pid) is not None] \
+            and time.monotonic() < end:
+        time.sleep(0.05)
     assert not [pid for pid in workers_seen if _parent_if_alive(pid) is not None]
     return out
 
@@ -244,3 +250,20 @@ def test_wts_fuzz_on_processes_stops_on_ctrl_c(group: bool) -> None:
     out = _interrupt_cli(f"wts fuzz --jobs 2 ({'group' if group else 'parent'})",
                          ["fuzz", "--seconds", "600", "--jobs", "2"], workers=2, group=group)
     assert out[1].startswith("wts fuzz:"), out
+
+
+@needs_proc
+@pytest.mark.parametrize("group", [False, True], ids=["parent only", "process group"])
+def test_wts_selfplay_on_processes_stops_on_ctrl_c(group: bool, tmp_path) -> None:
+    out = _interrupt_cli(f"wts selfplay --backend process ({'group' if group else 'parent'})",
+                         ["selfplay", "--agent", "mcts:5", "--games", "100", "--out",
+                          str(tmp_path / "run"), "--backend", "process", "--workers", "2"],
+                         workers=3, group=group)  # 2 workers and spawn's resource tracker
+    assert not any(line.startswith("wts selfplay:") for line in out), out
+
+
+@needs_proc
+def test_wts_tournament_on_processes_stops_on_ctrl_c() -> None:
+    _interrupt_cli("wts tournament --backend process",
+                   ["tournament", "mcts:5", "mcts:5", "--games", "100", "--backend",
+                    "process", "--workers", "2"], workers=3)

@@ -249,3 +249,79 @@ def verdict(rows: list[BenchRow], quick: bool = False) -> str:
                  + (", without --quick (its workloads are small and noisy)" if quick else "")
                  + ", and keep the best of a few runs.")
     return "\n".join(lines)
+
+
+# --- Backends: wts bench --scaling -----------------------------------------------
+
+
+def empty_task(chunk: int) -> int:
+    """A task that does nothing: what remains of its time is the backend's overhead."""
+    return chunk
+
+
+def _task_overhead(backend: str, workers: int, tasks: int) -> float:
+    """Seconds a backend spends per task beyond the task's own work, measured on
+    ``tasks`` empty tasks after a warm-up batch (the pool or cluster started)."""
+    from wts.scale.backends import run_chunks
+
+    list(run_chunks(empty_task, list(range(workers)), backend=backend, workers=workers))
+    began = time.perf_counter()
+    list(run_chunks(empty_task, list(range(tasks)), backend=backend, workers=workers))
+    return (time.perf_counter() - began) / tasks
+
+
+def run_scaling(games: int = 96, agent: str = "mcts:1", shard_size: int = 4) -> list[BenchRow]:
+    """Self-play throughput on each backend with 1 and 2 workers, side by side.
+
+    Each run writes the same data (checked); a Ray run joins a local Ray
+    started once before the timings, as a cluster would be already running.
+    """
+    import hashlib
+    import pathlib
+    import tempfile
+
+    from wts.scale.selfplay import selfplay
+
+    try:
+        import ray
+    except ImportError:
+        ray = None
+    if ray is not None and not ray.is_initialized():
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    configurations = [("local", 1), ("process", 1), ("process", 2)]
+    if ray is not None:
+        configurations += [("ray", 1), ("ray", 2)]
+    rates: dict[tuple[str, int], tuple[float, float]] = {}
+    digests = set()
+    for backend, workers in configurations:
+        with tempfile.TemporaryDirectory() as folder:
+            began = time.perf_counter()
+            report = selfplay(folder, games, agent=agent, seed=1, shard_size=shard_size,
+                              backend=backend, workers=workers)
+            seconds = time.perf_counter() - began
+            digests.add(hashlib.sha256(b"".join(
+                path.read_bytes() for path in sorted(pathlib.Path(folder).rglob("*.parquet"))
+            )).hexdigest())
+        rates[backend, workers] = (report.games / seconds, report.examples / seconds)
+    rows = [BenchRow(f"selfplay {agent}, {backend}, {workers} worker(s)",
+                     f"{games_rate:.2f} games/s, {examples_rate:,.0f} examples/s", "", None)
+            for (backend, workers), (games_rate, examples_rate) in rates.items()]
+    rows.append(BenchRow("same data on every backend", "yes" if len(digests) == 1 else "NO",
+                         "identical", len(digests) == 1))
+    for backend in ("process", "ray"):
+        if (backend, 2) in rates:
+            speedup = rates[backend, 2][0] / rates[backend, 1][0]
+            rows.append(BenchRow(f"{backend}: 2 workers / 1 worker", f"{speedup:.2f}x",
+                                 ">= 1.7x", speedup >= 1.7))
+    if ("ray", 2) in rates:
+        per_game = {b: 1 / rates[b, 2][0] for b in ("process", "ray")}
+        extra = per_game["ray"] / per_game["process"] - 1
+        rows.append(BenchRow("ray / process, time per game (2 workers)",
+                             f"{100 * extra:+.1f}%", "<= +15%", extra <= 0.15))
+    for backend in ("process", "ray") if ray is not None else ("process",):
+        overhead = _task_overhead(backend, 2, 200)
+        game_seconds = 1 / rates["local", 1][0]
+        rows.append(BenchRow(f"{backend}: overhead per task", f"{overhead * 1e3:.2f} ms "
+                             f"({100 * overhead / (shard_size * game_seconds):.2f}% of a "
+                             f"{shard_size}-game chunk)", "", None))
+    return rows

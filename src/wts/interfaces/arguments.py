@@ -128,3 +128,19 @@ def engine_class(text: str) -> type:
         raise argparse.ArgumentTypeError(f"{text!r} is not a class")
     return value
 
+
+
+workers = integer("a number of workers", 1, 4096)
+
+
+def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--backend``, ``--workers`` and ``--address``: where a run's games are played
+    (:mod:`wts.scale.backends`)."""
+    parser.add_argument("--backend", choices=("local", "process", "ray"), default="local",
+                        help="local: this process; process: a pool over this machine's "
+                        "cores; ray: Ray tasks (default local)")
+    parser.add_argument("--workers", type=workers, default=None,
+                        help="processes or Ray tasks at once (default: the cores here)")
+    parser.add_argument("--address", default=None,
+                        help="the Ray cluster to join ('auto': the one `ray start` made "
+                        "here); without it the ray backend starts a local Ray")

@@ -21,6 +21,7 @@ from typing import TextIO
 import wts
 from wts._interrupts import report_interrupt
 from wts.devtools import fuzz
+from wts.errors import WtsError
 from wts.formats import text
 from wts.interfaces import arguments, terminal
 from wts.params import MAX_THREADS
@@ -76,6 +77,69 @@ def run_simulate(games: int, seed: int, threads: int, progress: bool, out: TextI
     ]
     for name, value in rows:
         print(f"  {name:<12} {value:>18}", file=out)
+
+
+def add_selfplay_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``wts selfplay``."""
+    parser.add_argument("--agent", type=arguments.agent_spec, default="mcts:2",
+                        help="the agent that plays itself (default mcts:2)")
+    parser.add_argument("--games", type=arguments.game_count(1), required=True,
+                        help="games to play")
+    parser.add_argument("--out", required=True, metavar="DIR",
+                        help="the run's directory; a run already there is resumed")
+    parser.add_argument("--seed", type=arguments.seed, default=0, help="run seed (default 0)")
+    parser.add_argument("--shard-size", type=arguments.integer("a shard size", 1, 1 << 20),
+                        default=16, metavar="GAMES", help="games a shard holds (default 16)")
+    parser.add_argument("--max-turns", type=arguments.integer("a number of turns", 1),
+                        default=1000, help="a game still going then is cut, a draw")
+    parser.add_argument("--on-error", choices=("stop", "skip"), default="stop",
+                        help="a game that raises stops the run (default) or is skipped")
+    arguments.add_backend_arguments(parser)
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="show a progress bar (default: on a terminal)")
+
+
+def run_selfplay(args: argparse.Namespace, out: TextIO) -> int:
+    """Play and write the self-play run ``args`` describe; print what was written."""
+    from wts.scale.selfplay import SelfplayProgress, selfplay
+
+    show = sys.stderr.isatty() if args.progress is None else args.progress
+    bar = None
+    callback = None
+    if show:
+        from tqdm import tqdm
+
+        bar = tqdm(total=args.games, unit="game", file=sys.stderr, leave=False)
+
+        def callback(progress: SelfplayProgress) -> None:
+            if bar.n == 0 and progress.games > progress.new_games:
+                bar.reset(total=progress.total - (progress.games - progress.new_games))
+            bar.update(progress.new_games - bar.n)
+            bar.set_postfix(examples=f"{progress.examples:,}", refresh=False)
+
+    try:
+        report = selfplay(args.out, args.games, agent=args.agent, seed=args.seed,
+                          backend=args.backend, workers=args.workers, address=args.address,
+                          shard_size=args.shard_size, max_turns=args.max_turns,
+                          on_error=args.on_error, progress=callback)
+    finally:
+        if bar is not None:
+            bar.close()
+    print(f"wts selfplay: {report.games:,} games of {args.agent}, seed {args.seed}, "
+          f"in {report.out}", file=out)
+    rows = [
+        ("examples", f"{report.examples:,}"),
+        ("shards", f"{report.shards:,}"),
+        ("played now", f"{report.played:,} games in {report.seconds:.1f} s"),
+        ("speed", f"{report.games_per_second:.2f} games/s"),
+    ]
+    if report.failures:
+        rows.append(("skipped", ", ".join(f"game {f.game} ({f.error})"
+                                          for f in report.failures[:5])
+                     + (" ..." if len(report.failures) > 5 else "")))
+    for name, value in rows:
+        print(f"  {name:<12} {value}", file=out)
+    return 0
 
 
 def add_fuzz_arguments(parser: argparse.ArgumentParser) -> None:
@@ -163,6 +227,9 @@ def build_parser() -> argparse.ArgumentParser:
         "one table with the targets.",
     )
     bench.add_argument("--quick", action="store_true", help="smaller workloads (noisier)")
+    bench.add_argument("--scaling", action="store_true",
+                       help="instead, self-play games/s on the local, process and ray backends "
+                       "with 1 and 2 workers (about a minute)")
     fuzz_parser = commands.add_parser(
         "fuzz", help="differential fuzzing of wts.Game against the reference engine",
         description="Play seeded games on the fast engine and the reference side by side, "
@@ -192,6 +259,15 @@ def build_parser() -> argparse.ArgumentParser:
         "score, the Elo difference with a 95%% interval, and MCTS playouts per second.",
     )
     tournament.add_arguments(tournament_parser)
+    selfplay_parser = commands.add_parser(
+        "selfplay", help="play an agent against itself and write training data (Parquet)",
+        description="Play GAMES games of an agent against itself and write, shard by shard, "
+        "each game's record and every turn's training examples (observations, the search's "
+        "policy, the move, the outcome) as Parquet files in DIR, with a manifest. The data "
+        "depends only on the agent, --games, --seed, --shard-size and --max-turns: every "
+        "backend and number of workers writes the same bytes. Run it again to resume.",
+    )
+    add_selfplay_arguments(selfplay_parser)
     for command in commands.choices.values():  # for the errors found after parsing
         command.set_defaults(subparser=command)
     return parser
@@ -220,7 +296,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "bench":
             from wts.devtools import bench as bench_module
 
-            rows = bench_module.run(quick=args.quick)
+            rows = (bench_module.run_scaling() if args.scaling
+                    else bench_module.run(quick=args.quick))
             print(bench_module.main_table(rows))
             print(bench_module.verdict(rows, quick=args.quick))
             return 0
@@ -230,9 +307,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             return terminal.run_replay(args)
         if args.command == "tournament":
             return tournament.run(args)
+        if args.command == "selfplay":
+            return run_selfplay(args, sys.stdout)
         return run_fuzz_command(args, sys.stdout)
     except KeyboardInterrupt:
         return report_interrupt(f"wts {args.command}")
+    except (WtsError, ImportError) as exc:  # a run's directory, a missing extra, a lost worker
+        print(f"wts {args.command}: {exc}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         # The reader went away (``wts demo | head``): stop quietly.
         devnull = os.open(os.devnull, os.O_WRONLY)

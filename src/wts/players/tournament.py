@@ -25,9 +25,11 @@ from typing import TextIO
 from wts._interrupts import stop_pool
 from wts.engine.game import Game
 from wts.engine.pieces import Color
+from wts.errors import ParameterError
 from wts.interfaces import arguments
 from wts.params import MAX_THREADS, check_int, check_seed
 from wts.players.agents import Agent, MCTSAgent, make_agent, parse_agent_spec
+from wts.scale.backends import check_backend, run_chunks
 
 __all__ = [
     "MatchGame",
@@ -190,6 +192,36 @@ def _play_one(spec_a: str, spec_b: str, seed: int, index: int, level: int | None
     return record, playouts, seconds, [game.turn, game.turn]
 
 
+@dataclass(frozen=True)
+class _MatchChunk:
+    """Games ``first`` to ``stop - 1`` of a match, for a process or Ray worker."""
+
+    spec_a: str
+    spec_b: str
+    seed: int
+    first: int
+    stop: int
+    level: int | None
+    time_limit: float | None
+
+
+def play_match_chunk(chunk: _MatchChunk) -> list[_Played]:
+    """Play one chunk of a match (a backend task: runs in any worker)."""
+    stop = threading.Event()  # never set: a worker is stopped by ending its process
+    played = []
+    for index in range(chunk.first, chunk.stop):
+        one = _play_one(chunk.spec_a, chunk.spec_b, chunk.seed, index, chunk.level,
+                        chunk.time_limit, stop)
+        assert one is not None
+        played.append(one)
+    return played
+
+
+#: Games a process or Ray task plays: enough that a task's overhead does not
+#: count, few enough that a lost worker costs little.
+CHUNK_GAMES = 4
+
+
 def play_match(
     spec_a: str,
     spec_b: str,
@@ -199,15 +231,21 @@ def play_match(
     level: int | None = None,
     time_limit: float | None = None,
     jobs: int = 1,
+    backend: str = "local",
+    workers: int | None = None,
+    address: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> MatchResult:
     """Play ``games`` games of A against B (agent specs as in :func:`wts.agents.make_agent`).
 
-    ``jobs`` games are played at once on threads (with ``jobs=1``, in the
-    calling thread); the result does not depend on it. Ctrl-C stops a match
-    within milliseconds: every game's searches are told to stop, the games
-    not started are dropped, the running ones are joined, and the
-    KeyboardInterrupt goes on.
+    ``backend="local"`` plays ``jobs`` games at once on threads (with
+    ``jobs=1``, in the calling thread); ``"process"`` and ``"ray"`` play
+    chunks of :data:`CHUNK_GAMES` games on ``workers`` processes or Ray tasks
+    (:mod:`wts.scale.backends`; ``address`` joins a Ray cluster). The games,
+    the wins and the Elo table do not depend on the backend, ``jobs`` or
+    ``workers``; only the speed lines do. Ctrl-C stops a match within
+    milliseconds: every game's searches are told to stop (or the workers are
+    ended), the games not started are dropped, and the KeyboardInterrupt goes on.
 
     >>> result = play_match("greedy", "random", 2, seed=1)
     >>> result.games, result.a_wins + result.b_wins + result.draws
@@ -218,6 +256,10 @@ def play_match(
     games = check_int(games, "games", 0)
     seed = check_seed(seed)
     jobs = check_int(jobs, "jobs", 1, MAX_THREADS)
+    backend, _ = check_backend(backend, workers, address)
+    if backend == "local" and workers is not None:
+        raise ParameterError("workers= and address= are for the process and ray backends; "
+                             "the local one plays jobs= games at once")
     result = MatchResult(spec_a, spec_b, seed)
     stop = threading.Event()
     started = time.perf_counter()
@@ -236,7 +278,17 @@ def play_match(
         if progress is not None:
             progress(len(result.records))
 
-    if jobs == 1:
+    if backend != "local":
+        chunks = [_MatchChunk(spec_a, spec_b, seed, first, min(games, first + CHUNK_GAMES),
+                              level, time_limit) for first in range(0, games, CHUNK_GAMES)]
+        finished: dict[int, list[_Played]] = {}
+        for index, played in run_chunks(play_match_chunk, chunks, backend=backend,
+                                        workers=workers, address=address):
+            finished[index] = played
+            while len(result.records) // CHUNK_GAMES in finished:  # in game order
+                for game in finished.pop(len(result.records) // CHUNK_GAMES):
+                    collect(game)
+    elif jobs == 1:
         for index in range(games):  # here Ctrl-C interrupts the search itself
             collect(one(index))
     else:
@@ -335,13 +387,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="MCTS searches this long per move instead of a playout budget "
                         "(results then depend on the machine)")
     parser.add_argument("--jobs", type=arguments.jobs, default=1,
-                        help="games played at once on threads (default 1)")
+                        help="games played at once on threads, local backend (default 1)")
+    arguments.add_backend_arguments(parser)
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play the match ``args`` describe and print the report; returns 0."""
     out = sys.stdout if out is None else out
     result = play_match(args.a, args.b, args.games, args.seed, level=args.level,
-                        time_limit=args.time_limit, jobs=args.jobs)
+                        time_limit=args.time_limit, jobs=args.jobs, backend=args.backend,
+                        workers=args.workers, address=args.address)
     print(format_result(result, args.level), file=out)
     return 0
