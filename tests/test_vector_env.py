@@ -258,6 +258,30 @@ def test_same_as_the_single_environment_in_a_sync_vector_env() -> None:
         assert np.array_equal(truncated, sync_truncated)
 
 
+def test_gymnasium_vector_wrappers_and_samples() -> None:
+    """Gymnasium's episode statistics wrapper reads our autoreset mode and infos;
+    sampled actions (illegal ones among them) keep observations in the space."""
+    envs = gymnasium.wrappers.vector.RecordEpisodeStatistics(
+        make_vector_env(6, opponent="random", illegal_action="lose"))
+    envs.action_space.seed(0)
+    observations, _ = envs.reset(seed=3)
+    returns, lengths, done = np.zeros(6), np.zeros(6, dtype=int), 0
+    while done < 12:
+        observations, rewards, terminated, truncated, infos = envs.step(
+            envs.action_space.sample())
+        assert observations in envs.observation_space
+        assert envs.single_observation_space.contains(observations[0])
+        returns += rewards  # 0 on a restart step
+        lengths += infos["_illegal_action"]
+        ended = terminated | truncated
+        if ended.any():
+            episode = infos["episode"]
+            assert np.array_equal(infos["_episode"], ended)
+            assert np.array_equal(episode["r"][ended], returns[ended])
+            assert np.array_equal(episode["l"][ended], lengths[ended])
+            returns[ended], lengths[ended], done = 0, 0, done + int(ended.sum())
+
+
 def test_import_wts_does_not_import_gymnasium() -> None:
     import subprocess
     import sys
