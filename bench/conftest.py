@@ -18,6 +18,7 @@ RATIOS = [
     ("random-play", "reference", "simulate", "simulate vs reference random play", ">= 1000x"),
     ("threads", "1", "2", "simulate 2 threads vs 1", ">= 1.8x"),
     ("step-vs-simulate", "batch-step", "simulate", "batch step per game-turn / simulate", "<= 2x"),
+    ("vector-env", "single", "1024", "vector env (1024 games) vs parallel_env", ">= 50x"),
 ]
 
 

@@ -14,13 +14,18 @@ import pytest
 import wts
 import wts.engine.reference
 from wts.devtools.bench import (
+    VECTOR_SIZES,
     positions_to_try,
     random_reference_turns,
     record_batch_moves,
     replay,
     replay_batch,
+    single_env_workload,
+    step_single_env,
+    step_vector_env,
     try_by_copy,
     try_by_undo,
+    vector_env_workload,
 )
 
 ENGINES = {"fast": wts.Game, "reference": wts.reference.Game}
@@ -102,3 +107,25 @@ def test_batch_step(benchmark):
     benchmark.extra_info.update(variant="batch-step", units=game_turns)
     batch = benchmark.pedantic(replay_batch, args=(1024, moves), rounds=3)
     assert batch.turns.sum() == game_turns
+
+
+def test_single_env_steps(benchmark):
+    """wts.env.parallel_env stepped in a Python loop; units are env-steps."""
+    pytest.importorskip("pettingzoo")
+    benchmark.group = "vector-env"
+    benchmark.extra_info.update(variant="single", units=2000)
+    steps = benchmark.pedantic(step_single_env, rounds=3,
+                               setup=lambda: (single_env_workload(2000, 13), {}))
+    assert steps == 2000
+
+
+@pytest.mark.parametrize("num_envs", VECTOR_SIZES)
+def test_vector_env_steps(benchmark, num_envs):
+    """make_vector_env(num_envs) in self-play; units are env-steps (games x steps)."""
+    pytest.importorskip("gymnasium", minversion="1.1")
+    benchmark.group = "vector-env"
+    steps = max(100, 2000 // num_envs)
+    benchmark.extra_info.update(variant=str(num_envs), units=steps * num_envs)
+    played = benchmark.pedantic(step_vector_env, rounds=3,
+                                setup=lambda: (vector_env_workload(num_envs, steps, 13), {}))
+    assert played == steps * num_envs

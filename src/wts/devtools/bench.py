@@ -13,6 +13,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -31,6 +32,13 @@ __all__ = [
     "try_by_copy",
     "record_batch_moves",
     "replay_batch",
+    "single_env_workload",
+    "step_single_env",
+    "vector_env_workload",
+    "step_vector_env",
+    "single_env_seconds",
+    "vector_env_seconds",
+    "VECTOR_SIZES",
     "run",
     "main_table",
     "verdict",
@@ -137,6 +145,87 @@ def replay_batch(games: int, moves: list[tuple[np.ndarray, np.ndarray]]) -> Batc
     return batch
 
 
+#: The numbers of games the vector environment is measured with.
+VECTOR_SIZES = (1, 64, 1024)
+
+
+def single_env_workload(steps: int, seed: int) -> tuple[Any, list[list[int]]]:
+    """A reset ``wts.env.parallel_env()`` and ``steps`` moves for it: both
+    players name uniformly random squares 0-80 (an occupied one is replaced
+    by a random empty one)."""
+    from wts.env import parallel_env
+
+    env = parallel_env()
+    env.reset(seed=seed)
+    return env, np.random.default_rng(seed).integers(0, 81, size=(steps, 2)).tolist()
+
+
+def step_single_env(env: Any, moves: list[list[int]]) -> int:
+    """Step the single environment through ``moves`` in a Python loop, a new
+    game whenever one ends; returns the env-steps."""
+    for black, white in moves:
+        if not env.agents:
+            env.reset()
+        env.step({"black": black, "white": white})
+    return len(moves)
+
+
+def vector_env_workload(num_envs: int, steps: int, seed: int) -> tuple[Any, np.ndarray]:
+    """A reset self-play ``make_vector_env(num_envs)`` and ``steps`` action
+    arrays of the same random squares as :func:`single_env_workload`."""
+    from wts.vector_env import make_vector_env
+
+    envs = make_vector_env(num_envs)
+    envs.reset(seed=seed)
+    return envs, np.random.default_rng(seed).integers(0, 81, size=(steps, num_envs, 2))
+
+
+def step_vector_env(envs: Any, actions: np.ndarray) -> int:
+    """Step the vector environment through ``actions`` (it restarts finished
+    games itself); returns the env-steps, games times steps."""
+    for step_actions in actions:
+        envs.step(step_actions)
+    return int(actions.shape[0] * actions.shape[1])
+
+
+def single_env_seconds(steps: int, seed: int) -> float:
+    """Seconds per env-step of the single environment (setup not timed)."""
+    env, moves = single_env_workload(steps, seed)
+    return _timed(lambda: step_single_env(env, moves))
+
+
+def vector_env_seconds(num_envs: int, steps: int, seed: int) -> float:
+    """Seconds per env-step (one game's turn) of the vector environment."""
+    envs, actions = vector_env_workload(num_envs, steps, seed)
+    return _timed(lambda: step_vector_env(envs, actions))
+
+
+def _vector_env_rows(scale: float, rounds: int) -> list[BenchRow]:
+    """Env-steps per second of the vector environment at each size and of the
+    single environment, timed in alternation; none without Gymnasium and PettingZoo."""
+    try:
+        import gymnasium  # noqa: F401
+        import pettingzoo  # noqa: F401
+    except ImportError:
+        return []
+    steps = {1: 2000, 64: 300, 1024: 60}
+    single, *vector = _best_of(
+        rounds,
+        lambda: single_env_seconds(int(2000 * scale) or 200, seed=13),
+        *(lambda n=n: vector_env_seconds(n, int(steps[n] * scale) or 10, seed=13)
+          for n in VECTOR_SIZES),
+    )
+    rows = [BenchRow("wts.env parallel_env, Python loop", f"{1 / single:,.0f} env-steps/s",
+                     "", None)]
+    rows += [BenchRow(f"vector env, {n:,} game{'s' if n > 1 else ''}",
+                      f"{1 / seconds:,.0f} env-steps/s", "", None)
+             for n, seconds in zip(VECTOR_SIZES, vector)]
+    ratio = single / vector[-1]
+    rows.append(BenchRow(f"vector env ({VECTOR_SIZES[-1]:,} games) / parallel_env",
+                         f"{ratio:.0f}x", ">= 50x", ratio >= 50))
+    return rows
+
+
 def _best_of(rounds: int, *tasks: Callable[[], float]) -> list[float]:
     """Each task returns seconds per unit; tasks alternate each round; the best is kept."""
     best = [float("inf")] * len(tasks)
@@ -213,6 +302,7 @@ def run(quick: bool = False) -> list[BenchRow]:
         BenchRow("BatchGame.step / simulate, per game-turn", f"{batch_step / sim_one:.2f}x",
                  "<= 2x", batch_step / sim_one <= 2),
         BenchRow("bytes per game state", f"{size} B", "<= 160 B", size <= 160),
+        *_vector_env_rows(scale, rounds),
     ]
 
 

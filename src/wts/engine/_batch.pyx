@@ -9,8 +9,10 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 cdef extern from "Python.h":
     const Py_ssize_t PY_SSIZE_T_MAX
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.string cimport memset
 from wts.engine._bits cimport (
-    wts_board, wts_square_bit, wts_test_bit,
+    wts_any, wts_bit_square, wts_board, wts_clear_lowest, wts_lowest_bit, wts_square_bit,
+    wts_test_bit,
 )
 from wts.engine._core cimport (
     WTS_BLACK, WTS_BLACK_TURTLE, WTS_EGG, WTS_NUM_SQUARES, WTS_WHITE_TURTLE, wts_copy, wts_init,
@@ -209,3 +211,41 @@ cdef class BatchCore:
         if length != self.n:
             raise ValueError(f"the array has {length} entries, the batch {self.n} games")
         return 0
+
+    def _player_planes(self, uint8_t[:, :, :, ::1] out, int first, uint8_t[:, ::1] legal):
+        """The planes of ``out.shape[1]`` (1 or 2) sides, the first that of colour
+        ``first`` (0 black, 1 white), each own turtles, opponent turtles, eggs
+        and egg age over 81 squares; and the legal squares. One pass over the
+        set bits, for learners that want both every step."""
+        cdef Py_ssize_t i
+        cdef int j, k, side, sides = out.shape[1]
+        cdef wts_board boards[2]
+        cdef wts_board board
+        cdef const wts_state *state
+        self._check_length(out.shape[0])
+        self._check_length(legal.shape[0])
+        if not (1 <= sides <= 2 and 0 <= first <= 1 and out.shape[2] == 4
+                and out.shape[3] == WTS_NUM_SQUARES and legal.shape[1] == WTS_NUM_SQUARES):
+            raise ValueError("planes are (n, 1 or 2, 4, 81), the legal squares (n, 81)")
+        with self._lock:
+            with nogil:
+                for i in range(self.n):
+                    state = &self.states[i]
+                    memset(&out[i, 0, 0, 0], 0, sides * 4 * WTS_NUM_SQUARES)
+                    memset(&legal[i, 0], 0, WTS_NUM_SQUARES)
+                    boards[0] = state.black
+                    boards[1] = state.white
+                    for j in range(sides):
+                        side = (first + j) & 1
+                        for k in range(2):  # own turtles, then the opponent's
+                            board = boards[side ^ k]
+                            while wts_any(board):
+                                out[i, j, k, wts_bit_square(wts_lowest_bit(board))] = 1
+                                board = wts_clear_lowest(board)
+                        for k in range(state.egg_count):
+                            out[i, j, 2, state.egg_queue[k]] = 1
+                            out[i, j, 3, state.egg_queue[k]] = <uint8_t>(k + 1)
+                    board = wts_legal_moves(state)
+                    while wts_any(board):
+                        legal[i, wts_bit_square(wts_lowest_bit(board))] = 1
+                        board = wts_clear_lowest(board)

@@ -18,7 +18,7 @@ from wts.engine._core import STATUSES as CORE_STATUSES
 from wts.engine.base import check_moves
 from wts.engine.game import Game
 from wts.engine.pieces import Status
-from wts.errors import BatchError, GameOverError, IllegalMoveError
+from wts.errors import BatchError, GameOverError, IllegalMoveError, ParameterError
 
 __all__ = ["BatchGame", "StepResult", "STATUSES", "NO_MOVE"]
 
@@ -210,6 +210,32 @@ class BatchGame(BatchCore):
         n = len(self)
         chosen = np.ones(n, dtype=np.uint8) if mask is None else _mask_array(mask, n)
         self._reset(chosen)
+
+    def player_planes(self, colors: str = "both") -> tuple[npt.NDArray[np.uint8],
+                                                           npt.NDArray[np.bool_]]:
+        """The planes from a player's side and the legal squares, in one pass.
+
+        ``colors`` ``"black"`` or ``"white"``: (n, 4, 9, 9) planes own turtles,
+        opponent turtles, eggs, egg age (for black, :meth:`observation`);
+        ``"both"``: (n, 2, 4, 9, 9), black's side then white's. The mask is
+        :meth:`legal_mask`.
+
+        >>> import numpy as np, wts
+        >>> batch = wts.BatchGame(2)
+        >>> _ = batch.step(np.array([0, 0]), np.array([80, 1]))
+        >>> planes, legal = batch.player_planes()
+        >>> planes[0, 1, 0].ravel()[80], planes[0, 1, 1].ravel()[0], int(legal[0].sum())
+        (np.uint8(1), np.uint8(1), 79)
+        """
+        first = {"black": 0, "white": 1, "both": 0}.get(colors) if isinstance(colors, str) else None
+        if first is None:
+            raise ParameterError(f"colors must be 'black', 'white' or 'both', not {colors!r}")
+        n, sides = len(self), 2 if colors == "both" else 1
+        planes = np.empty((n, sides, 4, 81), dtype=np.uint8)
+        legal = np.empty((n, 81), dtype=np.uint8)
+        self._player_planes(planes, first, legal)
+        shape = (n, 2, 4, 9, 9) if sides == 2 else (n, 4, 9, 9)
+        return planes.reshape(shape), legal.view(np.bool_)
 
 
 def _raise_bad_move(index: int, game: Game, black: int, white: int) -> None:
