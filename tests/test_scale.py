@@ -286,3 +286,52 @@ def test_importing_wts_imports_neither_ray_nor_pyarrow() -> None:
             "print('ray' in sys.modules, 'pyarrow' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.split() == ["False", "False"], done.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_workers_end_with_a_driver_killed_outright(tmp_path: pathlib.Path) -> None:
+    driver = subprocess.Popen([
+        sys.executable, "-c",
+        "import sys; from wts.interfaces.cli import main; sys.exit(main(sys.argv[1:]))",
+        "selfplay", "--agent", "mcts:5", "--games", "8", "--out", str(tmp_path / "run"),
+        "--shard-size", "1", "--backend", "process", "--workers", "2"])
+    try:
+        workers: list[int] = []
+        deadline = time.monotonic() + 60
+        while len(workers) < 2 and time.monotonic() < deadline:
+            workers = [int(pid) for pid in os.listdir("/proc") if pid.isdigit()
+                       and _parent(int(pid)) == driver.pid and "spawn_main" in _command(pid)]
+            time.sleep(0.05)
+        assert len(workers) == 2
+    finally:
+        driver.kill()
+        driver.wait()
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [pid for pid in workers if _alive(pid)]
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return int(stat.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _command(pid: str) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            return cmdline.read().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def _alive(pid: int) -> bool:
+    """Running, not a zombie waiting to be reaped."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

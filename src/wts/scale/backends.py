@@ -23,8 +23,11 @@ stops the workers and goes on.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import multiprocessing
+import os
 import signal
+import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -93,9 +96,18 @@ def run_chunks(
     return _run_on_ray(task, chunks, workers, address, retries)
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the driver, which stops them."""
+def _start_worker(driver: int) -> None:
+    """Workers leave Ctrl-C to the driver, which stops them; on Linux a worker
+    also ends with its driver, even one killed outright (``kill -9``), instead
+    of playing its chunk to the end for nobody."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            return
+        if os.getppid() != driver:  # the driver died before the line above
+            os._exit(1)
 
 
 @contextlib.contextmanager
@@ -141,7 +153,8 @@ def _run_on_processes(task: Callable[[Any], Any], chunks: Sequence[Any], workers
     waiting = deque(range(len(chunks)))
     attempts = [0] * len(chunks)
     while waiting:
-        pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_interrupts)
+        pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                                   initargs=(os.getpid(),))
         running: dict[Future[Any], int] = {}
         try:
             while waiting or running:
