@@ -254,9 +254,11 @@ def build_parser() -> argparse.ArgumentParser:
     terminal.add_replay_arguments(replay)
     tournament_parser = commands.add_parser(
         "tournament", help="play a match between two agents and estimate the Elo difference",
-        description="Play GAMES games of agent A against agent B (random, greedy, mcts or "
-        "mcts:LEVEL), A black in every other game, and print wins by colour, draws, A's "
-        "score, the Elo difference with a 95%% interval, and MCTS playouts per second.",
+        description="Play GAMES games of agent A against agent B (random, greedy, mcts, "
+        "mcts:LEVEL, or OpenSpiel's MCTSBot as openspiel-mcts:SIMULATIONS, seated so that it "
+        "never sees the other side's move of the turn), A black in every other game, and "
+        "print wins by colour, draws, A's score, the Elo difference with a 95%% interval, "
+        "and the searches' playouts per second.",
     )
     tournament.add_arguments(tournament_parser)
     selfplay_parser = commands.add_parser(
