@@ -11,10 +11,19 @@ level. The targets (at least 95% and 70% of the games won) are checked; the
 speed is printed, never asserted. ``WTS_STRENGTH_GAMES`` changes the number
 of games, ``WTS_STRENGTH_JOBS`` the games played at once (default: one per
 core; the search runs without the GIL).
+
+``test_ladder_meets_its_targets`` runs ``wts ladder`` and checks the ladder's
+targets: every level at least +100 Elo over the level below, level 5 at least
++500 over level 1. ``WTS_LADDER_LEVELS`` (default ``1-5``),
+``WTS_LADDER_ANCHORS`` (default ``random,greedy,openspiel-mcts:100``; an
+OpenSpiel anchor needs OpenSpiel) and ``WTS_LADDER_GAMES`` (games a pairing,
+default 4) set its size; a run with the sizes of the README's ladder must print
+the README's table.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 import time
@@ -23,6 +32,7 @@ import pytest
 
 import wts
 from wts.players.agents import LEVELS, GreedyAgent, MCTSAgent, RandomAgent
+from wts.players.ladder import _anchors, _levels, format_ladder, run_ladder
 from wts.players.tournament import format_result, play_match
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "tests"))
@@ -30,6 +40,12 @@ from readme_blocks import reproduces, shell_sessions  # tests/ is on the path, n
 
 GAMES = int(os.environ.get("WTS_STRENGTH_GAMES", "200"))
 JOBS = int(os.environ.get("WTS_STRENGTH_JOBS", str(os.cpu_count() or 1)))
+
+LADDER_LEVELS = os.environ.get("WTS_LADDER_LEVELS", "1-5")
+LADDER_ANCHORS = os.environ.get("WTS_LADDER_ANCHORS", "random,greedy,openspiel-mcts:100")
+LADDER_GAMES = int(os.environ.get("WTS_LADDER_GAMES", "4"))
+#: Elo over the level below, and of the top level over level 1 (the issue's targets).
+STEP_TARGET, SPAN_TARGET = 100.0, 500.0
 
 # (A, B, the share of the games A must win)
 TARGETS = [("mcts:3", "random", 0.95), ("mcts:3", "greedy", 0.70)]
@@ -75,3 +91,32 @@ def test_level_table(capsys: pytest.CaptureFixture[str]) -> None:
     with capsys.disabled():
         print("\n  level   playouts   s a move   playouts per s")
         print("\n".join(rows))
+
+
+def test_ladder_meets_its_targets(capsys: pytest.CaptureFixture[str]) -> None:
+    levels, anchors = _levels(LADDER_LEVELS), _anchors(LADDER_ANCHORS)
+    if any(anchor.startswith("openspiel") for anchor in anchors):
+        pytest.importorskip("pyspiel")
+    result = run_ladder(levels, anchors, LADDER_GAMES, seed=0, jobs=JOBS)
+    report = format_ladder(result)
+    elo = {rating.player: rating.elo for rating in result.ratings}
+    steps = [(low, high, elo[f"mcts:{high}"] - elo[f"mcts:{low}"])
+             for low, high in itertools.pairwise(levels)]
+    lines = [f"  mcts:{high} over mcts:{low}: {gap:+.0f} (target >= +{STEP_TARGET:.0f})"
+             for low, high, gap in steps]
+    span = elo["mcts:5"] - elo["mcts:1"] if {1, 5} <= set(levels) else None
+    if span is not None:
+        lines.append(f"  mcts:5 over mcts:1: {span:+.0f} (target >= +{SPAN_TARGET:.0f})")
+    with capsys.disabled():
+        print(f"\n{report}\n" + "\n".join(lines))
+    # The README shows a ladder's report: with its sizes, it must be this one.
+    shown = {command: output for _, command, output in shell_sessions()}
+    command = (f"wts ladder --levels {LADDER_LEVELS} --anchors {LADDER_ANCHORS} "
+               f"--games {LADDER_GAMES} --seed 0")
+    if command in shown:
+        assert reproduces(shown[command], report + "\n"), report
+    missed = [f"mcts:{high} only {gap:+.0f} over mcts:{low}" for low, high, gap in steps
+              if gap < STEP_TARGET]
+    if span is not None and span < SPAN_TARGET:
+        missed.append(f"mcts:5 only {span:+.0f} over mcts:1")
+    assert not missed, "; ".join(missed)

@@ -150,7 +150,7 @@ def test_levels_and_agent_specs() -> None:
     assert sorted(LEVELS) == [1, 2, 3, 4, 5]
     assert all(LEVELS[k] < LEVELS[k + 1] for k in range(1, 5))
     assert MCTSAgent().playouts == LEVELS[3]
-    assert AGENT_NAMES == ("random", "greedy", "mcts")
+    assert AGENT_NAMES == ("random", "greedy", "mcts", "openspiel-mcts")
     assert parse_agent_spec("mcts:2") == ("mcts", 2)
     assert parse_agent_spec(" Greedy ") == ("greedy", None)
     assert isinstance(make_agent("random", seed=1), RandomAgent)
@@ -159,7 +159,11 @@ def test_levels_and_agent_specs() -> None:
     assert make_agent("mcts", level=4).level == 4
     assert make_agent("mcts:2", level=4).level == 2  # the spec's own level wins
     assert make_agent("mcts", time_limit=0.5).time_limit == 0.5
-    for bad in ("minimax", "mcts:0", "mcts:6", "mcts:x", "greedy:2", ""):
+    assert parse_agent_spec(" OpenSpiel-MCTS:200 ") == ("openspiel-mcts", 200)
+    assert parse_agent_spec("openspiel-mcts") == ("openspiel-mcts", None)
+    for bad in ("minimax", "mcts:0", "mcts:6", "mcts:x", "greedy:2", "", "openspiel-mcts:0",
+                "openspiel-mcts:x", "openspiel-mcts:-5", "openspiel-mcts:1000001",
+                "openspiel-mcts:٣"):
         with pytest.raises(ValueError):
             parse_agent_spec(bad)
 

@@ -135,3 +135,19 @@ def test_no_action_is_taken_after_the_max_turns_terminal() -> None:
 def test_max_turns_out_of_range_is_a_parameter_error(max_turns: int) -> None:
     with pytest.raises(wts.ParameterError, match="max_turns"):
         wts.openspiel.load_game(max_turns=max_turns)
+
+
+def test_a_game_can_start_from_a_position() -> None:
+    start = wts.Game.from_setup(black=["A1", "B1", "C1", "D1"], white=["A9"], turn=30)
+    game = pyspiel.load_game(NAME, {"fen": start.fen(), "max_turns": 2})
+    state = game.new_initial_state()
+    assert state.game == start and state.legal_actions(0) == start.legal_moves()
+    state.apply_actions([80, 79])
+    assert not state.is_terminal()  # max_turns counts the turns played from the position
+    clone = state.clone()
+    state.apply_actions([4, 78])  # E1: black's five
+    assert state.returns() == [1.0, -1.0]
+    clone.apply_actions([70, 71])
+    assert clone.is_terminal() and clone.returns() == [0.0, 0.0]
+    with pytest.raises(wts.NotationError):
+        pyspiel.load_game(NAME, {"fen": "9/9 - 0"})

@@ -42,6 +42,8 @@ SESSIONS = shell_sessions()
 #: Sessions too long for the test suite, and the test that runs each.
 RUN_ELSEWHERE = {
     "wts tournament mcts:3 greedy --games 200 --seed 0 --jobs 2": "bench/test_strength.py",
+    "wts ladder --levels 1-3 --anchors random,greedy,openspiel-mcts:100 --games 8 --seed 0":
+        "bench/test_strength.py",
 }
 RUN_HERE = [(lineno, command, shown) for lineno, command, shown in SESSIONS
             if command not in RUN_ELSEWHERE]

@@ -105,7 +105,8 @@ def game_count(minimum: int) -> Callable[[str], int]:
 
 
 def agent_spec(text: str) -> str:
-    """An agent as ``wts tournament`` names it: ``random``, ``greedy``, ``mcts``, ``mcts:3``."""
+    """An agent as ``wts tournament`` names it: ``random``, ``greedy``, ``mcts``, ``mcts:3``,
+    ``openspiel-mcts``, ``openspiel-mcts:1000``."""
     try:
         parse_agent_spec(text)
     except ValueError as exc:

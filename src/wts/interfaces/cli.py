@@ -1,5 +1,5 @@
 """The ``wts`` command line: ``wts simulate``, ``demo``, ``bench``, ``fuzz``,
-``play``, ``replay`` and ``tournament``.
+``play``, ``replay``, ``tournament``, ``ladder`` and ``selfplay``.
 
 ``main(argv)`` returns the exit status instead of raising ``SystemExit``:
 0 on success, 1 when the fuzzer finds a mismatch, 2 on bad arguments (with
@@ -25,7 +25,7 @@ from wts.errors import WtsError
 from wts.formats import text
 from wts.interfaces import arguments, terminal
 from wts.params import MAX_THREADS
-from wts.players import tournament
+from wts.players import ladder, tournament
 
 
 def play_demo(seed: int, out: TextIO) -> None:
@@ -254,11 +254,21 @@ def build_parser() -> argparse.ArgumentParser:
     terminal.add_replay_arguments(replay)
     tournament_parser = commands.add_parser(
         "tournament", help="play a match between two agents and estimate the Elo difference",
-        description="Play GAMES games of agent A against agent B (random, greedy, mcts or "
-        "mcts:LEVEL), A black in every other game, and print wins by colour, draws, A's "
-        "score, the Elo difference with a 95%% interval, and MCTS playouts per second.",
+        description="Play GAMES games of agent A against agent B (random, greedy, mcts, "
+        "mcts:LEVEL, or OpenSpiel's MCTSBot as openspiel-mcts:SIMULATIONS, seated so that it "
+        "never sees the other side's move of the turn), A black in every other game, and "
+        "print wins by colour, draws, A's score, the Elo difference with a 95%% interval, "
+        "and the searches' playouts per second.",
     )
     tournament.add_arguments(tournament_parser)
+    ladder_parser = commands.add_parser(
+        "ladder", help="rate the MCTS levels against each other and fixed anchors (Elo)",
+        description="Play each MCTS level against its neighbours and against fixed anchors "
+        "(random, greedy, OpenSpiel's MCTSBot), GAMES games a pairing, and print every "
+        "pairing's score and an Elo table with 95%% intervals, the first anchor rated 0. "
+        "The results depend only on the players, --games and --seed, not on the backend.",
+    )
+    ladder.add_arguments(ladder_parser)
     selfplay_parser = commands.add_parser(
         "selfplay", help="play an agent against itself and write training data (Parquet)",
         description="Play GAMES games of an agent against itself and write, shard by shard, "
@@ -307,6 +317,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return terminal.run_replay(args)
         if args.command == "tournament":
             return tournament.run(args)
+        if args.command == "ladder":
+            return ladder.run(args)
         if args.command == "selfplay":
             return run_selfplay(args, sys.stdout)
         return run_fuzz_command(args, sys.stdout)

@@ -25,7 +25,10 @@ Importing this module registers the simultaneous-move game
   information state string (perfect recall) is the list of joint moves;
 - parameter ``max_turns`` (default 200): a game still undecided after that
   many turns ends in a draw, since OpenSpiel needs a bounded game length (a
-  random game lasts 29 turns on average).
+  random game lasts 29 turns on average);
+- parameter ``fen`` (default ``""``, the empty board): the position the game
+  starts from, as ``wts.Game.fen()`` writes it (``docs/notation.md``);
+  ``max_turns`` counts the turns played from there.
 
 OpenSpiel's sequential algorithms (MCTS, CFR, MCCFR) run on
 ``pyspiel.convert_to_turn_based(game)``, as for every simultaneous game.
@@ -47,14 +50,14 @@ from wts.engine.game import Game
 from wts.engine.observation import observation_planes
 from wts.engine.pieces import Color
 from wts.engine.squares import SQUARE_NAMES
-from wts.errors import GameOverError
+from wts.errors import GameOverError, ParameterTypeError
 from wts.params import check_int
 
 __all__ = ["GAME_NAME", "WhatTheShellGame", "WhatTheShellState", "load_game"]
 
 GAME_NAME = "python_what_the_shell"
 _NUM_PLAYERS = 2
-_DEFAULT_PARAMS = {"max_turns": 200}
+_DEFAULT_PARAMS: dict[str, Any] = {"max_turns": 200, "fen": ""}
 #: The largest max_turns: OpenSpiel keeps game lengths in a C int.
 MAX_TURNS_LIMIT = 2**31 - 1
 _COLORS = (Color.BLACK, Color.WHITE)
@@ -85,6 +88,11 @@ class WhatTheShellGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**_DEFAULT_PARAMS, **(params or {})}
         max_turns = check_int(params["max_turns"], "max_turns", 1, MAX_TURNS_LIMIT)
+        fen = params["fen"]
+        if not isinstance(fen, str):
+            raise ParameterTypeError(f"fen must be a position string, not {type(fen).__name__}")
+        # Parsed once: every state starts from a copy.
+        self.start = Game.from_fen(fen) if fen else Game()
         super().__init__(
             _GAME_TYPE,
             pyspiel.GameInfo(
@@ -138,7 +146,7 @@ class WhatTheShellState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: WhatTheShellGame) -> None:
         super().__init__(game)
-        self.game = Game()
+        self.game = game.start.copy()
         self._max_turns = game.max_turns
         self.moves: list[tuple[int, int]] = []
         # Keeps a turn of the game and its entry in ``moves`` together across threads.
@@ -154,14 +162,14 @@ class WhatTheShellState(pyspiel.State):  # type: ignore[misc]
         """The empty squares, ascending; none once the game is over."""
         if self.is_terminal():
             return []
-        return [int(sq) for sq in self.game.legal_moves()]
+        return self.game.legal_moves()  # a fresh list of ints
 
     def _apply_actions(self, actions: list[int]) -> None:
         """Play the joint action; a terminal state takes none (GameOverError),
         even one ended by ``max_turns`` rather than by the rules."""
         black, white = actions[0], actions[1]
         with self._lock:
-            if self.game.turn >= self._max_turns and not self.game.is_over():
+            if len(self.moves) >= self._max_turns and not self.game.is_over():
                 raise GameOverError(f"the game ended after max_turns={self._max_turns} turns: "
                                     "no move can be played")
             self.game.play(black, white)
@@ -171,7 +179,7 @@ class WhatTheShellState(pyspiel.State):  # type: ignore[misc]
         return f"{_COLORS[player].value} {SQUARE_NAMES[action]}"
 
     def is_terminal(self) -> bool:
-        return bool(self.game.is_over() or self.game.turn >= self._max_turns)
+        return bool(self.game.is_over() or len(self.moves) >= self._max_turns)
 
     def returns(self) -> list[float]:
         """+1 / -1 to the winner / loser once the game is over, else 0 each."""
@@ -216,7 +224,11 @@ class WhatTheShellObserver:
 
 def load_game(**params: Any) -> pyspiel.Game:
     """``pyspiel.load_game("python_what_the_shell", params)``; ``max_turns`` is
-    checked here, since OpenSpiel's own conversion of a huge int fails unclearly."""
+    checked here, since OpenSpiel's own conversion of a huge int fails unclearly.
+
+    >>> load_game(fen="9/9/9/9/4x4/9/9/9/9 - 3").new_initial_state().game.black
+    frozenset({40})
+    """
     if "max_turns" in params:
         params["max_turns"] = check_int(params["max_turns"], "max_turns", 1, MAX_TURNS_LIMIT)
     return pyspiel.load_game(GAME_NAME, params)

@@ -42,6 +42,7 @@ from wts.players._search import Search
 
 if TYPE_CHECKING:
     from wts.engine.base import GameBase
+    from wts.players.openspiel_agent import OpenSpielMCTSAgent
 
 __all__ = [
     "Agent",
@@ -51,6 +52,7 @@ __all__ = [
     "SearchInfo",
     "LEVELS",
     "AGENT_NAMES",
+    "OPENSPIEL_SIMULATIONS",
     "make_agent",
     "parse_agent_spec",
 ]
@@ -333,23 +335,42 @@ class MCTSAgent:
 
 
 #: The agent names :func:`make_agent` knows.
-AGENT_NAMES = ("random", "greedy", "mcts")
+AGENT_NAMES = ("random", "greedy", "mcts", "openspiel-mcts")
+
+#: Simulations a move of ``openspiel-mcts`` when the spec names none, and the most.
+OPENSPIEL_SIMULATIONS = 1_000
+_MAX_OPENSPIEL_SIMULATIONS = 1_000_000
 
 
 def parse_agent_spec(spec: str) -> tuple[str, int | None]:
-    """``"random"``, ``"greedy"``, ``"mcts"`` or ``"mcts:LEVEL"`` as (name, level)."""
-    name, sep, level_text = spec.strip().lower().partition(":")
+    """A spec as (name, number): ``"random"``, ``"greedy"``, ``"mcts"``,
+    ``"mcts:LEVEL"``, ``"openspiel-mcts"`` or ``"openspiel-mcts:SIMULATIONS"``.
+
+    >>> parse_agent_spec("mcts:2"), parse_agent_spec("openspiel-mcts:1000")
+    (('mcts', 2), ('openspiel-mcts', 1000))
+    """
+    if not isinstance(spec, str):
+        raise ParameterTypeError(f"an agent spec is a string, not {type(spec).__name__}")
+    name, sep, number = spec.strip().lower().partition(":")
     if name not in AGENT_NAMES:
         raise ParameterError(f"unknown agent {spec!r}: expected one of {', '.join(AGENT_NAMES)}"
-                         " (mcts takes a level, as mcts:2)")
+                             " (mcts takes a level, as mcts:2; openspiel-mcts a number of "
+                             "simulations, as openspiel-mcts:1000)")
     if not sep:
         return name, None
-    if name != "mcts":
-        raise ParameterError(f"agent {name!r} takes no level: {spec!r}")
-    level = {str(k): k for k in LEVELS}.get(level_text.strip(), 0)
-    if level not in LEVELS:
-        raise ParameterError(f"bad level in {spec!r}: expected mcts:1 to mcts:{max(LEVELS)}")
-    return name, level
+    if name == "mcts":
+        level = {str(k): k for k in LEVELS}.get(number.strip(), 0)
+        if level not in LEVELS:
+            raise ParameterError(f"bad level in {spec!r}: expected mcts:1 to mcts:{max(LEVELS)}")
+        return name, level
+    if name == "openspiel-mcts":
+        text = number.strip()
+        simulations = int(text) if text.isascii() and text.isdigit() else 0
+        if not 1 <= simulations <= _MAX_OPENSPIEL_SIMULATIONS:
+            raise ParameterError(f"bad number of simulations in {spec!r}: expected "
+                                 f"openspiel-mcts:1 to openspiel-mcts:{_MAX_OPENSPIEL_SIMULATIONS}")
+        return name, simulations
+    raise ParameterError(f"agent {name!r} takes no level: {spec!r}")
 
 
 def make_agent(
@@ -359,16 +380,26 @@ def make_agent(
     level: int | None = None,
     time_limit: float | None = None,
     stop: threading.Event | None = None,
-) -> RandomAgent | GreedyAgent | MCTSAgent:
-    """An agent from a name: ``"random"``, ``"greedy"``, ``"mcts"``, ``"mcts:2"``.
+) -> RandomAgent | GreedyAgent | MCTSAgent | OpenSpielMCTSAgent:
+    """An agent from a spec: ``"random"``, ``"greedy"``, ``"mcts"``, ``"mcts:2"``,
+    ``"openspiel-mcts:1000"`` (:class:`wts.players.openspiel_agent.OpenSpielMCTSAgent`,
+    which needs OpenSpiel; 1,000 simulations when the spec names none).
 
     ``level`` is the MCTS level when the spec names none (default 3);
-    ``time_limit`` and ``stop`` apply to MCTS only.
+    ``time_limit`` applies to MCTS only, ``stop`` to both searches.
+
+    >>> make_agent("mcts:2", seed=1)
+    MCTSAgent(level=2, seed=1)
     """
-    name, spec_level = parse_agent_spec(spec)
+    name, number = parse_agent_spec(spec)
     if name == "random":
         return RandomAgent(seed=seed)
     if name == "greedy":
         return GreedyAgent(seed=seed)
-    chosen = spec_level if spec_level is not None else (level if level is not None else 3)
+    if name == "openspiel-mcts":
+        from wts.players.openspiel_agent import OpenSpielMCTSAgent
+
+        simulations = number if number is not None else OPENSPIEL_SIMULATIONS
+        return OpenSpielMCTSAgent(simulations, seed=seed, stop=stop)
+    chosen = number if number is not None else (level if level is not None else 3)
     return MCTSAgent(level=chosen, seed=seed, time_limit=time_limit, stop=stop)

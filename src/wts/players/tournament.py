@@ -1,5 +1,9 @@
 """Matches between agents: ``wts tournament A B --games N --seed S``.
 
+An agent is a spec of :func:`wts.players.agents.make_agent`; ``openspiel-mcts:N``
+is OpenSpiel's ``MCTSBot`` seated as the first mover of every turn
+(:mod:`wts.players.openspiel_agent`).
+
 Agent A plays black in the even-numbered games and white in the odd ones
 (both colours equally when N is even). Game ``i`` gives each side its own
 seed, derived from ``S``, ``i`` and the side, so a match is reproducible and
@@ -28,7 +32,12 @@ from wts.engine.pieces import Color
 from wts.errors import ParameterError
 from wts.interfaces import arguments
 from wts.params import MAX_THREADS, check_int, check_seed
-from wts.players.agents import Agent, MCTSAgent, make_agent, parse_agent_spec
+from wts.players.agents import (
+    OPENSPIEL_SIMULATIONS,
+    Agent,
+    make_agent,
+    parse_agent_spec,
+)
 from wts.scale.backends import check_backend, run_chunks
 
 __all__ = [
@@ -187,8 +196,9 @@ def _play_one(spec_a: str, spec_b: str, seed: int, index: int, level: int | None
         return None
     moves = tuple((turn.black_move, turn.white_move) for turn in game.history)
     record = MatchGame(index, a_color, game.winner, game.turn, moves)
-    playouts = [a.total_playouts if isinstance(a, MCTSAgent) else 0 for a in agents]
-    seconds = [a.total_seconds if isinstance(a, MCTSAgent) else 0.0 for a in agents]
+    # The searching agents (MCTS, OpenSpiel MCTS) count their playouts.
+    playouts = [getattr(a, "total_playouts", 0) for a in agents]
+    seconds = [getattr(a, "total_seconds", 0.0) for a in agents]
     return record, playouts, seconds, [game.turn, game.turn]
 
 
@@ -328,10 +338,12 @@ def _signed(value: float) -> str:
 
 
 def _label(spec: str, level: int | None) -> str:
-    name, spec_level = parse_agent_spec(spec)
-    if name != "mcts":
-        return name
-    return f"mcts:{spec_level if spec_level is not None else (level or 3)}"
+    name, number = parse_agent_spec(spec)
+    if name == "mcts":
+        return f"mcts:{number if number is not None else (level or 3)}"
+    if name == "openspiel-mcts":
+        return f"openspiel-mcts:{number if number is not None else OPENSPIEL_SIMULATIONS}"
+    return name
 
 
 def format_result(result: MatchResult, level: int | None = None) -> str:
@@ -374,7 +386,8 @@ def format_result(result: MatchResult, level: int | None = None) -> str:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``wts tournament``."""
     parser.add_argument("a", type=arguments.agent_spec, metavar="A",
-                        help="first agent: random, greedy, mcts or mcts:LEVEL")
+                        help="first agent: random, greedy, mcts, mcts:LEVEL, openspiel-mcts "
+                        "or openspiel-mcts:SIMULATIONS")
     parser.add_argument("b", type=arguments.agent_spec, metavar="B",
                         help="second agent, the same way")
     parser.add_argument("--games", type=arguments.game_count(1), default=100,
