@@ -335,3 +335,91 @@ def _alive(pid: int) -> bool:
             return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+# --- Damaged, shared and odd run directories --------------------------------------
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[]", "not a wts selfplay manifest"),
+    ("{not json", "not a wts selfplay manifest"),
+    ('{"format": "wts-selfplay/1", "settings": {}, "shards": {}}', "settings"),
+    ('{"format": "wts-selfplay/1", "settings": {"agent": "random", "games": 4, "seed": 0, '
+     '"shard_size": 2, "max_turns": 1000}, "shards": {"9": {"games": 2, "examples": 8, '
+     '"failed": []}}}', "shard '9'"),
+])
+def test_a_damaged_manifest_is_a_wts_error_for_selfplay_and_load(
+        tmp_path: pathlib.Path, text: str, message: str) -> None:
+    (tmp_path / "manifest.json").write_text(text)
+    with pytest.raises(wts.WtsError, match=message):
+        selfplay(tmp_path, 4, agent="random", shard_size=2)
+    with pytest.raises(wts.WtsError, match=message):
+        load(tmp_path)
+
+
+def test_a_deleted_shard_is_played_again_on_resume(local_run: pathlib.Path,
+                                                   tmp_path: pathlib.Path) -> None:
+    import shutil
+
+    out = tmp_path / "copy"
+    shutil.copytree(local_run, out)
+    (out / "examples" / "shard-00001.parquet").unlink()
+    with pytest.raises(wts.WtsError, match="shard 1 is listed but cannot be read"):
+        load(out)
+    report = selfplay(out, 6, agent=AGENT, seed=3, shard_size=2)
+    assert report.played == 2
+    assert digest(out) == digest(local_run)
+
+
+def test_a_second_run_on_the_same_directory_is_refused(tmp_path: pathlib.Path) -> None:
+    import fcntl
+
+    tmp_path.joinpath(".lock").touch()
+    with open(tmp_path / ".lock") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        with pytest.raises(wts.WtsError, match="in use by another wts selfplay run"):
+            selfplay(tmp_path, 2, agent="random")
+    assert selfplay(tmp_path, 2, agent="random").games == 2
+
+
+def test_a_run_stopped_by_a_failing_game_resumes_with_skip(
+        tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(selfplay_module, "_play_game", _failing_game)
+    with pytest.raises(GameFailedError):
+        selfplay(tmp_path, 6, agent="random", seed=5, shard_size=2)
+    report = selfplay(tmp_path, 6, agent="random", seed=5, shard_size=2, on_error="skip")
+    assert report.games == 5 and [f.game for f in report.failures] == [3]
+
+
+def test_the_agent_is_stored_as_the_command_line_writes_it(tmp_path: pathlib.Path) -> None:
+    selfplay(tmp_path, 1, agent=" Random ")
+    assert load(tmp_path).agent == "random"
+    assert selfplay(tmp_path, 1, agent="random").played == 0  # the same run
+
+
+@pytest.mark.parametrize("kwargs, error", [
+    ({"agent": None}, wts.ParameterTypeError),
+    ({"progress": 5}, wts.ParameterTypeError),
+    ({"out": ""}, ParameterError),
+])
+def test_odd_arguments_are_wts_errors(tmp_path: pathlib.Path, kwargs: dict[str, Any],
+                                      error: type) -> None:
+    arguments = {"out": tmp_path / "run", "games": 1, "agent": "random", **kwargs}
+    with pytest.raises(error):
+        selfplay(**arguments)
+
+
+def test_an_out_that_is_a_file_is_a_wts_error(tmp_path: pathlib.Path) -> None:
+    (tmp_path / "file").write_text("")
+    with pytest.raises(wts.WtsError, match="cannot make the run's directory"):
+        selfplay(tmp_path / "file", 1, agent="random")
+
+
+def test_tournament_backend_options_are_checked_before_any_worker_starts() -> None:
+    with pytest.raises(ParameterError, match="jobs= plays games on threads"):
+        play_match("random", "random", 2, backend="process", jobs=2)
+    with pytest.raises(ParameterError, match="workers= is for the process and ray"):
+        play_match("random", "random", 2, workers=2)
+    with pytest.raises(ParameterError, match="time_limit"):
+        play_match("mcts", "random", 2, backend="process", time_limit=-1.0)
+    assert not multiprocessing.active_children()

@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 
 import numpy as np
 import numpy.typing as npt
@@ -68,8 +69,9 @@ class Symmetry(enum.IntEnum):
         """``value`` (a Symmetry, its number or its name) as a Symmetry."""
         if isinstance(value, Symmetry):
             return value
-        if isinstance(value, str) and value.upper() in cls.__members__:
-            return cls[value.upper()]
+        if isinstance(value, str) and value.isascii() \
+                and value.strip().upper() in cls.__members__:
+            return cls[value.strip().upper()]
         if isinstance(value, (int, np.integer)) and not isinstance(value, bool) \
                 and 0 <= value < len(cls):
             return cls(int(value))
@@ -92,10 +94,11 @@ class Symmetry(enum.IntEnum):
         """The image of ``square`` (an index or a name)."""
         return _SQUARE_MAPS[self][to_square(square)]
 
-    def squares(self, squares: tuple[Square, ...]) -> tuple[Square, ...]:
-        """The images of squares, in the same order."""
+    def squares(self, squares: Iterable[SquareLike]) -> tuple[Square, ...]:
+        """The images of squares (indices or names), in the same order."""
         square_map = _SQUARE_MAPS[self]
-        return tuple(square_map[sq] for sq in squares)
+        return tuple(square_map[sq] if type(sq) is int and 0 <= sq < NUM_SQUARES
+                     else square_map[to_square(sq)] for sq in squares)
 
     def turn(self, result: TurnResult) -> TurnResult:
         """What ``result`` is in the image: every square mapped, and the
@@ -148,11 +151,22 @@ def _capture_order(capture: Capture) -> tuple[int, int, int, int]:
     return (capture.round, capture.color is not Color.BLACK, capture.closer, _DIRECTIONS[step])
 
 
-def _symmetry_rows(symmetry: object, rows: int) -> Symmetry | npt.NDArray[np.intp]:
-    """One Symmetry for the whole array, or an array of one per row."""
-    if isinstance(symmetry, (Symmetry, str, int, np.integer)):
-        return Symmetry.of(symmetry)
-    chosen = np.asarray(symmetry)
+def _symmetry_rows(symmetry: object, shape: tuple[int, ...]) -> Symmetry | npt.NDArray[np.intp]:
+    """One Symmetry for the whole array (of that ``shape``, squares last), or an
+    array of one per row of its first axis."""
+    if isinstance(symmetry, (Symmetry, str, int, np.integer)) or (
+            isinstance(symmetry, np.ndarray) and symmetry.ndim == 0):
+        return Symmetry.of(symmetry.item() if isinstance(symmetry, np.ndarray) else symmetry)
+    if len(shape) < 2:
+        raise BatchError("one symmetry per row needs an array of rows (a first axis "
+                         f"of games); this one has shape {shape}")
+    rows = shape[0]
+    try:
+        chosen = np.asarray(symmetry)
+    except ValueError as exc:  # ragged lists
+        raise BatchError(f"per-row symmetries must be a 1-d integer array: {exc}") from None
+    if chosen.size == 0 and chosen.ndim == 1:
+        chosen = chosen.astype(np.intp)  # [] is float64 to numpy
     if chosen.ndim != 1 or chosen.shape[0] != rows or chosen.dtype.kind not in "iu":
         raise BatchError(
             f"per-row symmetries must be a 1-d integer array of {rows}, "
@@ -163,7 +177,7 @@ def _symmetry_rows(symmetry: object, rows: int) -> Symmetry | npt.NDArray[np.int
 
 
 def _gather(flat: npt.NDArray[np.generic], symmetry: object) -> npt.NDArray[np.generic]:
-    chosen = _symmetry_rows(symmetry, flat.shape[0] if flat.ndim > 1 else -1)
+    chosen = _symmetry_rows(symmetry, flat.shape)
     if isinstance(chosen, Symmetry):
         return flat[..., _GATHER[chosen]]
     index = _GATHER[chosen].reshape((flat.shape[0], *(1,) * (flat.ndim - 2), NUM_SQUARES))

@@ -125,7 +125,8 @@ def run_selfplay(args: argparse.Namespace, out: TextIO) -> int:
     finally:
         if bar is not None:
             bar.close()
-    print(f"wts selfplay: {report.games:,} games of {args.agent}, seed {args.seed}, "
+    noun = "game" if report.games == 1 else "games"
+    print(f"wts selfplay: {report.games:,} {noun} of {args.agent}, seed {args.seed}, "
           f"in {report.out}", file=out)
     rows = [
         ("examples", f"{report.examples:,}"),

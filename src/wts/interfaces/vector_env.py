@@ -42,7 +42,10 @@ after ``max_cycles`` turns (default 500) with reward 0; both ``(num_envs,)``
 bool. An illegal action (an occupied square, a number outside 0-80) never
 raises: with ``illegal_action="random"`` it is replaced by a uniformly random
 empty square; with ``"lose"`` the game ends at once, the offender -1 and the
-other +1 (both: a draw), the position unchanged. An action array of the wrong
+other +1 (both: a draw), and the observation and turn returned are those of
+the position before the illegal action (the game in ``envs.batch`` has been
+stepped with random squares in its place, and restarts at the next step, as
+every ended game does). An action array of the wrong
 shape or dtype (floats, NaN included) raises :class:`wts.BatchError` and
 changes nothing.
 
@@ -274,10 +277,10 @@ class WhatTheShellVectorEnv(VectorEnv):
                         "turn": turns, "_turn": everywhere.copy(),
                         "_square": moved, "_illegal_action": live}
         if self.opponent is None:
-            rewards = np.stack([black_reward, -black_reward], axis=1)
+            rewards = np.stack([black_reward, 0.0 - black_reward], axis=1)  # no -0.0
             infos["square"], infos["illegal_action"] = played, illegal
         else:
-            rewards = black_reward if self._side == 0 else -black_reward
+            rewards = black_reward if self._side == 0 else 0.0 - black_reward
             infos["square"] = played[:, self._side]
             infos["illegal_action"] = illegal[:, self._side]
             infos["opponent_square"] = played[:, 1 - self._side]

@@ -268,8 +268,13 @@ def play_match(
     jobs = check_int(jobs, "jobs", 1, MAX_THREADS)
     backend, _ = check_backend(backend, workers, address)
     if backend == "local" and workers is not None:
-        raise ParameterError("workers= and address= are for the process and ray backends; "
+        raise ParameterError("workers= is for the process and ray backends; "
                              "the local one plays jobs= games at once")
+    if backend != "local" and jobs != 1:
+        raise ParameterError(f"jobs= plays games on threads of the local backend; the "
+                             f"{backend} backend plays workers= chunks at once")
+    for spec in (spec_a, spec_b):  # bad options fail here, not in a worker
+        make_agent(spec, seed=0, level=level, time_limit=time_limit)
     result = MatchResult(spec_a, spec_b, seed)
     stop = threading.Event()
     started = time.perf_counter()

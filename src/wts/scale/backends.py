@@ -12,7 +12,7 @@ the number of workers.
   ``spawn``, so nothing of the parent's threads is inherited).
 - ``ray``: Ray tasks, ``workers`` at a time, on the cluster at ``address``
   (``"auto"`` for the one ``ray start`` made here), else on a local Ray
-  started with ``workers`` CPUs. ``pip install "wts[ray]"``.
+  started with ``workers`` CPUs. Ray is the ``ray`` extra.
 
 A worker process that dies (killed, out of memory) costs only the chunks it
 was playing: they are played again, up to ``retries`` times each, and nothing
@@ -189,7 +189,8 @@ def _run_on_ray(task: Callable[[Any], Any], chunks: Sequence[Any], workers: int,
     try:
         import ray
     except ImportError as exc:
-        raise ImportError("the ray backend needs Ray: pip install 'wts[ray]'") from exc
+        raise ImportError("the ray backend needs Ray: python -m pip install ray "
+                          "(the ray extra)") from exc
     if not ray.is_initialized():
         if address is None:
             ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)

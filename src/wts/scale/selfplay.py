@@ -31,10 +31,11 @@ at ``max_turns``).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,7 +48,7 @@ from wts.engine.game import Game
 from wts.engine.observation import observation_planes
 from wts.engine.pieces import Color
 from wts.engine.symmetry import Symmetry, transform_masks, transform_planes
-from wts.errors import ParameterError, WtsError
+from wts.errors import ParameterError, ParameterTypeError, WtsError
 from wts.formats import record
 from wts.params import check_choice, check_int, check_seed
 from wts.players.agents import MCTSAgent, RandomAgent, make_agent, parse_agent_spec
@@ -183,8 +184,8 @@ def _pyarrow() -> Any:
         import pyarrow
         import pyarrow.parquet
     except ImportError as exc:
-        raise ImportError("self-play data is Parquet: pip install 'wts[selfplay]' "
-                          "(pyarrow)") from exc
+        raise ImportError("self-play data is Parquet: python -m pip install pyarrow "
+                          "(the selfplay extra)") from exc
     return pyarrow
 
 
@@ -252,25 +253,87 @@ def _write_manifest(out: Path, manifest: dict[str, Any]) -> None:
     _write_atomically(out / MANIFEST, lambda path: path.write_text(text, encoding="utf-8"))
 
 
-def _open_manifest(out: Path, settings: dict[str, Any]) -> dict[str, Any]:
+def _read_manifest(out: Path) -> dict[str, Any]:
+    """The manifest of the run at ``out``, checked entry by entry: a WtsError
+    names what is wrong with a damaged one."""
     path = out / MANIFEST
-    if not path.exists():
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise WtsError(f"{out} holds no wts selfplay run (no {MANIFEST})") from None
+    except (OSError, ValueError) as exc:
+        raise WtsError(f"{path}: not a wts selfplay manifest ({exc})") from None
+
+    def bad(what: str) -> WtsError:
+        return WtsError(f"{path}: a damaged wts selfplay manifest: {what}")
+
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        found = manifest.get("format") if isinstance(manifest, dict) else type(manifest).__name__
+        raise WtsError(f"{path}: not a wts selfplay manifest (format {found!r}, "
+                       f"expected {FORMAT!r})")
+    settings, shards = manifest.get("settings"), manifest.get("shards")
+    if not isinstance(settings, dict) or not all(
+            isinstance(settings.get(key), kind) for key, kind in _SETTINGS.items()):
+        raise bad(f"settings {settings!r}")
+    if not isinstance(shards, dict):
+        raise bad(f"shards {shards!r}")
+    count = -(-settings["games"] // max(1, settings["shard_size"]))
+    for key, entry in shards.items():
+        if not (key.isdigit() and int(key) < count):
+            raise bad(f"shard {key!r} (the run has shards 0 to {count - 1})")
+        if not (isinstance(entry, dict) and isinstance(entry.get("games"), int)
+                and isinstance(entry.get("examples"), int)
+                and isinstance(entry.get("failed"), list)):
+            raise bad(f"shard {key}: {entry!r}")
+    return manifest
+
+
+# The settings a run's data depends on, and their types.
+_SETTINGS = {"agent": str, "games": int, "seed": int, "shard_size": int, "max_turns": int}
+
+
+def _open_manifest(out: Path, settings: dict[str, Any]) -> dict[str, Any]:
+    """The manifest of the run at ``out``, created if there is none; a shard it
+    lists whose files are gone is forgotten, to be played again."""
+    if not (out / MANIFEST).exists():
         manifest = {"format": FORMAT, "wts": __version__, "settings": settings,
                     "shards": {}, "complete": False}
         _write_manifest(out, manifest)
         return manifest
-    try:
-        manifest: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise WtsError(f"{path}: not a wts selfplay manifest ({exc})") from None
-    if manifest.get("format") != FORMAT:
-        raise WtsError(f"{path}: not a wts selfplay manifest (format "
-                       f"{manifest.get('format')!r}, expected {FORMAT!r})")
-    if manifest.get("settings") != settings:
+    manifest = _read_manifest(out)
+    if manifest["settings"] != settings:
         raise ParameterError(
-            f"{out} holds a run with other settings ({manifest.get('settings')}); resume it "
+            f"{out} holds a run with other settings ({manifest['settings']}); resume it "
             "with the same arguments, or write this run to another directory")
+    missing = [key for key in manifest["shards"]
+               if not all((out / folder / _shard_name(int(key))).is_file()
+                          for folder in ("games", "examples"))]
+    for key in missing:
+        del manifest["shards"][key]
+    if missing:
+        manifest["complete"] = False
+        _write_manifest(out, manifest)
     return manifest
+
+
+@contextlib.contextmanager
+def _run_lock(out: Path) -> Iterator[None]:
+    """One run at a time in a directory: a second is refused while the first
+    lives (the lock goes with its process, however it ends)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: no advisory locks; one run at a time is on the user
+        yield
+        return
+    with open(out / ".lock", "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise WtsError(f"{out} is in use by another wts selfplay run") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 # --- Running ---------------------------------------------------------------------
@@ -333,18 +396,37 @@ def selfplay(
     (2, True)
     """
     _pyarrow()
+    if not isinstance(agent, str):
+        raise ParameterTypeError(f"agent must be a str such as 'mcts:2', not {agent!r}")
     parse_agent_spec(agent)
+    agent = agent.strip().lower()  # as the command line writes it
     games = check_int(games, "games", 0)
     seed = check_seed(seed)
     shard_size = check_int(shard_size, "shard_size", 1, 1 << 20)
     max_turns = check_int(max_turns, "max_turns", 1)
     on_error = check_choice(on_error, "on_error", ON_ERROR)
     check_backend(backend, workers, address)
+    if progress is not None and not callable(progress):
+        raise ParameterTypeError(f"progress must be a function, not {progress!r}")
+    if not isinstance(out, (str, os.PathLike)) or not os.fspath(out):
+        raise ParameterError(f"out must be a directory's path, not {out!r}")
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    _remove_leftovers(out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WtsError(f"cannot make the run's directory {out}: {exc}") from None
     settings = {"agent": agent, "games": games, "seed": seed, "shard_size": shard_size,
-                "max_turns": max_turns, "on_error": on_error}
+                "max_turns": max_turns}
+    with _run_lock(out):
+        return _run(out, settings, on_error, backend, workers, address, progress)
+
+
+def _run(out: Path, settings: dict[str, Any], on_error: str, backend: str,
+         workers: int | None, address: str | None,
+         progress: Callable[[SelfplayProgress], None] | None) -> SelfplayReport:
+    agent, games, seed = settings["agent"], settings["games"], settings["seed"]
+    shard_size, max_turns = settings["shard_size"], settings["max_turns"]
+    _remove_leftovers(out)
     manifest = _open_manifest(out, settings)
     done: dict[str, Any] = manifest["shards"]
     count = -(-games // shard_size)
@@ -416,13 +498,18 @@ def load(path: str | os.PathLike[str], *, symmetries: bool = False) -> SelfplayD
 
     _pyarrow()
     out = Path(path)
-    manifest_path = out / MANIFEST
-    if not manifest_path.exists():
-        raise WtsError(f"{out} holds no wts selfplay run (no {MANIFEST})")
-    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    manifest = _read_manifest(out)
     shards = sorted(int(k) for k in manifest["shards"])
-    parts = [pq.read_table(out / "examples" / _shard_name(k)) for k in shards]
-    games = [pq.read_table(out / "games" / _shard_name(k)) for k in shards]
+
+    def read(folder: str, shard: int) -> Any:
+        try:
+            return pq.read_table(out / folder / _shard_name(shard))
+        except (OSError, ValueError) as exc:  # missing, or not Parquet
+            raise WtsError(f"{out}: shard {shard} is listed but cannot be read ({exc}); "
+                           "run the same wts selfplay command again to replay it") from None
+
+    parts = [read("examples", k) for k in shards]
+    games = [read("games", k) for k in shards]
     records = [text for table in games for text in table["record"].to_pylist()]
     game_turns = np.array([n for table in games for n in table["turns"].to_pylist()],
                           dtype=np.int32)
