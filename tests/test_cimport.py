@@ -24,11 +24,11 @@ PLAYER_PYX_TEMPLATE = textwrap.dedent(
         wts_state, wts_rng, wts_init, wts_copy, wts_rng_seed, wts_resolve_turn,
         wts_random_legal_move, wts_is_over, wts_legal_moves, wts_popcount,
         wts_count_winning, wts_compute_key, wts_canonical_key, wts_transform,
-        wts_transform_square,
+        wts_transform_square, wts_playout,
     )
 
     def play_random_game(unsigned long long seed):
-        cdef wts_state state, snapshot, image
+        cdef wts_state state, snapshot, image, played_out
         cdef wts_rng rng
         cdef int black, white, symmetry
         cdef list moves = []
@@ -42,6 +42,10 @@ PLAYER_PYX_TEMPLATE = textwrap.dedent(
                 wts_copy(&snapshot, &state)
                 wts_resolve_turn(&state, black, white, NULL)
         wts_transform(&image, &state, 1)
+        wts_init(&played_out)
+        wts_playout(&played_out, &rng)
+        if played_out.key != wts_compute_key(&played_out):
+            raise AssertionError("wts_playout left a stale key")
         keys = (state.key, wts_compute_key(&state), wts_canonical_key(&state, &symmetry),
                 symmetry, image.key, wts_transform_square(0, 1))
         return (moves, state.turn, state.status, state.black_count, state.white_count,

@@ -413,7 +413,8 @@ cdef inline int _find_brackets(
     return count
 
 
-cdef inline void _remove_captured(wts_state *state, wts_board captured) noexcept nogil:
+cdef inline void _remove_captured(wts_state *state, wts_board captured,
+                                  bint keyed) noexcept nogil:
     """Captured pieces leave at once; captured eggs leave the queue before any
     egg dissolves or hatches (CLARIFICATIONS 6-7)."""
     cdef int i, square, kept = 0
@@ -422,23 +423,26 @@ cdef inline void _remove_captured(wts_state *state, wts_board captured) noexcept
     if wts_any(wts_and(state.eggs, captured)):
         for i in range(state.egg_count):
             square = state.egg_queue[i]
-            state.key ^= EGG_KEYS[i][square]  # every egg after a captured one gets younger
+            if keyed:  # every egg after a captured one gets younger
+                state.key ^= EGG_KEYS[i][square]
             if not wts_test_bit(captured, wts_square_bit(square)):
                 state.egg_queue[kept] = <uint8_t>square
-                state.key ^= EGG_KEYS[kept][square]
+                if keyed:
+                    state.key ^= EGG_KEYS[kept][square]
                 kept += 1
         state.egg_count = <uint8_t>kept
         state.eggs = wts_andnot(state.eggs, captured)
 
 
-cdef wts_board _take_oldest_eggs(wts_state *state, int count) noexcept nogil:
+cdef inline wts_board _take_oldest_eggs(wts_state *state, int count,
+                                        bint keyed) noexcept nogil:
     """Take the ``count`` oldest eggs off the board and the queue."""
     cdef wts_board taken
     cdef int i
     taken.lo = taken.hi = 0
     for i in range(count):
         taken = wts_or(taken, wts_square_board(state.egg_queue[i]))
-    for i in range(state.egg_count):  # the eggs left move up the queue by ``count``
+    for i in range(state.egg_count if keyed else 0):  # the eggs left move up by ``count``
         state.key ^= EGG_KEYS[i][state.egg_queue[i]]
         if i >= count:
             state.key ^= EGG_KEYS[i - count][state.egg_queue[i]]
@@ -451,6 +455,13 @@ cdef wts_board _take_oldest_eggs(wts_state *state, int count) noexcept nogil:
 cdef void wts_resolve_turn(wts_state *state, int black_move, int white_move,
                            wts_turn_record *record) noexcept nogil:
     """Play one turn of two legal moves; fills ``record`` unless it is NULL."""
+    _resolve_turn(state, black_move, white_move, record, True)
+
+
+cdef inline void _resolve_turn(wts_state *state, int black_move, int white_move,
+                               wts_turn_record *record, bint keyed) noexcept nogil:
+    """The turn; ``keyed`` False leaves ``state.key`` stale, for a playout that
+    computes it once at its end."""
     cdef wts_board captured, hatched
     cdef wts_board black_before = state.black, white_before = state.white
     cdef int black_captures, white_captures, pending, count, color, wave, i
@@ -461,7 +472,8 @@ cdef void wts_resolve_turn(wts_state *state, int black_move, int white_move,
         # Point 9: a collision lays the newest egg; nothing captures or hatches.
         state.eggs = wts_or(state.eggs, wts_square_board(black_move))
         state.egg_queue[state.egg_count] = <uint8_t>black_move
-        state.key ^= EGG_KEYS[state.egg_count][black_move]
+        if keyed:
+            state.key ^= EGG_KEYS[state.egg_count][black_move]
         state.egg_count += 1
         if record != NULL:
             record.collision = <int8_t>black_move
@@ -476,7 +488,7 @@ cdef void wts_resolve_turn(wts_state *state, int black_move, int white_move,
         white_captures = _find_brackets_of_one(wts_square_bit(white_move), state.white,
                                                wts_or(state.black, state.eggs), WTS_WHITE, 0,
                                                &captured, record)
-        _remove_captured(state, captured)
+        _remove_captured(state, captured, keyed)
         # Point 8: each black-white pair of captures dissolves the oldest egg.
         count = min(black_captures, white_captures, <int>state.egg_count)
         if count:
@@ -484,7 +496,7 @@ cdef void wts_resolve_turn(wts_state *state, int black_move, int white_move,
                 for i in range(count):
                     record.dissolved[record.n_dissolved] = state.egg_queue[i]
                     record.n_dissolved += 1
-            _take_oldest_eggs(state, count)
+            _take_oldest_eggs(state, count, keyed)
         # The rest hatch for the player with more captures, wave by wave.
         color = WTS_BLACK if black_captures > white_captures else WTS_WHITE
         pending = abs(black_captures - white_captures)
@@ -500,17 +512,18 @@ cdef void wts_resolve_turn(wts_state *state, int black_move, int white_move,
                     record.hatched[record.n_hatched].color = <uint8_t>color
                     record.hatched[record.n_hatched].wave = <uint8_t>wave
                     record.n_hatched += 1
-            hatched = _take_oldest_eggs(state, count)
+            hatched = _take_oldest_eggs(state, count, keyed)
             if color == WTS_BLACK:
                 state.black = wts_or(state.black, hatched)
             else:
                 state.white = wts_or(state.white, hatched)
             captured.lo = captured.hi = 0
             pending = _find_brackets(state, hatched, color, wave, &captured, record)
-            _remove_captured(state, captured)
+            _remove_captured(state, captured, keyed)
         # The eggs' share of the key changed with the queue; the turtles' with
         # the squares that gained or lost one.
-        state.key ^= (_turtle_keys(wts_xor(black_before, state.black), WTS_BLACK)
+        if keyed:
+            state.key ^= (_turtle_keys(wts_xor(black_before, state.black), WTS_BLACK)
                       ^ _turtle_keys(wts_xor(white_before, state.white), WTS_WHITE))
     state.turn += 1
     _settle(state)
@@ -580,7 +593,8 @@ cdef void wts_playout(wts_state *state, wts_rng *rng) noexcept nogil:
         legal = wts_empty_squares(state)
         black = _random_square(legal, rng)
         white = _random_square(legal, rng)
-        wts_resolve_turn(state, black, white, NULL)
+        _resolve_turn(state, black, white, NULL, False)
+    state.key = wts_compute_key(state)  # once, not turn by turn
 
 
 cdef bint wts_is_over(const wts_state *state) noexcept nogil:
