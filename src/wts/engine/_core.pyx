@@ -524,7 +524,7 @@ cdef inline void _resolve_turn(wts_state *state, int black_move, int white_move,
         # the squares that gained or lost one.
         if keyed:
             state.key ^= (_turtle_keys(wts_xor(black_before, state.black), WTS_BLACK)
-                      ^ _turtle_keys(wts_xor(white_before, state.white), WTS_WHITE))
+                          ^ _turtle_keys(wts_xor(white_before, state.white), WTS_WHITE))
     state.turn += 1
     _settle(state)
 

@@ -201,14 +201,21 @@ def _run_on_ray(task: Callable[[Any], Any], chunks: Sequence[Any], workers: int,
     remote = ray.remote(num_cpus=1, max_retries=retries, retry_exceptions=False)(task)
     waiting = deque(range(len(chunks)))
     running: dict[Any, int] = {}
+
+    def start_more() -> None:
+        while waiting and len(running) < workers:
+            index = waiting.popleft()
+            running[remote.remote(chunks[index])] = index
+
     try:
-        while waiting or running:
-            while waiting and len(running) < workers:
-                index = waiting.popleft()
-                running[remote.remote(chunks[index])] = index
+        start_more()
+        while running:
             done, _ = ray.wait(list(running), num_returns=1)
-            for ref in done:
-                index = running.pop(ref)
+            finished = [(ref, running.pop(ref)) for ref in done]
+            # The next chunks start before the caller handles these results
+            # (writes a shard, say), so no worker waits on the driver.
+            start_more()
+            for ref, index in finished:
                 try:
                     result = ray.get(ref)
                 except (ray.exceptions.WorkerCrashedError,
