@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from wts._seeds import splitmix64_sequence
 from wts.engine.squares import NUM_SQUARES, Square
 
 __all__ = ["KEY_SEED", "TURTLE_KEYS", "EGG_KEYS", "position_key"]
@@ -29,21 +30,8 @@ __all__ = ["KEY_SEED", "TURTLE_KEYS", "EGG_KEYS", "position_key"]
 #: The seed of the key tables ("WTSkeys" in ASCII).
 KEY_SEED = 0x0057_5453_6B65_7973
 
-_MASK = (1 << 64) - 1
-
-
-def _splitmix64(seed: int) -> Iterable[int]:
-    x = seed
-    while True:
-        x = (x + 0x9E3779B97F4A7C15) & _MASK
-        z = x
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        yield z ^ (z >> 31)
-
-
 def _tables() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
-    numbers = _splitmix64(KEY_SEED)
+    numbers = splitmix64_sequence(KEY_SEED)
     turtles = tuple(tuple(next(numbers) for _ in range(NUM_SQUARES)) for _ in range(2))
     eggs = tuple(tuple(next(numbers) for _ in range(NUM_SQUARES)) for _ in range(NUM_SQUARES))
     return turtles, eggs

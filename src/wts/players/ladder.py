@@ -35,11 +35,12 @@ from typing import TextIO
 
 import numpy as np
 
+from wts._seeds import MASK64, splitmix64
 from wts.errors import ParameterError
 from wts.interfaces import arguments
 from wts.params import MAX_THREADS, check_int, check_seed
 from wts.players.agents import LEVELS, OPENSPIEL_SIMULATIONS, make_agent, parse_agent_spec
-from wts.players.tournament import MASK64, MatchResult, _label, _splitmix64, play_match
+from wts.players.tournament import MatchResult, _label, play_match
 from wts.scale.backends import check_backend
 
 __all__ = [
@@ -108,7 +109,7 @@ def pairing_seed(seed: int, a: str, b: str) -> int:
     """The match seed of the pairing ``a`` against ``b`` in a ladder of ``seed``."""
     digest = int.from_bytes(hashlib.blake2b(f"{a} vs {b}".encode(), digest_size=8).digest(),
                             "little")
-    return _splitmix64((_splitmix64(seed & MASK64) ^ digest) & MASK64)
+    return splitmix64((splitmix64(seed & MASK64) ^ digest) & MASK64)
 
 
 def fit_elo(

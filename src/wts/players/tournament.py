@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from wts._interrupts import stop_pool
+from wts._seeds import MASK64, splitmix64
 from wts.engine.game import Game
 from wts.engine.pieces import Color
 from wts.errors import ParameterError
@@ -51,21 +52,13 @@ __all__ = [
     "run",
 ]
 
-MASK64 = (1 << 64) - 1
 #: A game still going after this many turns is stopped and counted a draw.
 MAX_TURNS = 1000
 
 
-def _splitmix64(x: int) -> int:
-    x = (x + 0x9E3779B97F4A7C15) & MASK64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
-    return x ^ (x >> 31)
-
-
 def game_seed(seed: int, game: int, side: int) -> int:
     """The seed of side ``side`` (0 for A, 1 for B) in game ``game`` of a match."""
-    return _splitmix64(_splitmix64(_splitmix64(seed & MASK64) ^ game) ^ side)
+    return splitmix64(splitmix64(splitmix64(seed & MASK64) ^ game) ^ side)
 
 
 @dataclass(frozen=True)
