@@ -290,7 +290,7 @@ def test_search_arguments_are_checked() -> None:
     with pytest.raises(ValueError, match="playout"):
         Search(game, playout="x")
     with pytest.raises(ValueError, match="exploration"):
-        Search(game, exploration=0.0)
+        Search(game, policy="rm", exploration=0.0)
     with pytest.raises(ValueError, match="expand_threshold"):
         Search(game, expand_threshold=0)
     with pytest.raises(TypeError):

@@ -97,7 +97,7 @@ native_tests=(
     test_clarifications.py test_rulebook_figures.py test_wts_rulings.py test_errors.py
     test_api.py test_squares.py test_history.py test_batch.py test_simulate.py test_perft.py
     test_agents.py test_threads.py test_openspiel.py test_env.py test_keys.py test_symmetry.py
-    test_undo.py
+    test_undo.py test_search_team.py
 )
 present=()
 for name in "${native_tests[@]}"; do

@@ -22,6 +22,7 @@ from wts.engine._core import state_size
 from wts.engine.batch import NO_MOVE, BatchGame
 from wts.engine.game import Game
 from wts.engine.simulate import simulate
+from wts.players.agents import MCTSAgent
 
 __all__ = [
     "record_games",
@@ -37,6 +38,7 @@ __all__ = [
     "step_vector_env",
     "single_env_seconds",
     "vector_env_seconds",
+    "search_seconds",
     "VECTOR_SIZES",
     "run",
     "main_table",
@@ -225,6 +227,30 @@ def _vector_env_rows(scale: float, rounds: int) -> list[BenchRow]:
     return rows
 
 
+def search_seconds(playouts: int, threads: int, seed: int) -> float:
+    """Seconds per playout of one MCTSAgent move, ``threads`` trees at once,
+    from the position after six recorded turns."""
+    game = Game()
+    for black, white in record_games(1, seed)[0][:6]:
+        game.play(black, white)
+    agent = MCTSAgent(playouts=playouts, threads=threads, reuse=False, seed=seed)
+    agent.select(game, "black")
+    assert agent.last_search is not None
+    return agent.last_search.seconds / agent.last_search.playouts
+
+
+def _search_rows(scale: float, rounds: int) -> list[BenchRow]:
+    """MCTS playouts per second on one thread and on two (root parallelism)."""
+    playouts = int(60_000 * scale)
+    one, two = _best_of(rounds, lambda: search_seconds(playouts, 1, seed=17),
+                        lambda: search_seconds(playouts, 2, seed=17))
+    return [
+        BenchRow("MCTSAgent, 1 thread", f"{1 / one:,.0f} playouts/s", "", None),
+        BenchRow("MCTSAgent, 2 threads / 1 thread", f"{one / two:.2f}x", ">= 1.7x",
+                 one / two >= 1.7),
+    ]
+
+
 def _best_of(rounds: int, *tasks: Callable[[], float]) -> list[float]:
     """Each task returns seconds per unit; tasks alternate each round; the best is kept."""
     best = [float("inf")] * len(tasks)
@@ -301,6 +327,7 @@ def run(quick: bool = False) -> list[BenchRow]:
         BenchRow("BatchGame.step / simulate, per game-turn", f"{batch_step / sim_one:.2f}x",
                  "<= 2x", batch_step / sim_one <= 2),
         BenchRow("bytes per game state", f"{size} B", "<= 160 B", size <= 160),
+        *_search_rows(scale, rounds),
         *_vector_env_rows(scale, rounds),
     ]
 

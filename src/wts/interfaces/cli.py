@@ -257,8 +257,9 @@ def build_parser() -> argparse.ArgumentParser:
         "tournament", help="play a match between two agents and estimate the Elo difference",
         description="Play GAMES games of agent A against agent B (random, greedy, mcts, "
         "mcts:LEVEL, or OpenSpiel's MCTSBot as openspiel-mcts:SIMULATIONS, seated so that it "
-        "never sees the other side's move of the turn), A black in every other game, and "
-        "print wins by colour, draws, A's score, the Elo difference with a 95%% interval, "
+        "never sees the other side's move of the turn; options after commas, as "
+        "mcts:1,threads=2,reuse=false), A black in every other game, and "
+        "print wins by colour, draws, A's score, the Elo difference with a 95% interval, "
         "and the searches' playouts per second.",
     )
     tournament.add_arguments(tournament_parser)
@@ -266,7 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
         "ladder", help="rate the MCTS levels against each other and fixed anchors (Elo)",
         description="Play each MCTS level against its neighbours and against fixed anchors "
         "(random, greedy, OpenSpiel's MCTSBot), GAMES games a pairing, and print every "
-        "pairing's score and an Elo table with 95%% intervals, the first anchor rated 0. "
+        "pairing's score and an Elo table with 95% intervals, the first anchor rated 0. "
         "The results depend only on the players, --games and --seed, not on the backend.",
     )
     ladder.add_arguments(ladder_parser)

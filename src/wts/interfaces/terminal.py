@@ -104,12 +104,14 @@ def make_player(spec: str, seed: int, level: int | None = None) -> Bot:
 
 
 def bot_label(spec: str, seed: int, bot: object) -> str:
-    """How a bot is named in the record's Black and White tags: ``mcts:3 (seed 7)``."""
-    name = spec.partition(":")[0]
+    """How a bot is named in the record's Black and White tags: ``mcts:3 (seed 7)``,
+    or ``mcts:3,reuse=false (seed 7)`` with the spec's options."""
+    head, *options = spec.strip().lower().split(",")
+    name = head.partition(":")[0].strip()
     level = getattr(bot, "level", None)
     if isinstance(level, int):
         name = f"{name}:{level}"
-    return f"{name} (seed {seed})"
+    return "".join([name, *(f",{option.strip()}" for option in options)]) + f" (seed {seed})"
 
 
 class Thinking:

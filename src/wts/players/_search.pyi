@@ -16,11 +16,12 @@ class Search:
         self,
         game: GameCore,
         seed: SupportsIndex = 0,
-        policy: str = "rm",
+        policy: str = "ucb",
         exploration: float | None = None,
         playout: str = "tactical",
         expand_threshold: SupportsIndex = 1,
         max_memory: SupportsIndex = 268435456,
+        transpositions: bool = False,
     ) -> None: ...
     def run(self, iterations: SupportsIndex, stop: _Stop | None = None) -> int:
         """Do up to ``iterations`` more iterations without the GIL; returns how many
@@ -30,12 +31,19 @@ class Search:
     @property
     def nodes(self) -> int: ...
     @property
+    def edges(self) -> int: ...
+    @property
     def expanded(self) -> int: ...
     @property
     def memory(self) -> int: ...
     def strategy(self, color: SupportsIndex) -> list[float]: ...
     def visits(self, color: SupportsIndex) -> list[int]: ...
     def values(self, color: SupportsIndex) -> list[float | None]: ...
+    def advance(self, black: SupportsIndex, white: SupportsIndex) -> bool:
+        """Move the root on by the joint move (black, white), keeping the subtree;
+        False, the search unchanged, if that joint move was never searched."""
+    def holds(self, game: GameCore) -> bool:
+        """Whether the root is ``game``'s position (pieces, egg queue and turn)."""
 
 class _Stop(Protocol):
     def is_set(self) -> bool: ...

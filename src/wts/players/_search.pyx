@@ -6,8 +6,8 @@ The search (:class:`Search`) grows a tree of *joint-move* nodes in C memory:
 an arena of node structs, each holding its position (a ``wts_state``), and
 an open-addressing table from (parent, black square, white square) to child.
 At every node each player chooses separately (decoupled selection) among its
-legal squares, by regret matching (``"rm"``), Exp3 (``"exp3"``) or UCB1
-(``"ucb"``); the joint move leads to the child. Regret matching and Exp3 see
+legal squares, by UCB1 (``"ucb"``, decoupled UCT), regret matching
+(``"rm"``) or Exp3 (``"exp3"``); the joint move leads to the child. Regret matching and Exp3 see
 each sampled reward minus the node's mean so far (a baseline: the same
 expected regrets, far less variance than the raw importance-weighted
 rewards, which made both much weaker here). A new leaf is played out
@@ -16,7 +16,9 @@ playout finishes the game: uniformly random moves (``"random"``, the core's
 ``wts_playout``) or random moves that take an immediate five and block the
 opponent's (``"tactical"``). The result (1 black wins, 0 white wins, 0.5 a
 draw) is backed up along the path. The loop runs without the GIL, on no
-Python object.
+Python object. Optionally, a second table from position keys to nodes lets
+paths that reach one position share its node (``transpositions``), and
+``advance`` moves the root on by a turn, keeping what lies below it.
 
 Values are kept from black's side: black's reward is ``v``, white's ``1 - v``.
 """
@@ -29,13 +31,14 @@ from cpython.pythread cimport (
 from libc.math cimport exp, log, sqrt
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memset
+from libc.string cimport memcmp, memcpy, memset
 from wts.engine._bits cimport (
-    wts_any, wts_bit_square, wts_board, wts_popcount, wts_rng, wts_rng_below, wts_rng_seed,
+    wts_any, wts_bit_square, wts_board, wts_or, wts_popcount, wts_rng, wts_rng_below, wts_rng_seed,
     wts_select,
 )
 from wts.engine._core cimport (
-    WTS_BLACK_WINS, WTS_NUM_SQUARES, WTS_WHITE_WINS, wts_copy, wts_empty_squares, wts_is_over,
+    WTS_BLACK_WINS, WTS_NUM_SQUARES, WTS_WHITE_WINS, wts_capturing_moves, wts_copy,
+    wts_empty_squares, wts_is_over,
     wts_legal_moves,
     wts_playout, wts_resolve_turn, wts_state, wts_winning_moves,
 )
@@ -53,6 +56,7 @@ cdef enum:
 cdef enum:
     PLAYOUT_RANDOM = 0
     PLAYOUT_TACTICAL = 1
+    PLAYOUT_CAPTURES = 2
 
 cdef enum:
     MAX_DEPTH = 512      # a path longer than this stops descending and plays out
@@ -66,7 +70,8 @@ cdef enum:
 cdef int64_t MAX_ITERATIONS = 2**31 - 2
 
 cdef dict POLICIES = {"rm": POLICY_RM, "exp3": POLICY_EXP3, "ucb": POLICY_UCB}
-cdef dict PLAYOUTS = {"random": PLAYOUT_RANDOM, "tactical": PLAYOUT_TACTICAL}
+cdef dict PLAYOUTS = {"random": PLAYOUT_RANDOM, "tactical": PLAYOUT_TACTICAL,
+                      "captures": PLAYOUT_CAPTURES}
 # The largest UCB1 constant taken: far beyond any useful value, and finite.
 cdef double MAX_UCB_CONSTANT = 1e6
 
@@ -80,20 +85,40 @@ cdef inline int _tactical_move(wts_board own_wins, wts_board foe_wins, wts_board
     return random_square(empty, rng)
 
 
-cdef void tactical_playout(wts_state *state, wts_rng *rng) noexcept nogil:
+cdef void tactical_playout(wts_state *state, wts_rng *rng, bint captures) noexcept nogil:
     """Play to the end: each player completes a five when it can, else blocks
-    the opponent's, else moves uniformly at random. A playout still going after
-    MAX_PLAYOUT_TURNS turns stops there (and counts as a draw)."""
-    cdef wts_board empty, black_wins, white_wins
+    the opponent's, else (with ``captures``) captures when it can, else moves
+    uniformly at random. A playout still going after MAX_PLAYOUT_TURNS turns
+    stops there (and counts as a draw)."""
+    cdef wts_board empty, black_wins, white_wins, none
+    cdef wts_board black_free, white_free
     cdef int black, white
     cdef uint32_t stop = state.turn + MAX_PLAYOUT_TURNS
+    none.lo = none.hi = 0
     while not wts_is_over(state) and state.turn < stop:
         empty = wts_empty_squares(state)
         black_wins = wts_winning_moves(state.black, empty)
         white_wins = wts_winning_moves(state.white, empty)
-        black = _tactical_move(black_wins, white_wins, empty, rng)
-        white = _tactical_move(white_wins, black_wins, empty, rng)
+        black_free = white_free = empty
+        if captures:
+            black_free = wts_capturing_moves(state.black, wts_or(state.white, state.eggs), empty)
+            white_free = wts_capturing_moves(state.white, wts_or(state.black, state.eggs), empty)
+            if not wts_any(black_free):
+                black_free = empty
+            if not wts_any(white_free):
+                white_free = empty
+        black = _tactical_move(black_wins, white_wins, black_free, rng)
+        white = _tactical_move(white_wins, black_wins, white_free, rng)
         wts_resolve_turn(state, black, white, NULL)
+
+
+cdef inline bint _same_position(const wts_state *a, const wts_state *b) noexcept nogil:
+    """The same turtles, eggs and egg queue (the turn aside, as in the key)."""
+    return (a.black.lo == b.black.lo and a.black.hi == b.black.hi
+            and a.white.lo == b.white.lo and a.white.hi == b.white.hi
+            and a.eggs.lo == b.eggs.lo and a.eggs.hi == b.eggs.hi
+            and a.egg_count == b.egg_count
+            and memcmp(a.egg_queue, b.egg_queue, a.egg_count) == 0)
 
 
 cdef inline double _result(const wts_state *state) noexcept nogil:
@@ -136,12 +161,15 @@ cdef inline uint64_t _edge_key(int32_t parent, int black_square, int white_squar
 cdef class Search:
     """A simultaneous-move MCTS from one position; both players' statistics.
 
-    ``Search(game, seed=0, policy="rm", exploration=None, playout="tactical",
-    expand_threshold=1, max_memory=256 MiB)``. ``run(n)`` does ``n`` more
+    ``Search(game, seed=0, policy="ucb", exploration=None, playout="tactical",
+    expand_threshold=1, max_memory=256 MiB, transpositions=False)``. ``run(n)`` does ``n`` more
     iterations (each one playout, or a finished position reached in the tree)
     without the GIL; ``strategy``, ``visits`` and ``values`` read the root.
-    ``exploration`` is gamma for ``"rm"`` and ``"exp3"`` (default 0.2) and the
-    UCB1 constant for ``"ucb"`` (default 0.7). Once the tree holds about
+    ``exploration`` is gamma for ``"rm"`` and ``"exp3"`` and the UCB1 constant
+    for ``"ucb"`` (default 0.2 for all three: docs/search.md has the matches
+    that chose it). With ``transpositions`` a joint move that reaches a
+    position already in the tree links to its node (``edges`` counts the
+    links). :meth:`advance` moves the root on by a turn, keeping the subtree. Once the tree holds about
     ``max_memory`` bytes it stops growing; the search goes on below its leaves.
 
     A search runs one call at a time: a call made while another thread's call
@@ -157,6 +185,12 @@ cdef class Search:
     cdef int32_t *children
     cdef Py_ssize_t n_edges, cap_edges
     cdef int hash_shift
+    # Transpositions: position key -> node, open addressing; empty slots hold -1.
+    cdef bint transpositions
+    cdef uint64_t *position_keys
+    cdef int32_t *position_nodes
+    cdef Py_ssize_t n_positions, cap_positions
+    cdef int position_shift
     cdef wts_rng rng
     cdef int policy, playout, expand_threshold
     cdef double exploration
@@ -169,6 +203,8 @@ cdef class Search:
         self.stats = NULL
         self.keys = NULL
         self.children = NULL
+        self.position_keys = NULL
+        self.position_nodes = NULL
         self.busy = PyThread_allocate_lock()
         if self.busy == NULL:
             raise MemoryError("cannot allocate a lock")
@@ -186,8 +222,9 @@ cdef class Search:
     cdef void _leave(self) noexcept:
         PyThread_release_lock(self.busy)
 
-    def __init__(self, GameCore game not None, seed=0, policy="rm", exploration=None,
-                 playout="tactical", expand_threshold=1, max_memory=268435456):
+    def __init__(self, GameCore game not None, seed=0, policy="ucb", exploration=None,
+                 playout="tactical", expand_threshold=1, max_memory=268435456,
+                 transpositions=False):
         cdef wts_state root
         seed = check_seed(seed)
         policy = check_choice(policy, "policy", tuple(POLICIES))
@@ -195,7 +232,7 @@ cdef class Search:
         expand_threshold = check_int(expand_threshold, "expand_threshold", 1, 2**31 - 1)
         max_memory = check_int(max_memory, "max_memory", 0, 2**62)
         if exploration is None:
-            exploration = 0.7 if policy == "ucb" else 0.2
+            exploration = 0.2
         if policy == "ucb":
             exploration = check_float(exploration, "exploration (the UCB1 constant)",
                                       0.0, MAX_UCB_CONSTANT)
@@ -207,14 +244,16 @@ cdef class Search:
             raise BusyError("this search is in use by another thread")
         try:
             self._build(&root, seed, POLICIES[policy], exploration, PLAYOUTS[playout],
-                        expand_threshold, max_memory)
+                        expand_threshold, max_memory, bool(transpositions))
         finally:
             PyThread_release_lock(self.busy)
 
     cdef int _build(self, const wts_state *root, uint64_t seed, int policy, double exploration,
-                    int playout, int expand_threshold, size_t max_memory) except -1:
+                    int playout, int expand_threshold, size_t max_memory,
+                    bint transpositions) except -1:
         """A tree holding only ``root`` (expanded unless the game is over)."""
         self._free()
+        self.transpositions = transpositions
         self.policy = policy
         self.playout = playout
         self.exploration = exploration
@@ -230,29 +269,45 @@ cdef class Search:
         self.hash_shift = 64 - 8
         self.keys = <uint64_t *>malloc(self.cap_edges * sizeof(uint64_t))
         self.children = <int32_t *>malloc(self.cap_edges * sizeof(int32_t))
-        if self.tree == NULL or self.stats == NULL or self.keys == NULL or self.children == NULL:
+        self.cap_positions = (1 << 8) if transpositions else 0
+        self.position_shift = 64 - 8
+        if transpositions:
+            self.position_keys = <uint64_t *>malloc(self.cap_positions * sizeof(uint64_t))
+            self.position_nodes = <int32_t *>malloc(self.cap_positions * sizeof(int32_t))
+        if (self.tree == NULL or self.stats == NULL or self.keys == NULL or self.children == NULL
+                or (transpositions and (self.position_keys == NULL
+                                        or self.position_nodes == NULL))):
             self._free()
             raise MemoryError("cannot allocate the search tree")
         memset(self.keys, 0, self.cap_edges * sizeof(uint64_t))
+        if transpositions:
+            memset(self.position_nodes, 0xFF, self.cap_positions * sizeof(int32_t))
         self.n_nodes = 0
         self.n_stats = 0
         self.n_edges = 0
+        self.n_positions = 0
         self.n_iterations = 0
         self.full = False
         self._new_node(root)
+        if transpositions:
+            self._add_position(0)
         if not wts_is_over(root):
             self._expand(0)
         return 0
 
-    cdef void _free(self):
+    cdef void _free(self) noexcept nogil:
         free(self.tree)
         free(self.stats)
         free(self.keys)
         free(self.children)
+        free(self.position_keys)
+        free(self.position_nodes)
         self.tree = NULL
         self.stats = NULL
         self.keys = NULL
         self.children = NULL
+        self.position_keys = NULL
+        self.position_nodes = NULL
 
     def __dealloc__(self):
         self._free()
@@ -263,7 +318,7 @@ cdef class Search:
 
     cdef size_t _bytes(self) noexcept nogil:
         return (self.cap_nodes * sizeof(Node) + self.cap_stats * sizeof(stat_t)
-                + self.cap_edges * (sizeof(uint64_t) + sizeof(int32_t)))
+                + (self.cap_edges + self.cap_positions) * (sizeof(uint64_t) + sizeof(int32_t)))
 
     cdef Py_ssize_t _grown_capacity(self, Py_ssize_t cap, Py_ssize_t need,
                                     size_t item) noexcept nogil:
@@ -365,6 +420,201 @@ cdef class Search:
             slot = (slot + 1) & (self.cap_edges - 1)
         return slot
 
+    # -- transpositions ---------------------------------------------------------
+    #
+    # With ``transpositions`` a joint move that leads to a position already in
+    # the tree links to its node: the tree becomes a graph, and the statistics
+    # of a position are shared by every path to it.
+
+    cdef Py_ssize_t _position_slot(self, uint64_t key) noexcept nogil:
+        return <Py_ssize_t>((key * 0x9E3779B97F4A7C15ULL) >> self.position_shift)
+
+    cdef bint _grow_positions(self) noexcept nogil:
+        cdef Py_ssize_t old_cap = self.cap_positions, cap = old_cap * 2, i, slot
+        if self._bytes() + old_cap * (sizeof(uint64_t) + sizeof(int32_t)) > self.max_memory:
+            self.full = True
+            return False
+        cdef uint64_t *keys = <uint64_t *>malloc(cap * sizeof(uint64_t))
+        cdef int32_t *nodes = <int32_t *>malloc(cap * sizeof(int32_t))
+        if keys == NULL or nodes == NULL:
+            free(keys)
+            free(nodes)
+            self.full = True
+            return False
+        memset(nodes, 0xFF, cap * sizeof(int32_t))
+        self.position_shift -= 1
+        for i in range(old_cap):
+            if self.position_nodes[i] >= 0:
+                slot = self._position_slot(self.position_keys[i])
+                while nodes[slot] >= 0:
+                    slot = (slot + 1) & (cap - 1)
+                keys[slot] = self.position_keys[i]
+                nodes[slot] = self.position_nodes[i]
+        free(self.position_keys)
+        free(self.position_nodes)
+        self.position_keys = keys
+        self.position_nodes = nodes
+        self.cap_positions = cap
+        return True
+
+    cdef int32_t _find_position(self, const wts_state *state) noexcept nogil:
+        """The node holding ``state``'s position, or -1."""
+        cdef Py_ssize_t slot = self._position_slot(state.key)
+        cdef int32_t index
+        while self.position_nodes[slot] >= 0:
+            index = self.position_nodes[slot]
+            if (self.position_keys[slot] == state.key
+                    and _same_position(&self.tree[index].state, state)):
+                return index
+            slot = (slot + 1) & (self.cap_positions - 1)
+        return -1
+
+    cdef void _add_position(self, int32_t index) noexcept nogil:
+        """Enter node ``index`` in the position table, which has room for it."""
+        cdef uint64_t key = self.tree[index].state.key
+        cdef Py_ssize_t slot = self._position_slot(key)
+        while self.position_nodes[slot] >= 0:
+            slot = (slot + 1) & (self.cap_positions - 1)
+        self.position_keys[slot] = key
+        self.position_nodes[slot] = index
+        self.n_positions += 1
+
+    cdef bint _room_for_node(self) noexcept nogil:
+        """Room in the edge table (and the position table) for one more node."""
+        if self.full:
+            return False
+        if 2 * (self.n_edges + 1) > self.cap_edges and not self._grow_edges():
+            return False
+        return (not self.transpositions or 2 * (self.n_positions + 1) <= self.cap_positions
+                or self._grow_positions())
+
+    # -- moving the root ------------------------------------------------------------
+
+    cdef bint _reroot(self, int32_t top) noexcept nogil:
+        """Keep only node ``top`` and what lies below it, ``top`` as the root
+        (renumbered from 0 in breadth-first order). False, the tree as it was,
+        when memory runs out."""
+        cdef Py_ssize_t n = self.n_nodes, i, e, slot, count = 1, head = 0, edges = 0
+        cdef Py_ssize_t cap_edges = 256, cap_positions = 0, cap_nodes
+        cdef int edge_shift = 64 - 8, position_shift = 64 - 8
+        cdef int64_t n_stats = 0, block
+        cdef int32_t parent, child, old
+        cdef uint64_t key
+        # The edges of each node, grouped by parent: first[p] .. first[p + 1] in edge_slot.
+        cdef int32_t *first = <int32_t *>malloc((n + 1) * sizeof(int32_t))
+        cdef int32_t *cursor = <int32_t *>malloc((n + 1) * sizeof(int32_t))
+        cdef Py_ssize_t *edge_slot = <Py_ssize_t *>malloc((self.n_edges + 1) * sizeof(Py_ssize_t))
+        cdef int32_t *renumber = <int32_t *>malloc(n * sizeof(int32_t))  # old index -> new
+        cdef int32_t *order = <int32_t *>malloc(n * sizeof(int32_t))     # new index -> old
+        cdef Node *tree = NULL
+        cdef stat_t *stats = NULL
+        cdef uint64_t *keys = NULL
+        cdef int32_t *children = NULL
+        cdef uint64_t *position_keys = NULL
+        cdef int32_t *position_nodes = NULL
+        cdef bint ok = False
+        if first == NULL or cursor == NULL or edge_slot == NULL or renumber == NULL or order == NULL:
+            free(first)
+            free(cursor)
+            free(edge_slot)
+            free(renumber)
+            free(order)
+            return False
+        memset(first, 0, (n + 1) * sizeof(int32_t))
+        for slot in range(self.cap_edges):
+            if self.keys[slot]:
+                first[(self.keys[slot] >> 13)] += 1  # (parent + 1) << 13 | moves
+        for i in range(n):
+            first[i + 1] += first[i]
+            cursor[i] = first[i]
+        for slot in range(self.cap_edges):
+            if self.keys[slot]:
+                parent = <int32_t>((self.keys[slot] >> 13) - 1)
+                edge_slot[cursor[parent]] = slot
+                cursor[parent] += 1
+        # Breadth first from ``top``: the nodes kept, numbered in the order met.
+        for i in range(n):
+            renumber[i] = -1
+        renumber[top] = 0
+        order[0] = top
+        while head < count:
+            old = order[head]
+            head += 1
+            if self.tree[old].stats != NOT_EXPANDED:
+                n_stats += 8 * self.tree[old].n
+            for e in range(first[old], first[old + 1]):
+                edges += 1
+                child = self.children[edge_slot[e]]
+                if renumber[child] < 0:
+                    renumber[child] = <int32_t>count
+                    order[count] = child
+                    count += 1
+        while cap_edges < 2 * (edges + 1):
+            cap_edges *= 2
+            edge_shift -= 1
+        if self.transpositions:
+            cap_positions = 256
+            while cap_positions < 2 * (count + 1):
+                cap_positions *= 2
+                position_shift -= 1
+        cap_nodes = count if count > 64 else 64
+        tree = <Node *>malloc(cap_nodes * sizeof(Node))
+        # Room to expand the new root at once if it never was.
+        stats = <stat_t *>malloc((n_stats + 8 * WTS_NUM_SQUARES) * sizeof(stat_t))
+        keys = <uint64_t *>malloc(cap_edges * sizeof(uint64_t))
+        children = <int32_t *>malloc(cap_edges * sizeof(int32_t))
+        if self.transpositions:
+            position_keys = <uint64_t *>malloc(cap_positions * sizeof(uint64_t))
+            position_nodes = <int32_t *>malloc(cap_positions * sizeof(int32_t))
+        ok = (tree != NULL and stats != NULL and keys != NULL and children != NULL
+              and (not self.transpositions or (position_keys != NULL and position_nodes != NULL)))
+        if ok:
+            n_stats = 0
+            memset(keys, 0, cap_edges * sizeof(uint64_t))
+            for i in range(count):
+                old = order[i]
+                tree[i] = self.tree[old]
+                if tree[i].stats != NOT_EXPANDED:
+                    block = 8 * tree[i].n
+                    memcpy(&stats[n_stats], &self.stats[tree[i].stats], block * sizeof(stat_t))
+                    tree[i].stats = n_stats
+                    n_stats += block
+                for e in range(first[old], first[old + 1]):
+                    key = ((<uint64_t>i + 1) << 13) | (self.keys[edge_slot[e]] & 0x1FFF)
+                    slot = <Py_ssize_t>((key * 0x9E3779B97F4A7C15ULL) >> edge_shift)
+                    while keys[slot]:
+                        slot = (slot + 1) & (cap_edges - 1)
+                    keys[slot] = key
+                    children[slot] = renumber[self.children[edge_slot[e]]]
+            self._free()
+            self.tree, self.cap_nodes, self.n_nodes = tree, cap_nodes, count
+            self.stats, self.cap_stats, self.n_stats = stats, n_stats + 8 * WTS_NUM_SQUARES, n_stats
+            self.keys, self.children, self.cap_edges = keys, children, cap_edges
+            self.n_edges, self.hash_shift = edges, edge_shift
+            self.position_keys, self.position_nodes = position_keys, position_nodes
+            self.cap_positions, self.position_shift, self.n_positions = cap_positions, position_shift, 0
+            if self.transpositions:
+                memset(self.position_nodes, 0xFF, cap_positions * sizeof(int32_t))
+                for i in range(count):
+                    self._add_position(<int32_t>i)
+            self.full = False
+            self.n_iterations = self.tree[0].visits
+            if self.tree[0].stats == NOT_EXPANDED and not wts_is_over(&self.tree[0].state):
+                self._expand(0)
+        else:
+            free(tree)
+            free(stats)
+            free(keys)
+            free(children)
+            free(position_keys)
+            free(position_nodes)
+        free(first)
+        free(cursor)
+        free(edge_slot)
+        free(renumber)
+        free(order)
+        return ok
+
     # -- selection ------------------------------------------------------------
     #
     # Each player of an expanded node has 4 arrays of n doubles, one entry per
@@ -458,8 +708,8 @@ cdef class Search:
     cdef double _playout_from(self, const wts_state *state) noexcept nogil:
         cdef wts_state s
         wts_copy(&s, state)
-        if self.playout == PLAYOUT_TACTICAL:
-            tactical_playout(&s, &self.rng)
+        if self.playout != PLAYOUT_RANDOM:
+            tactical_playout(&s, &self.rng, self.playout == PLAYOUT_CAPTURES)
         else:
             wts_playout(&s, &self.rng)
         return _result(&s)
@@ -507,17 +757,28 @@ cdef class Search:
             if self.keys[slot]:
                 index = self.children[slot]
                 continue
-            # A new joint move: a new leaf, played out once.
             wts_copy(&next_state, &node.state)
             wts_resolve_turn(&next_state, black_square, white_square, NULL)
-            child = -1
-            if not self.full and (2 * (self.n_edges + 1) <= self.cap_edges or self._grow_edges()):
-                child = self._new_node(&next_state)
+            if self.transpositions:
+                child = self._find_position(&next_state)
+                if child >= 0:  # a position met by another path: go on from its node
+                    if not self.full and (2 * (self.n_edges + 1) <= self.cap_edges
+                                          or self._grow_edges()):
+                        slot = self._slot(key)
+                        self.keys[slot] = key
+                        self.children[slot] = child
+                        self.n_edges += 1
+                    index = child
+                    continue
+            # A new joint move: a new leaf, played out once.
+            child = self._new_node(&next_state) if self._room_for_node() else -1
             if child >= 0:
                 slot = self._slot(key)
                 self.keys[slot] = key
                 self.children[slot] = child
                 self.n_edges += 1
+                if self.transpositions:
+                    self._add_position(child)
                 self.tree[child].visits = 1
             if wts_is_over(&next_state):
                 value = _result(&next_state)
@@ -565,6 +826,40 @@ cdef class Search:
         finally:
             self._leave()
 
+    def advance(self, black, white):
+        """Move the root to the position after the joint move (``black``,
+        ``white``, squares 0-80), keeping everything searched below it, as a
+        search that reuses its tree from one turn to the next does. Returns
+        False, and leaves the search as it was, when that joint move was never
+        searched (or memory ran out); ``iterations`` becomes the new root's visits."""
+        cdef int b = check_int(black, "black (a square 0-80)", 0, WTS_NUM_SQUARES - 1)
+        cdef int w = check_int(white, "white (a square 0-80)", 0, WTS_NUM_SQUARES - 1)
+        cdef Py_ssize_t slot
+        cdef bint moved
+        self._enter()
+        try:
+            if self.tree[0].stats == NOT_EXPANDED:
+                return False
+            slot = self._slot(_edge_key(0, b, w))
+            if not self.keys[slot]:
+                return False
+            with nogil:
+                moved = self._reroot(self.children[slot])
+            return moved
+        finally:
+            self._leave()
+
+    def holds(self, GameCore game not None):
+        """Whether the root is ``game``'s position: the same pieces, egg queue and turn."""
+        cdef wts_state state
+        game.snapshot(&state)
+        self._enter()
+        try:
+            return (_same_position(&self.tree[0].state, &state)
+                    and self.tree[0].state.turn == state.turn)
+        finally:
+            self._leave()
+
     # -- reading the root -----------------------------------------------------------
 
     @property
@@ -582,6 +877,16 @@ cdef class Search:
         self._enter()
         try:
             return self.n_nodes
+        finally:
+            self._leave()
+
+    @property
+    def edges(self):
+        """Joint moves in the tree. With ``transpositions`` a node may be reached by
+        several: ``edges - nodes + 1`` of them lead to a node another path met first."""
+        self._enter()
+        try:
+            return self.n_edges
         finally:
             self._leave()
 

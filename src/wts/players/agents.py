@@ -29,16 +29,17 @@ import random
 import threading
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from wts.engine._game import GameCore
 from wts.engine.game import Game, as_fast_game
 from wts.engine.pieces import Color
 from wts.engine.squares import Square
 from wts.errors import BusyError, GameOverError, ParameterError, ParameterTypeError
-from wts.params import check_choice, check_float, check_int, check_seed
+from wts.params import check_bool, check_choice, check_float, check_int, check_seed
 from wts.players._greedy import greedy_move
 from wts.players._search import Search
+from wts.players.search_team import SearchTeam
 
 if TYPE_CHECKING:
     from wts.engine.base import GameBase
@@ -55,6 +56,8 @@ __all__ = [
     "OPENSPIEL_SIMULATIONS",
     "make_agent",
     "parse_agent_spec",
+    "agent_options",
+    "AGENT_OPTIONS",
 ]
 
 #: Playouts per move of each ``MCTSAgent`` level. The measured time per move
@@ -63,6 +66,10 @@ LEVELS: dict[int, int] = {1: 1_000, 2: 8_000, 3: 32_000, 4: 100_000, 5: 250_000}
 
 #: The most playouts one search may do (its visit counts are 32-bit).
 MAX_PLAYOUTS = 2**31 - 2
+#: The most threads one MCTSAgent searches on.
+MAX_THREADS = 256
+#: With a whole-game clock, each move may use 1/CLOCK_SHARE of the time left.
+CLOCK_SHARE = 10
 #: The longest time_limit taken, in seconds: a day.
 MAX_TIME_LIMIT = 86_400.0
 
@@ -178,25 +185,40 @@ class MCTSAgent:
     ``MCTSAgent(level=3, seed=None, time_limit=None)``: ``level`` 1-5 sets the
     playouts per move from :data:`LEVELS`; ``time_limit`` (seconds per move)
     searches for that long instead. At every joint-move node of the tree each
-    player chooses by regret matching over its legal squares (decoupled), and
-    playouts finish the game in C without the GIL.
+    player chooses by decoupled UCB1 over its legal squares, and playouts
+    finish the game in C without the GIL. docs/search.md says how each default
+    below was chosen, with the matches that measured it.
 
-    Keyword-only options, for experiments: ``playouts`` (an exact budget,
-    overriding the level); ``policy`` (``"rm"`` regret matching, the default,
-    ``"exp3"``, or ``"ucb"`` for decoupled UCB1); ``exploration`` (gamma of
-    rm and exp3, default 0.2; the constant of ucb, default 0.7); ``playout``
-    (``"tactical"``, the default: random moves that complete a five or block
-    the opponent's; or ``"random"``); ``final``: how the move is chosen at the
-    root: ``"value"`` (the default) the best mean reward among the squares
-    chosen at least ``0.2`` times as often as the most chosen one (smoothed
-    by one drawn game, so a square tried twice does not beat one tried a
-    thousand times), ``"max"`` the square of the largest average strategy,
-    ``"sample"`` a draw from the average strategy without the squares under
-    ``purify`` (default 0.5) times the most likely one; ``max_memory`` the
-    bytes the tree may hold (256 MiB; beyond, the search goes on without
-    growing the tree); ``stop``, a :class:`threading.Event` that, once set
-    from any thread, makes a running search stop within milliseconds and
-    ``select`` answer from what it has searched (a "move now" button).
+    Keyword-only options:
+
+    - ``playouts``: an exact budget a move, overriding the level;
+    - ``clock``: seconds for the whole game; each move may use a tenth of
+      what is left (and no more than ``time_limit``, if given). The clock
+      starts again with each new game (a game at an earlier turn than the
+      last one seen);
+    - ``threads``: trees searched at once, on as many threads, their root
+      statistics added up (root parallelism; default 1). The playouts are
+      shared out among the trees; a timed search runs each for the whole time;
+    - ``reuse``: keep the tree from one move to the next, moved on by the
+      turn played (default True);
+    - ``transpositions``: share one node among the paths that reach one
+      position (default False);
+    - ``policy``: ``"ucb"`` decoupled UCB1 (the default), ``"rm"`` regret
+      matching or ``"exp3"``; ``exploration``: the UCB1 constant, or gamma
+      of rm and exp3 (default 0.2 for all three);
+    - ``playout``: ``"tactical"`` (the default: random moves that complete a
+      five or block the opponent's) or ``"random"``;
+    - ``final``: how the move is chosen at the root: ``"max"`` (the default)
+      the square of the largest final strategy (for ``"ucb"`` the most
+      visited), ``"value"`` the best mean reward among the squares chosen at
+      least ``0.2`` times as often as the most chosen one (smoothed by one
+      drawn game), ``"sample"`` a draw from the final strategy without the
+      squares under ``purify`` (default 0.5) times the most likely one;
+    - ``max_memory``: the bytes the trees may hold together (256 MiB; beyond,
+      the search goes on without growing them);
+    - ``stop``: a :class:`threading.Event` that, once set from any thread,
+      makes a running search stop within milliseconds and ``select`` answer
+      from what it has searched (a "move now" button).
     """
 
     def __init__(
@@ -206,10 +228,14 @@ class MCTSAgent:
         time_limit: float | None = None,
         *,
         playouts: int | None = None,
-        policy: str = "rm",
+        clock: float | None = None,
+        threads: int = 1,
+        reuse: bool = True,
+        transpositions: bool = False,
+        policy: str = "ucb",
         exploration: float | None = None,
         playout: str = "tactical",
-        final: str = "value",
+        final: str = "max",
         purify: float = 0.5,
         max_memory: int = 256 << 20,
         stop: threading.Event | None = None,
@@ -218,79 +244,92 @@ class MCTSAgent:
         self.seed = _check_seed(seed)
         self.time_limit = None if time_limit is None else check_float(
             time_limit, "time_limit (seconds)", 0.0, MAX_TIME_LIMIT, exclude_minimum=True)
+        self.clock = None if clock is None else check_float(
+            clock, "clock (seconds)", 0.0, MAX_TIME_LIMIT, exclude_minimum=True)
         self.playouts = LEVELS[self.level] if playouts is None else check_int(
             playouts, "playouts", 1, MAX_PLAYOUTS)
+        self.threads = check_int(threads, "threads", 1, MAX_THREADS)
+        self.reuse = check_bool(reuse, "reuse")
+        self.transpositions = check_bool(transpositions, "transpositions")
         self.final = check_choice(final, "final", FINALS)
         self.purify = check_float(purify, "purify", 0.0, 1.0)
         self.policy = policy
         self.exploration = exploration
         self.playout = playout
-        self.max_memory = max_memory
+        self.max_memory = check_int(max_memory, "max_memory", 0, 2**62)
         if stop is not None and not callable(getattr(stop, "is_set", None)):
             raise ParameterTypeError(f"stop must be a threading.Event, not {type(stop).__name__}")
         self.stop = stop
+        options: dict[str, Any] = {"policy": policy, "exploration": self.exploration,
+                                   "playout": playout, "transpositions": self.transpositions}
         # Check the search options now rather than at the first move.
-        Search(Game(), policy=policy, exploration=exploration, playout=playout,
-               max_memory=max_memory)
+        Search(Game(), max_memory=0, **options)
+        self._team = SearchTeam(self.threads, options, self.max_memory, self.reuse)
         self._busy = threading.Lock()
         self.reset()
 
     def reset(self) -> None:
         self._rng = random.Random(self.seed if self.seed is not None else _fresh_seed())
+        self._team.clear()
         self.last_search: SearchInfo | None = None
         self.total_playouts = 0
         self.total_seconds = 0.0
+        self._clock_used = 0.0
+        self._clock_turn = -1
 
-    def search(self, game: GameBase) -> Search:
-        """A finished search from ``game``'s position, with this agent's settings.
+    def search(self, game: GameBase) -> SearchTeam:
+        """The searches of ``game``'s position, done with this agent's settings
+        (the trees of the last move reused when ``game`` follows on from it).
 
         Stops early, with the playouts done so far, once ``stop`` is set."""
         _check_not_over(game)
         started = time.perf_counter()
-        search = Search(
-            _core(game), seed=self._rng.getrandbits(64), policy=self.policy,
-            exploration=self.exploration, playout=self.playout, max_memory=self.max_memory,
-        )
-        if self.time_limit is None:
-            search.run(self.playouts, self.stop)
-            return search
-        # Search in chunks of about a twentieth of the limit, never past the deadline.
-        deadline = started + self.time_limit
-        chunk = 64
-        while not (self.stop is not None and self.stop.is_set()):
-            now = time.perf_counter()
-            if now >= deadline:
-                break
-            search.run(min(chunk, MAX_PLAYOUTS - search.iterations), self.stop)
-            took = time.perf_counter() - now
-            rate = chunk / took if took > 0 else chunk * 1e3
-            remaining = deadline - time.perf_counter()
-            chunk = max(16, min(int(rate * min(self.time_limit / 20, remaining)), 1 << 20))
-        return search
+        seeds = [self._rng.getrandbits(64) for _ in range(self.threads)]
+        self._team.start(game, _core(game), seeds)
+        limit = self._move_time(game)
+        if limit is None:
+            self._team.run(self.playouts, None, self.stop)
+        else:
+            self._team.run(None, started + limit, self.stop)
+        return self._team
+
+    def _move_time(self, game: GameBase) -> float | None:
+        """Seconds this move may take, or None for the playout budget."""
+        if self.clock is None:
+            return self.time_limit
+        if game.turn <= self._clock_turn:  # an earlier turn: a new game
+            self._clock_used = 0.0
+        self._clock_turn = game.turn
+        share = max(self.clock - self._clock_used, 0.0) / CLOCK_SHARE
+        return share if self.time_limit is None else min(share, self.time_limit)
 
     def select(self, game: GameBase, color: Color | str) -> Square:
         """The square ``color`` plays; ``game`` is left unchanged. One call at a
         time: a call from a second thread while one runs raises
-        :class:`wts.BusyError`. Interrupted (Ctrl-C), the agent is left as it was."""
+        :class:`wts.BusyError`. Interrupted (Ctrl-C), the agent is left as it
+        was, but for the trees it keeps between moves, which start afresh."""
         index = _color_index(color)
         if not self._busy.acquire(blocking=False):
             raise BusyError("this MCTSAgent is selecting a move in another thread")
-        saved = self._rng.getstate()
+        saved = self._rng.getstate(), self._clock_used, self._clock_turn
         try:
             return self._select(game, index)
         except BaseException:
-            self._rng.setstate(saved)
+            self._rng.setstate(saved[0])
+            self._clock_used, self._clock_turn = saved[1], saved[2]
+            self._team.clear()
             raise
         finally:
             self._busy.release()
 
     def _select(self, game: GameBase, index: int) -> Square:
         started = time.perf_counter()
-        search = self.search(game)
-        strategy = search.strategy(index)
-        visits = search.visits(index)
-        values = search.values(index)
-        if search.iterations == 0:  # stopped before the first playout
+        team = self.search(game)
+        strategy = team.strategy(index)
+        visits = team.visits(index)
+        values = team.values(index)
+        playouts = team.iterations - team.reused
+        if team.iterations == 0:  # stopped before the first playout
             square = self._rng.choice(game.legal_moves())
         elif self.final == "value":
             floor = 0.2 * max(visits)
@@ -305,9 +344,10 @@ class MCTSAgent:
         else:
             square = self._from_strategy(strategy)
         seconds = time.perf_counter() - started
-        self.total_playouts += search.iterations
+        self.total_playouts += playouts
         self.total_seconds += seconds
-        self.last_search = SearchInfo(square, search.iterations, seconds, search.nodes,
+        self._clock_used += seconds
+        self.last_search = SearchInfo(square, playouts, seconds, team.nodes,
                                       values[square], tuple(strategy))
         return square
 
@@ -342,20 +382,35 @@ OPENSPIEL_SIMULATIONS = 1_000
 _MAX_OPENSPIEL_SIMULATIONS = 1_000_000
 
 
+#: The options a spec may give each agent after its name, and their types.
+AGENT_OPTIONS: dict[str, dict[str, type]] = {
+    "random": {},
+    "greedy": {},
+    "mcts": {"playouts": int, "time_limit": float, "clock": float, "threads": int,
+             "reuse": bool, "transpositions": bool, "policy": str, "exploration": float,
+             "playout": str, "final": str, "purify": float},
+    "openspiel-mcts": {"uct_c": float},
+}
+_TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+
+
 def parse_agent_spec(spec: str) -> tuple[str, int | None]:
     """A spec as (name, number): ``"random"``, ``"greedy"``, ``"mcts"``,
-    ``"mcts:LEVEL"``, ``"openspiel-mcts"`` or ``"openspiel-mcts:SIMULATIONS"``.
+    ``"mcts:LEVEL"``, ``"openspiel-mcts"`` or ``"openspiel-mcts:SIMULATIONS"``,
+    each optionally followed by options (:func:`agent_options`).
 
     >>> parse_agent_spec("mcts:2"), parse_agent_spec("openspiel-mcts:1000")
     (('mcts', 2), ('openspiel-mcts', 1000))
     """
     if not isinstance(spec, str):
         raise ParameterTypeError(f"an agent spec is a string, not {type(spec).__name__}")
-    name, sep, number = spec.strip().lower().partition(":")
+    head = spec.strip().lower().partition(",")[0]
+    name, sep, number = head.strip().partition(":")
     if name not in AGENT_NAMES:
         raise ParameterError(f"unknown agent {spec!r}: expected one of {', '.join(AGENT_NAMES)}"
                              " (mcts takes a level, as mcts:2; openspiel-mcts a number of "
                              "simulations, as openspiel-mcts:1000)")
+    agent_options(spec)
     if not sep:
         return name, None
     if name == "mcts":
@@ -373,6 +428,42 @@ def parse_agent_spec(spec: str) -> tuple[str, int | None]:
     raise ParameterError(f"agent {name!r} takes no level: {spec!r}")
 
 
+def agent_options(spec: str) -> dict[str, int | float | bool | str]:
+    """The options after a spec's name, as keyword arguments of its agent:
+    ``"mcts:1,threads=2,reuse=false"`` gives ``{"threads": 2, "reuse": False}``.
+    :data:`AGENT_OPTIONS` lists each agent's; their values are checked by the
+    agent's constructor.
+
+    >>> agent_options("mcts:1,policy=rm,exploration=0.3")
+    {'policy': 'rm', 'exploration': 0.3}
+    """
+    if not isinstance(spec, str):
+        raise ParameterTypeError(f"an agent spec is a string, not {type(spec).__name__}")
+    head, *items = spec.strip().lower().split(",")
+    known = AGENT_OPTIONS.get(head.partition(":")[0].strip(), {})
+    options: dict[str, int | float | bool | str] = {}
+    for item in items:
+        key, sep, text = (part.strip() for part in item.partition("="))
+        if key not in known or not sep or not text:
+            names = ", ".join(known) or "none"
+            raise ParameterError(f"bad option {item.strip()!r} in {spec!r}: expected KEY=VALUE "
+                                 f"with KEY one of: {names}")
+        if key in options:
+            raise ParameterError(f"option {key!r} given twice in {spec!r}")
+        kind = known[key]
+        try:
+            if kind is bool:
+                if text not in _TRUE + _FALSE:
+                    raise ValueError(text)
+                options[key] = text in _TRUE
+            else:
+                options[key] = kind(text)
+        except ValueError:
+            wanted = "true or false" if kind is bool else f"{kind.__name__}, not {text!r}"
+            raise ParameterError(f"bad value for {key} in {spec!r}: expected {wanted}") from None
+    return options
+
+
 def make_agent(
     spec: str,
     *,
@@ -383,15 +474,18 @@ def make_agent(
 ) -> RandomAgent | GreedyAgent | MCTSAgent | OpenSpielMCTSAgent:
     """An agent from a spec: ``"random"``, ``"greedy"``, ``"mcts"``, ``"mcts:2"``,
     ``"openspiel-mcts:1000"`` (:class:`wts.players.openspiel_agent.OpenSpielMCTSAgent`,
-    which needs OpenSpiel; 1,000 simulations when the spec names none).
+    which needs OpenSpiel; 1,000 simulations when the spec names none), and
+    any options after commas, as ``"mcts:1,threads=2"`` (:func:`agent_options`).
 
     ``level`` is the MCTS level when the spec names none (default 3);
-    ``time_limit`` applies to MCTS only, ``stop`` to both searches.
+    ``time_limit`` applies to MCTS only (a ``time_limit`` option in the spec
+    wins), ``stop`` to both searches.
 
     >>> make_agent("mcts:2", seed=1)
     MCTSAgent(level=2, seed=1)
     """
     name, number = parse_agent_spec(spec)
+    options = agent_options(spec)
     if name == "random":
         return RandomAgent(seed=seed)
     if name == "greedy":
@@ -400,6 +494,7 @@ def make_agent(
         from wts.players.openspiel_agent import OpenSpielMCTSAgent
 
         simulations = number if number is not None else OPENSPIEL_SIMULATIONS
-        return OpenSpielMCTSAgent(simulations, seed=seed, stop=stop)
+        return OpenSpielMCTSAgent(simulations, seed=seed, stop=stop, **options)  # type: ignore[arg-type]
     chosen = number if number is not None else (level if level is not None else 3)
-    return MCTSAgent(level=chosen, seed=seed, time_limit=time_limit, stop=stop)
+    options.setdefault("time_limit", time_limit)  # type: ignore[arg-type]
+    return MCTSAgent(level=chosen, seed=seed, stop=stop, **options)  # type: ignore[arg-type]

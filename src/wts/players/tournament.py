@@ -337,11 +337,13 @@ def _signed(value: float) -> str:
 
 def _label(spec: str, level: int | None) -> str:
     name, number = parse_agent_spec(spec)
+    options = "".join(f",{item.strip()}" for item in spec.strip().lower().split(",")[1:])
     if name == "mcts":
-        return f"mcts:{number if number is not None else (level or 3)}"
+        return f"mcts:{number if number is not None else (level or 3)}{options}"
     if name == "openspiel-mcts":
-        return f"openspiel-mcts:{number if number is not None else OPENSPIEL_SIMULATIONS}"
-    return name
+        simulations = number if number is not None else OPENSPIEL_SIMULATIONS
+        return f"openspiel-mcts:{simulations}{options}"
+    return name + options
 
 
 def format_result(result: MatchResult, level: int | None = None) -> str:

@@ -1,0 +1,204 @@
+"""The search's tree reuse, transpositions, threads and clock, and agent options in specs."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+import wts
+from wts.players._search import Search
+from wts.players.agents import MCTSAgent, agent_options, make_agent, parse_agent_spec
+from wts.players.tournament import format_result, play_match, play_match_game
+
+
+def _most_visited(search: Search) -> tuple[int, int]:
+    return tuple(max(range(81), key=search.visits(color).__getitem__)  # type: ignore[return-value]
+                 for color in (0, 1))
+
+
+def _searched(transpositions: bool = False, iterations: int = 5_000) -> tuple[wts.Game, Search]:
+    game = wts.Game.from_fen("4o4/9/9/9/4x4/3o5/9/9/4x4 - 2")
+    search = Search(game, seed=3, transpositions=transpositions)
+    search.run(iterations)
+    return game, search
+
+
+@pytest.mark.parametrize("transpositions", [False, True])
+def test_advance_keeps_the_subtree_of_the_joint_move_played(transpositions: bool) -> None:
+    game, search = _searched(transpositions)
+    nodes = search.nodes
+    black, white = _most_visited(search)
+    assert search.holds(game)
+    assert search.advance(black, white)
+    game.play(black, white)
+    assert search.holds(game)
+    # The new root kept its visits; every visit after its first chose a joint move.
+    kept = search.iterations
+    assert 0 < kept < 5_000 and search.nodes < nodes
+    if not transpositions:
+        assert sum(search.visits(0)) == sum(search.visits(1)) == kept - 1
+    assert search.run(1_000) == 1_000 and search.iterations == kept + 1_000
+    assert abs(sum(search.strategy(0)) - 1.0) < 1e-9
+    # Everything the new root says is about the new position.
+    legal = set(game.legal_moves())
+    assert {sq for sq in range(81) if search.visits(0)[sq]} <= legal
+
+
+def test_advance_by_an_unsearched_move_changes_nothing() -> None:
+    game, search = _searched(iterations=300)
+    before = (search.iterations, search.nodes, search.edges, search.visits(0), search.values(1))
+    # 300 iterations try at most 300 of the 77 x 77 joint moves: take two
+    # squares each side tried least.
+    black = min(game.legal_moves(), key=lambda sq: (search.visits(0)[sq], sq))
+    white = min(game.legal_moves(), key=lambda sq: (search.visits(1)[sq], sq))
+    assert not search.advance(black, white)
+    assert (search.iterations, search.nodes, search.edges, search.visits(0),
+            search.values(1)) == before
+    assert search.holds(game)
+
+
+def test_advance_checks_its_squares() -> None:
+    _, search = _searched(iterations=100)
+    for bad in (-1, 81):
+        with pytest.raises(wts.ParameterError):
+            search.advance(bad, 0)
+    with pytest.raises(TypeError):
+        search.advance("E5", 0)  # type: ignore[arg-type]
+
+
+def test_advance_again_and_again_to_the_end_of_a_game() -> None:
+    game = wts.Game()
+    search = Search(game, seed=5, transpositions=True, max_memory=1 << 20)
+    while not game.is_over():
+        search.run(400)
+        black, white = _most_visited(search)
+        game.play(black, white)
+        if not search.advance(black, white):
+            search = Search(game, seed=game.turn, transpositions=True, max_memory=1 << 20)
+        assert search.holds(game)
+        assert search.memory <= 1 << 20
+
+
+def test_transpositions_join_paths_that_reach_one_position() -> None:
+    # Quiet moves far apart commute: (a, b) then (c, d) is (c, d) then (a, b).
+    _, plain = _searched(False, 20_000)
+    _, joined = _searched(True, 20_000)
+    assert plain.edges == plain.nodes - 1
+    assert joined.edges > joined.nodes - 1
+
+
+def test_an_agent_keeps_its_tree_for_the_next_move_and_the_other_colour() -> None:
+    game = wts.Game()
+    agent = MCTSAgent(playouts=2_000, seed=1)
+    black = agent.select(game, "black")
+    assert agent._team.reused == 0
+    white = agent.select(game, "white")  # the same position: the same trees
+    assert agent._team.reused == 2_000 and agent.last_search.playouts == 2_000
+    game.play(black, white)
+    agent.select(game, "black")
+    assert agent._team.reused > 0
+    fresh = MCTSAgent(playouts=2_000, seed=1, reuse=False)
+    fresh.select(game, "black")
+    assert fresh._team.reused == 0
+
+
+def test_reuse_gives_the_same_moves_for_the_same_seed() -> None:
+    def moves(threads: int) -> list[tuple[int, int]]:
+        a, b = (MCTSAgent(playouts=600, seed=s, threads=threads) for s in (1, 2))
+        return [(t.black_move, t.white_move) for t in play_match_game(a, b).history]
+
+    assert moves(1) == moves(1)
+    assert moves(2) == moves(2)
+
+
+def test_threads_share_out_the_playouts_and_add_up_the_roots() -> None:
+    game = wts.Game()
+    agent = MCTSAgent(playouts=3_001, seed=1, threads=3, reuse=False)
+    square = agent.select(game, "black")
+    team = agent._team
+    assert [tree.iterations for tree in team.trees] == [1_001, 1_000, 1_000]
+    assert team.iterations == 3_001 == agent.last_search.playouts
+    assert team.visits(0) == [sum(t.visits(0)[sq] for t in team.trees) for sq in range(81)]
+    assert square == max(range(81), key=lambda sq: (team.visits(0)[sq], -sq)) or \
+        team.visits(0)[square] == max(team.visits(0))
+    assert abs(sum(team.strategy(0)) - 1.0) < 1e-9
+
+
+def test_a_timed_search_on_threads_stops_when_told() -> None:
+    stop = threading.Event()
+    agent = MCTSAgent(time_limit=600.0, threads=2, seed=1, stop=stop)
+    timer = threading.Timer(0.3, stop.set)
+    timer.start()
+    try:
+        square = agent.select(wts.Game(), "white")
+    finally:
+        timer.cancel()
+    assert square in wts.Game().legal_moves()
+    assert agent.last_search.playouts > 0
+    assert all(tree.iterations > 0 for tree in agent._team.trees)
+
+
+def test_a_whole_game_clock_gives_each_move_a_tenth_of_what_is_left() -> None:
+    agent = MCTSAgent(clock=2.0, seed=1)
+    game = wts.Game()
+    assert agent._move_time(game) == pytest.approx(0.2)
+    agent._clock_used = 1.5
+    assert agent._move_time(game.copy()) == pytest.approx(0.2)  # turn 0 again: a new game
+    game.play(0, 1)
+    agent._clock_used = 1.5
+    assert agent._move_time(game) == pytest.approx(0.05)
+    capped = MCTSAgent(clock=100.0, time_limit=0.5, seed=1)
+    assert capped._move_time(wts.Game()) == 0.5
+    spent = MCTSAgent(clock=1.0, seed=1)
+    spent._clock_turn, spent._clock_used = 0, 5.0
+    game.play(2, 3)
+    assert spent._move_time(game) == 0.0
+
+
+def test_a_clocked_agent_plays_a_whole_game() -> None:
+    agent = MCTSAgent(clock=1.0, seed=2)
+    game = play_match_game(agent, make_agent("random", seed=3))
+    assert game.is_over() and agent.total_playouts > 0
+
+
+def test_agent_specs_take_options() -> None:
+    assert agent_options("mcts:1,threads=2, reuse = false,policy=rm") == {
+        "threads": 2, "reuse": False, "policy": "rm"}
+    assert parse_agent_spec("mcts:1,threads=2") == ("mcts", 1)
+    agent = make_agent("mcts:2,playouts=500,transpositions=yes,final=value", seed=1)
+    assert isinstance(agent, MCTSAgent)
+    assert (agent.playouts, agent.transpositions, agent.final) == (500, True, "value")
+    assert make_agent("mcts,time_limit=0.5", time_limit=2.0).time_limit == 0.5
+    assert make_agent("mcts", time_limit=2.0).time_limit == 2.0
+
+
+@pytest.mark.parametrize(("spec", "words"), [
+    ("mcts:1,speed=2", "bad option 'speed=2'"),
+    ("mcts:1,threads", "bad option 'threads'"),
+    ("mcts:1,threads=", "bad option 'threads='"),
+    ("mcts:1,threads=two", "bad value for threads"),
+    ("mcts:1,reuse=maybe", "expected true or false"),
+    ("mcts:1,threads=2,threads=3", "given twice"),
+    ("random,threads=2", "KEY one of: none"),
+    ("openspiel-mcts:10,threads=2", "uct_c"),
+])
+def test_bad_agent_options_are_named(spec: str, words: str) -> None:
+    with pytest.raises(wts.ParameterError, match=words):
+        parse_agent_spec(spec)
+
+
+def test_option_values_are_checked_by_the_agent() -> None:
+    for spec in ("mcts:1,threads=0", "mcts:1,exploration=nan", "mcts:1,clock=-1",
+                 "mcts:1,policy=best"):
+        with pytest.raises(wts.ParameterError):
+            make_agent(spec)
+
+
+def test_a_match_between_two_settings_labels_them_apart() -> None:
+    result = play_match("mcts:1,playouts=50", "mcts:1,playouts=50,reuse=false", 2, seed=0)
+    report = format_result(result)
+    assert "mcts:1,playouts=50,reuse=false" in report
+    started = time.perf_counter()
+    assert result.games == 2 and time.perf_counter() - started < 60
