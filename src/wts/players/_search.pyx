@@ -33,8 +33,8 @@ from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
 from wts.engine._bits cimport (
-    wts_any, wts_bit_square, wts_board, wts_clear_lowest, wts_lowest_bit, wts_or, wts_popcount,
-    wts_rng, wts_rng_below, wts_rng_seed, wts_select, wts_shl, wts_shr, wts_test_bit,
+    wts_any, wts_bit_square, wts_board, wts_or, wts_popcount, wts_rng, wts_rng_below, wts_rng_seed,
+    wts_select,
 )
 from wts.engine._core cimport (
     WTS_BLACK_WINS, WTS_NUM_SQUARES, WTS_WHITE_WINS, wts_capturing_moves, wts_copy,
@@ -112,57 +112,6 @@ cdef void tactical_playout(wts_state *state, wts_rng *rng, bint captures) noexce
         wts_resolve_turn(state, black, white, NULL)
 
 
-# The statistics are floats: half the memory of doubles, and precise enough
-# for rewards in [0, 1] over the millions of playouts of a move.
-ctypedef float stat_t
-
-
-# The prior of ``prior=True``: a square's value before any playout, worth
-# PRIOR_VISITS visits, from what it does at once.
-cdef double PRIOR_VISITS = 1.0
-cdef stat_t PRIOR_WIN = 1.0       # completes a five of ours
-cdef stat_t PRIOR_BLOCK = 0.9     # takes the square of a five of theirs
-cdef stat_t PRIOR_CAPTURE = 0.7   # closes a bracket
-cdef stat_t PRIOR_NEAR = 0.55     # next to a piece
-cdef stat_t PRIOR_FAR = 0.4
-cdef int NEIGHBOUR_SHIFTS[4]
-NEIGHBOUR_SHIFTS[:] = [1, 9, 10, 11]  # the padded layout's line directions
-
-
-cdef void _fill_prior(stat_t *out, const wts_state *state, int color) noexcept nogil:
-    """``color``'s prior value of each legal square, in ascending order."""
-    cdef wts_board own = state.black if color == 0 else state.white
-    cdef wts_board foe = state.white if color == 0 else state.black
-    cdef wts_board empty = wts_empty_squares(state)
-    cdef wts_board legal = wts_legal_moves(state)
-    cdef wts_board wins = wts_winning_moves(own, empty)
-    cdef wts_board blocks = wts_winning_moves(foe, empty)
-    cdef wts_board captures = wts_capturing_moves(own, wts_or(foe, state.eggs), empty)
-    cdef wts_board occupied = wts_or(wts_or(own, foe), state.eggs)
-    cdef wts_board near = occupied
-    cdef int k, bit, i = 0
-    cdef stat_t value
-    # The padding column stops the shifts wrapping: near & empty is exact.
-    for k in range(4):
-        near = wts_or(near, wts_or(wts_shl(occupied, NEIGHBOUR_SHIFTS[k]),
-                                   wts_shr(occupied, NEIGHBOUR_SHIFTS[k])))
-    while wts_any(legal):
-        bit = wts_lowest_bit(legal)
-        legal = wts_clear_lowest(legal)
-        if wts_test_bit(wins, bit):
-            value = PRIOR_WIN
-        elif wts_test_bit(blocks, bit):
-            value = PRIOR_BLOCK
-        elif wts_test_bit(captures, bit):
-            value = PRIOR_CAPTURE
-        elif wts_test_bit(near, bit):
-            value = PRIOR_NEAR
-        else:
-            value = PRIOR_FAR
-        out[i] = value
-        i += 1
-
-
 cdef inline bint _same_position(const wts_state *a, const wts_state *b) noexcept nogil:
     """The same turtles, eggs and egg queue (the turn aside, as in the key)."""
     return (a.black.lo == b.black.lo and a.black.hi == b.black.hi
@@ -184,6 +133,9 @@ cdef inline double _result(const wts_state *state) noexcept nogil:
 # ---------------------------------------------------------------------------
 # The search tree
 
+# The statistics are floats: half the memory of doubles, and precise enough
+# for rewards in [0, 1] over the millions of playouts of a move.
+ctypedef float stat_t
 
 ctypedef struct Node:
     wts_state state
@@ -241,7 +193,6 @@ cdef class Search:
     cdef int position_shift
     cdef wts_rng rng
     cdef int policy, playout, expand_threshold
-    cdef bint prior
     cdef double exploration
     cdef int64_t n_iterations
     cdef bint full
@@ -273,7 +224,7 @@ cdef class Search:
 
     def __init__(self, GameCore game not None, seed=0, policy="ucb", exploration=None,
                  playout="tactical", expand_threshold=1, max_memory=268435456,
-                 transpositions=False, prior=False):
+                 transpositions=False):
         cdef wts_state root
         seed = check_seed(seed)
         policy = check_choice(policy, "policy", tuple(POLICIES))
@@ -292,7 +243,6 @@ cdef class Search:
         if not PyThread_acquire_lock(self.busy, NOWAIT_LOCK):
             raise BusyError("this search is in use by another thread")
         try:
-            self.prior = bool(prior) and policy == "ucb"
             self._build(&root, seed, POLICIES[policy], exploration, PLAYOUTS[playout],
                         expand_threshold, max_memory, bool(transpositions))
         finally:
@@ -428,9 +378,6 @@ cdef class Search:
             self.stats = grown
             self.cap_stats = cap
         memset(&self.stats[self.n_stats], 0, 8 * n * sizeof(stat_t))
-        if self.prior:  # UCB keeps no array of its own: ``a`` holds the prior
-            _fill_prior(&self.stats[self.n_stats], &node.state, 0)
-            _fill_prior(&self.stats[self.n_stats + 4 * n], &node.state, 1)
         node.n = n
         node.stats = self.n_stats
         self.n_stats = need
@@ -685,21 +632,6 @@ cdef class Search:
         cdef double top
         cdef double weights[WTS_NUM_SQUARES]
         cdef int i, chosen = -1, ties = 0
-        if self.policy == POLICY_UCB and self.prior:
-            # Each square starts with PRIOR_VISITS visits worth its prior value.
-            best = -1.0
-            x = gamma * sqrt(log(<double>visits))
-            for i in range(n):
-                value = ((q[i] + PRIOR_VISITS * a[i]) / (c[i] + PRIOR_VISITS)
-                         + x / sqrt(c[i] + PRIOR_VISITS))
-                if value > best:
-                    best = value
-                    chosen = i
-            if chosen < 0:
-                chosen = 0
-            s[chosen] += 1.0
-            prob[0] = 1.0
-            return chosen
         if self.policy == POLICY_UCB:
             # Decoupled UCT: UCB1 on each player's own statistics; unvisited squares
             # first, in random order.

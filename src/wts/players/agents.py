@@ -232,7 +232,6 @@ class MCTSAgent:
         threads: int = 1,
         reuse: bool = True,
         transpositions: bool = False,
-        prior: bool = False,
         policy: str = "ucb",
         exploration: float | None = None,
         playout: str = "tactical",
@@ -252,7 +251,6 @@ class MCTSAgent:
         self.threads = check_int(threads, "threads", 1, MAX_THREADS)
         self.reuse = check_bool(reuse, "reuse")
         self.transpositions = check_bool(transpositions, "transpositions")
-        self.prior = check_bool(prior, "prior")
         self.final = check_choice(final, "final", FINALS)
         self.purify = check_float(purify, "purify", 0.0, 1.0)
         self.policy = policy
@@ -263,8 +261,7 @@ class MCTSAgent:
             raise ParameterTypeError(f"stop must be a threading.Event, not {type(stop).__name__}")
         self.stop = stop
         options: dict[str, Any] = {"policy": policy, "exploration": self.exploration,
-                                   "playout": playout, "transpositions": self.transpositions,
-                                   "prior": self.prior}
+                                   "playout": playout, "transpositions": self.transpositions}
         # Check the search options now rather than at the first move.
         Search(Game(), max_memory=0, **options)
         self._team = SearchTeam(self.threads, options, self.max_memory, self.reuse)
@@ -390,7 +387,7 @@ AGENT_OPTIONS: dict[str, dict[str, type]] = {
     "random": {},
     "greedy": {},
     "mcts": {"playouts": int, "time_limit": float, "clock": float, "threads": int,
-             "reuse": bool, "transpositions": bool, "prior": bool, "policy": str, "exploration": float,
+             "reuse": bool, "transpositions": bool, "policy": str, "exploration": float,
              "playout": str, "final": str, "purify": float},
     "openspiel-mcts": {"uct_c": float},
 }
