@@ -12,6 +12,11 @@
 
 #include <stdint.h>
 
+/* The x86-64 level a core variant is built for (setup.py); 1 for the baseline. */
+#ifndef WTS_KERNEL_LEVEL
+#define WTS_KERNEL_LEVEL 1
+#endif
+
 #if defined(_MSC_VER)
 #include <intrin.h>
 #define WTS_INLINE static __forceinline
@@ -35,11 +40,12 @@ WTS_INLINE int wts_popcount64_swar(uint64_t x) {
 
 /* The POPCNT instruction only when the build targets a CPU that has it;
  * a baseline x86-64 build would otherwise call into libgcc, slower than SWAR.
- * On 64-bit ARM the builtin is the baseline CNT instruction. */
+ * On 64-bit ARM the builtin is the baseline CNT instruction. MSVC defines no
+ * macro for POPCNT: setup.py passes the core variant's level instead. */
 WTS_INLINE int wts_popcount64(uint64_t x) {
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__POPCNT__) || defined(__aarch64__))
     return __builtin_popcountll(x);
-#elif defined(_MSC_VER) && defined(_M_X64) && defined(__AVX__)
+#elif defined(_MSC_VER) && defined(_M_X64) && WTS_KERNEL_LEVEL >= 2
     return (int)__popcnt64(x);
 #else
     return wts_popcount64_swar(x);
