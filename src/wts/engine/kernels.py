@@ -110,4 +110,6 @@ def load_core() -> None:
         except BaseException:
             del sys.modules[_CORE]
             raise
+        # What the import system does for a submodule it loads itself.
+        setattr(sys.modules["wts.engine"], "_core", core)  # noqa: B010
     _chosen = name
