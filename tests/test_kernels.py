@@ -109,3 +109,11 @@ def test_an_unknown_kernel_name_is_a_parameter_error() -> None:
     assert done.returncode != 0
     assert "wts.errors.ParameterError: WTS_CPU_KERNEL must be one of" in done.stderr
     assert "'avx9000'" in done.stderr
+
+
+def test_bench_times_simulate_on_every_kernel() -> None:
+    from wts.devtools.bench import kernel_simulate_rates
+
+    rates = kernel_simulate_rates(200, rounds=1)
+    assert list(rates) == list(wts.cpu_kernels())
+    assert all(rate > 0 for rate in rates.values())
