@@ -35,12 +35,16 @@ CORE_VARIANTS = {
 }
 
 
+HEADERS = ["src/wts/engine/wts_bits.h", "src/wts/engine/wts_cpu.h"]
+
+
 def extension(name: str) -> Extension:
     """``name`` is the module's dotted path under wts, as "engine._core"."""
     return Extension(
         f"wts.{name}",
         [f"src/wts/{name.replace('.', '/')}.pyx"],
         include_dirs=["src/wts/engine"],  # wts_bits.h, wts_cpu.h
+        depends=HEADERS,  # rebuilt when a header changes, the .c file or not
         extra_compile_args=extra_compile_args,
         extra_link_args=extra_link_args,
     )
@@ -65,6 +69,7 @@ def core_variants(core: Extension) -> list[Extension]:
             f"wts.engine._core_{suffix}",
             list(core.sources),
             include_dirs=list(core.include_dirs),
+            depends=list(core.depends),
             define_macros=[("WTS_KERNEL_LEVEL", str(level))],
             extra_compile_args=list(core.extra_compile_args),
             extra_link_args=list(core.extra_link_args),
