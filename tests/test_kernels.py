@@ -117,3 +117,27 @@ def test_bench_times_simulate_on_every_kernel() -> None:
     rates = kernel_simulate_rates(200, rounds=1)
     assert list(rates) == list(wts.cpu_kernels())
     assert all(rate > 0 for rate in rates.values())
+
+
+def test_the_cpu_level_agrees_with_the_flags_linux_reports() -> None:
+    """CPUID read by wts_cpu.h against the flags Linux reports (which also
+    leave out what the OS does not save, as XGETBV does)."""
+    from wts.engine._cpu import cpu_level
+
+    cpuinfo = "/proc/cpuinfo"
+    if platform.machine() != "x86_64" or not os.path.exists(cpuinfo):
+        assert cpu_level() == 1 or platform.machine().lower() in ("x86_64", "amd64")
+        pytest.skip("no /proc/cpuinfo on x86-64 here")
+    with open(cpuinfo) as file:
+        flags = set(next(line for line in file if line.startswith("flags")).split(":")[1].split())
+    levels = {
+        2: {"cx16", "lahf_lm", "popcnt", "pni", "sse4_1", "sse4_2", "ssse3"},
+        3: {"avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe", "xsave"},
+        4: {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"},
+    }
+    expected = 1
+    for level, needed in levels.items():
+        if not needed <= flags:
+            break
+        expected = level
+    assert cpu_level() == expected

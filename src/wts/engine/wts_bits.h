@@ -45,11 +45,12 @@ WTS_INLINE int wts_popcount64_swar(uint64_t x) {
 /* The POPCNT instruction only when the build targets a CPU that has it;
  * a baseline x86-64 build would otherwise call into libgcc, slower than SWAR.
  * On 64-bit ARM the builtin is the baseline CNT instruction. MSVC defines no
- * macro for POPCNT: setup.py passes the core variant's level instead. */
+ * macro for POPCNT: the core variant's level (setup.py) says, or /arch:AVX
+ * and up (every CPU with AVX has POPCNT). */
 WTS_INLINE int wts_popcount64(uint64_t x) {
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__POPCNT__) || defined(__aarch64__))
     return __builtin_popcountll(x);
-#elif defined(_MSC_VER) && defined(_M_X64) && WTS_KERNEL_LEVEL >= 2
+#elif defined(_MSC_VER) && defined(_M_X64) && (WTS_KERNEL_LEVEL >= 2 || defined(__AVX__))
     return (int)__popcnt64(x);
 #else
     return wts_popcount64_swar(x);

@@ -16,23 +16,23 @@
 #include <intrin.h>
 #include <immintrin.h>
 #define WTS_CPU_X86 1
-static void wts_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4]) {
+static inline void wts_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4]) {
     int regs[4];
     __cpuidex(regs, (int)leaf, (int)sub);
     r[0] = (uint32_t)regs[0]; r[1] = (uint32_t)regs[1];
     r[2] = (uint32_t)regs[2]; r[3] = (uint32_t)regs[3];
 }
-static uint64_t wts_xgetbv0(void) { return (uint64_t)_xgetbv(0); }
+static inline uint64_t wts_xgetbv0(void) { return (uint64_t)_xgetbv(0); }
 #elif (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
 #include <cpuid.h>
 #define WTS_CPU_X86 1
-static void wts_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4]) {
+static inline void wts_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4]) {
     unsigned a = 0, b = 0, c = 0, d = 0;
     if (!__get_cpuid_count(leaf, sub, &a, &b, &c, &d)) a = b = c = d = 0;  /* leaf too high */
     r[0] = a; r[1] = b; r[2] = c; r[3] = d;
 }
 /* As bytes: assemblers too old for the mnemonic still take it. */
-static uint64_t wts_xgetbv0(void) {
+static inline uint64_t wts_xgetbv0(void) {
     uint32_t lo, hi;
     __asm__ volatile(".byte 0x0f, 0x01, 0xd0" : "=a"(lo), "=d"(hi) : "c"(0));
     return ((uint64_t)hi << 32) | lo;
@@ -41,7 +41,7 @@ static uint64_t wts_xgetbv0(void) {
 
 #define WTS_HAS(word, bit) (((word) >> (bit)) & 1u)
 
-static int wts_cpu_level(void) {
+static inline int wts_cpu_level(void) {
 #if defined(WTS_CPU_X86)
     uint32_t l0[4], l1[4], l7[4], e0[4], e1[4];
     uint64_t xcr0 = 0;
