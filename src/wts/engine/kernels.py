@@ -38,10 +38,8 @@ _BUILDS = (
      ("x86-64-v3", 3, "_core_x86_64_v3"), ("x86-64-v4", 4, "_core_x86_64_v4"))
     if _X86_64 else (("baseline", 1, "_core"),)
 )
+_HERE = [os.path.dirname(os.path.abspath(__file__))]  # where the builds are
 _chosen: str | None = None
-
-
-_HERE = [os.path.dirname(os.path.abspath(__file__))]
 
 
 def _origin(module: str) -> str | None:
