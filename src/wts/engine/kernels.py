@@ -31,7 +31,8 @@ __all__ = ["ENVIRONMENT_VARIABLE", "cpu_kernel", "cpu_kernels", "load_core"]
 ENVIRONMENT_VARIABLE = "WTS_CPU_KERNEL"
 
 _CORE = "wts.engine._core"
-_X86_64 = platform.machine().lower() in ("x86_64", "amd64")
+# A 32-bit Python on a 64-bit x86 machine reports "AMD64" too: it has the baseline only.
+_X86_64 = platform.machine().lower() in ("x86_64", "amd64") and sys.maxsize > 2**32
 # Each build: (name, x86-64 level, module file's name); the baseline first.
 _BUILDS = (
     (("x86-64", 1, "_core"), ("x86-64-v2", 2, "_core_x86_64_v2"),
