@@ -1,10 +1,22 @@
-"""Build the Cython extensions; all metadata lives in pyproject.toml."""
+"""Build the Cython extensions; all metadata lives in pyproject.toml.
+
+The core (``wts.engine._core``) is built once for the baseline of the target
+and, on x86-64, again from the same generated C for each higher
+microarchitecture level the compiler can target: ``_core_x86_64_v2`` and so
+on. Those files still define ``PyInit__core``; ``wts.engine.kernels`` loads
+the best one the CPU supports under the name ``wts.engine._core``, so every
+module that cimports the core binds to it.
+"""
 
 import os
 import sys
+import sysconfig
+import tempfile
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+from setuptools.errors import CompileError
 
 extra_compile_args = []
 if sys.platform == "win32":
@@ -14,25 +26,116 @@ else:
 extra_compile_args += os.environ.get("WTS_EXTRA_CFLAGS", "").split()
 extra_link_args = os.environ.get("WTS_EXTRA_LDFLAGS", "").split()
 
+# Level -> (module suffix, GCC/Clang flags, MSVC flags or None where MSVC has no
+# such target). wts.engine.kernels names the same levels.
+CORE_VARIANTS = {
+    2: ("x86_64_v2", ["-march=x86-64-v2"], None),
+    3: ("x86_64_v3", ["-march=x86-64-v3"], ["/arch:AVX2"]),
+    4: ("x86_64_v4", ["-march=x86-64-v4"], ["/arch:AVX512"]),
+}
+
+
+HEADERS = ["src/wts/engine/wts_bits.h", "src/wts/engine/wts_cpu.h"]
+
 
 def extension(name: str) -> Extension:
     """``name`` is the module's dotted path under wts, as "engine._core"."""
     return Extension(
         f"wts.{name}",
         [f"src/wts/{name.replace('.', '/')}.pyx"],
-        include_dirs=["src/wts/engine"],  # wts_bits.h
+        include_dirs=["src/wts/engine"],  # wts_bits.h, wts_cpu.h
+        depends=HEADERS,  # rebuilt when a header changes, the .c file or not
         extra_compile_args=extra_compile_args,
         extra_link_args=extra_link_args,
     )
 
 
-setup(
-    ext_modules=cythonize(
-        [extension(name) for name in ("engine._core", "engine._history", "engine._game",
-                                      "engine._perft", "engine._simulate", "engine._batch",
-                                      "players._search", "players._greedy")],
-        # Safe without the GIL by design: every shared object holds its own lock
-        # (README, "Threads"), so a free-threaded CPython keeps the GIL off.
-        compiler_directives={"language_level": "3", "freethreading_compatible": True},
-    ),
+def targets_x86_64() -> bool:
+    """Whether the wheel being built is for x86-64 only (not ARM, not universal2)."""
+    platform = sysconfig.get_platform().lower()  # honours a cross build's _PYTHON_HOST_PLATFORM
+    if "arm64" in os.environ.get("ARCHFLAGS", ""):
+        return False
+    return platform.endswith(("x86_64", "amd64"))
+
+
+def core_variants(core: Extension) -> list[Extension]:
+    """The core's C compiled again for each higher level; flags are added by
+    ``BuildExt``, which knows the compiler."""
+    if not targets_x86_64():
+        return []
+    variants = []
+    for level, (suffix, _, _) in CORE_VARIANTS.items():
+        variant = Extension(
+            f"wts.engine._core_{suffix}",
+            list(core.sources),
+            include_dirs=list(core.include_dirs),
+            depends=list(core.depends),
+            define_macros=[("WTS_KERNEL_LEVEL", str(level))],
+            extra_compile_args=list(core.extra_compile_args),
+            extra_link_args=list(core.extra_link_args),
+        )
+        variant.wts_level = level
+        variants.append(variant)
+    return variants
+
+
+class BuildExt(build_ext):
+    """Adds each core variant's target flags, and leaves out a variant the
+    compiler cannot target (an old GCC without -march=x86-64-v4, say)."""
+
+    def build_extensions(self):
+        msvc = self.compiler.compiler_type == "msvc"
+        kept = []
+        for ext in self.extensions:
+            level = getattr(ext, "wts_level", None)
+            if level is not None:
+                flags = CORE_VARIANTS[level][2 if msvc else 1]
+                if flags is None or not self._accepts(flags):
+                    print(f"setup.py: the compiler cannot target level {level}: "
+                          f"{ext.name} is not built")
+                    continue
+                # Before WTS_EXTRA_CFLAGS, so those still have the last word.
+                ext.extra_compile_args = flags + ext.extra_compile_args
+            kept.append(ext)
+        self.extensions = kept
+        super().build_extensions()
+
+    def build_extension(self, ext):
+        # The variants compile the same .c: each keeps its objects apart.
+        if getattr(ext, "wts_level", None) is None:
+            return super().build_extension(ext)
+        build_temp = self.build_temp
+        self.build_temp = os.path.join(build_temp, ext.name)
+        try:
+            return super().build_extension(ext)
+        finally:
+            self.build_temp = build_temp
+
+    def get_export_symbols(self, ext):
+        if getattr(ext, "wts_level", None) is not None:
+            return ["PyInit__core"]  # the core's own init function, whatever the file's name
+        return super().get_export_symbols(ext)
+
+    def _accepts(self, flags: list[str]) -> bool:
+        with tempfile.TemporaryDirectory() as tmp:
+            source = os.path.join(tmp, "probe.c")
+            with open(source, "w") as file:
+                file.write("int main(void) { return 0; }\n")
+            try:
+                self.compiler.compile([source], output_dir=tmp, extra_postargs=flags)
+            except CompileError:
+                return False
+        return True
+
+
+modules = cythonize(
+    [extension(name) for name in ("engine._core", "engine._cpu", "engine._history",
+                                  "engine._game", "engine._perft", "engine._simulate",
+                                  "engine._batch", "players._search", "players._greedy")],
+    # Safe without the GIL by design: every shared object holds its own lock
+    # (README, "Threads"), so a free-threaded CPython keeps the GIL off.
+    compiler_directives={"language_level": "3", "freethreading_compatible": True},
 )
+modules += core_variants(next(m for m in modules if m.name == "wts.engine._core"))
+
+setup(ext_modules=modules, cmdclass={"build_ext": BuildExt})

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.machinery
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -33,7 +34,10 @@ def _extension_modules() -> list[str]:
     for path in PACKAGE.rglob("*"):
         suffix = next((s for s in suffixes if path.name.endswith(s)), None)
         if suffix is not None:  # the longest: "_core.cpython-311-x86_64-linux-gnu.so"
-            names.add(str(path.relative_to(PACKAGE))[: -len(suffix)])
+            name = str(path.relative_to(PACKAGE))[: -len(suffix)]
+            # The core's CPU builds (setup.py) are wts.engine._core itself,
+            # loaded under that name: _core.pyi is their stub.
+            names.add(re.sub(r"^engine/_core_x86_64_v\d$", "engine/_core", name))
     return sorted(names)
 
 

@@ -3,7 +3,9 @@
 #
 #   1. `python -m build` makes the sdist, then the wheel from that sdist;
 #   2. the wheel holds the .pxd files, wts_bits.h, the .pyi stubs, py.typed and
-#      one compiled module per .pyx, and no .c or .pyx (the sdist carries the
+#      one compiled module per .pyx, on x86-64 the core's builds for x86-64-v2,
+#      -v3 and -v4 too (objdump: no POPCNT or PDEP in the baseline core, PDEP
+#      in the v3 one), and no .c or .pyx (the sdist carries the
 #      .pyx sources; the wheel does not need them: `cimport wts.engine._core` reads
 #      only the .pxd files and the header);
 #   3. `auditwheel show`, then `auditwheel repair` to a manylinux tag;
@@ -57,7 +59,7 @@ ls -l "$sdist" "$wheel"
 step "contents of the wheel and the sdist"
 pyx_modules=$(cd src/wts && find . -name '*.pyx' | sed 's|^\./||; s/\.pyx$//' | sort)
 tool python - "$wheel" "$sdist" "$pyx_modules" <<'EOF'
-import sys, tarfile, zipfile
+import platform, sys, tarfile, zipfile
 wheel, sdist, modules = sys.argv[1], sys.argv[2], sys.argv[3].split()
 names = set(zipfile.ZipFile(wheel).namelist())
 problems = []
@@ -68,6 +70,10 @@ problems += [f"wheel lacks {n}" for n in required if n not in names]
 for m in modules:
     if not any(n.startswith(f"wts/{m}.") and n.endswith((".so", ".pyd")) for n in names):
         problems.append(f"wheel lacks the compiled module wts/{m}")
+if platform.machine() == "x86_64":  # the core's builds for each level (setup.py)
+    for level in ("v2", "v3", "v4"):
+        if not any(n.startswith(f"wts/engine/_core_x86_64_{level}.") for n in names):
+            problems.append(f"wheel lacks the core's x86-64-{level} build")
 problems += [f"wheel holds {n}" for n in sorted(names) if n.endswith((".c", ".pyx"))]
 problems += [f"wheel holds {n} outside wts/" for n in sorted(names)
              if not n.startswith(("wts/", "wts-"))]
@@ -82,6 +88,17 @@ print(f"wheel: {len(names)} files; sdist: {len(members)} entries; modules: {', '
 if problems:
     sys.exit("\n".join(problems))
 EOF
+
+if [[ $(uname -m) == x86_64 ]] && command -v objdump >/dev/null; then
+    step "objdump: the baseline core has no POPCNT or PDEP, the x86-64-v3 one has PDEP"
+    mkdir "$work/cores"
+    (cd "$work/cores" && "$python" -m zipfile -e "$wheel" . )
+    # (GCC's "rep bsf", which objdump shows as tzcnt, runs as BSF on any x86-64.)
+    baseline=$(objdump -d "$work"/cores/wts/engine/_core.*.so | grep -cE '\s(popcnt|pdep)\s' || true)
+    v3=$(objdump -d "$work"/cores/wts/engine/_core_x86_64_v3.*.so | grep -cE '\spdep\s' || true)
+    echo "baseline core: $baseline POPCNT/PDEP; x86-64-v3 core: $v3 PDEP"
+    [[ $baseline -eq 0 && $v3 -gt 0 ]] || fail "the cores are not built for their levels"
+fi
 
 step "auditwheel show / repair"
 tool auditwheel show "$wheel"

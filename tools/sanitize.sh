@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build every Cython extension with AddressSanitizer and UndefinedBehaviorSanitizer
 # (-fno-sanitize-recover=all) in a temporary copy of the package, at -O0 and at
-# -O2, and run against each build the rule, kernel (batch, simulate, perft),
+# -O2 (the core in each of its CPU builds), and run against each build the rule,
+# kernel (batch, simulate, perft, each CPU kernel),
 # agent and search, and thread tests; then the differential corpus
 # (tests/test_fuzz.py) against the -O2 build; the two builds are tested side by
 # side, a core each. Fails on any sanitizer report,
@@ -90,6 +91,13 @@ echo "caught: $(grep -h -m1 'runtime error' "$work/canary/stderr")"
 export ASAN_OPTIONS="detect_leaks=0:log_path=$work/report/asan"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$work/report/ubsan"
 expected=$(find src/wts -name '*.pyx' | wc -l)
+# On x86-64, the core again for each level the compiler can target (setup.py).
+if [[ $(uname -m) == x86_64 ]]; then
+    for level in 2 3 4; do
+        "$cc" -march=x86-64-v$level -x c -c /dev/null -o /dev/null 2>/dev/null &&
+            expected=$((expected + 1))
+    done
+fi
 # The rule, kernel, agent and thread tests, with PYTHONMALLOC=malloc: every Python
 # allocation goes through ASan's malloc, so an overrun of a small block is caught
 # rather than hidden inside a pymalloc arena.
@@ -97,7 +105,7 @@ native_tests=(
     test_clarifications.py test_rulebook_figures.py test_wts_rulings.py test_errors.py
     test_api.py test_squares.py test_history.py test_batch.py test_simulate.py test_perft.py
     test_agents.py test_threads.py test_openspiel.py test_env.py test_keys.py test_symmetry.py
-    test_undo.py test_search_team.py
+    test_undo.py test_search_team.py test_kernels.py
 )
 present=()
 for name in "${native_tests[@]}"; do
@@ -128,7 +136,8 @@ for level in -O0 -O2; do
         built=$((built + 1))
     done
     if [[ $built -ne $expected ]]; then
-        echo "sanitize.sh: expected $expected extension modules (one per .pyx), built $built" >&2
+        echo "sanitize.sh: expected $expected extension modules (one per .pyx and core build)," \
+            "built $built" >&2
         exit 1
     fi
     sanitized "$tree" malloc "$python" -c '

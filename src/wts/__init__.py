@@ -15,6 +15,7 @@ from wts._version import __version__
 from wts.engine.batch import NO_MOVE, STATUSES, BatchGame, StepResult
 from wts.engine.events import Capture, Hatch, TurnResult
 from wts.engine.game import Game
+from wts.engine.kernels import cpu_kernel, cpu_kernels
 from wts.engine.perft import PerftCounts, perft
 from wts.engine.pieces import MAX_TURN, Color, Piece, Status
 from wts.engine.simulate import SimulationResult, simulate
@@ -104,4 +105,6 @@ __all__ = [
     "perft",
     "PerftCounts",
     "get_include",
+    "cpu_kernel",
+    "cpu_kernels",
 ]

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +23,7 @@ import wts.engine.reference
 from wts.engine._core import state_size
 from wts.engine.batch import NO_MOVE, BatchGame
 from wts.engine.game import Game
+from wts.engine.kernels import ENVIRONMENT_VARIABLE, cpu_kernel, cpu_kernels
 from wts.engine.simulate import simulate
 from wts.players.agents import MCTSAgent
 
@@ -40,6 +43,7 @@ __all__ = [
     "vector_env_seconds",
     "search_seconds",
     "VECTOR_SIZES",
+    "kernel_simulate_rates",
     "run",
     "main_table",
     "verdict",
@@ -260,6 +264,36 @@ def _best_of(rounds: int, *tasks: Callable[[], float]) -> list[float]:
     return best
 
 
+# Run with a kernel forced: simulate's turns a second on one thread.
+_KERNEL_CHILD = """
+import sys, wts
+wts.simulate(1000, seed=1)  # warm
+result = wts.simulate(int(sys.argv[1]), seed=11)
+print(wts.cpu_kernel(), result.turns / result.seconds)
+"""
+
+
+def kernel_simulate_rates(games: int, rounds: int) -> dict[str, float]:
+    """Simulate's turns a second on one thread with each CPU kernel this
+    machine runs, each forced by ``WTS_CPU_KERNEL`` in a process of its own
+    (a process loads one kernel); the kernels alternate each round and the
+    best is kept."""
+    best: dict[str, float] = {}
+    env = dict(os.environ)
+    # The wts running this, whether a source tree or an installed package.
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
+    for _ in range(rounds):
+        for kernel in cpu_kernels():
+            env[ENVIRONMENT_VARIABLE] = kernel
+            done = subprocess.run([sys.executable, "-c", _KERNEL_CHILD, str(games)], env=env,
+                                  capture_output=True, text=True, check=True)
+            name, rate = done.stdout.split()
+            assert name == kernel, (name, kernel)
+            best[kernel] = max(best.get(kernel, 0.0), float(rate))
+    return best
+
+
 @dataclass
 class BenchRow:
     measure: str
@@ -307,7 +341,9 @@ def run(quick: bool = False) -> list[BenchRow]:
         rounds, lambda: _timed(lambda: (replay_batch(1024, batch_moves), batch_game_turns)[1])
     )
     size = state_size()
+    kernel_rates = kernel_simulate_rates(playouts, rounds)
     return [
+        BenchRow("CPU kernel in use", cpu_kernel(), "", None),
         BenchRow("Game.play, fast", f"{fast_play * 1e6:.2f} us/turn", "", None),
         BenchRow("Game.play, reference", f"{reference_play * 1e6:.1f} us/turn", "", None),
         BenchRow("Game.play fast / reference", f"{reference_play / fast_play:.0f}x", ">= 100x",
@@ -317,8 +353,11 @@ def run(quick: bool = False) -> list[BenchRow]:
         BenchRow("try a turn by copy() + play (and play on)", f"{copy_try * 1e9:.0f} ns/position",
                  "", None),
         BenchRow("copy() + play / push + pop", f"{copy_try / undo_try:.2f}x", "", None),
-        BenchRow("simulate, 1 thread", f"{1 / sim_one / 1e6:.2f} M turns/s", ">= 12 M turns/s",
-                 1 / sim_one >= 12e6),
+        BenchRow(f"simulate, 1 thread ({cpu_kernel()} kernel)",
+                 f"{1 / sim_one / 1e6:.2f} M turns/s", ">= 12 M turns/s", 1 / sim_one >= 12e6),
+        *(BenchRow(f"simulate, 1 thread, {kernel} kernel (own process)",
+                   f"{rate / 1e6:.2f} M turns/s", "", None)
+          for kernel, rate in kernel_rates.items()),
         BenchRow("simulate / reference random play", f"{reference_random / sim_one:.0f}x",
                  ">= 1000x", reference_random / sim_one >= 1000),
         BenchRow("simulate, 2 threads / 1 thread", f"{sim_one / sim_two:.2f}x", ">= 1.8x",

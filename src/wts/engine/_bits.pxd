@@ -39,4 +39,5 @@ cdef extern from "wts_bits.h" nogil:
     void wts_rng_seed(wts_rng *rng, uint64_t seed)     # filled by splitmix64 from seed
     uint64_t wts_rng_next(wts_rng *rng)                # 64 random bits
     uint32_t wts_rng_below(wts_rng *rng, uint32_t n)   # uniform in [0, n), 0 < n
-    int wts_uniform_bit(uint32_t r)                    # padded bit 0..89 from 32 bits, or -1
+    # Uniform in [0, n) from the 32 random bits r; rng only when r is rejected.
+    uint32_t wts_rng_below_from(wts_rng *rng, uint32_t n, uint32_t r)

@@ -11,8 +11,17 @@
 #define WTS_BITS_H
 
 #include <stdint.h>
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BMI2__)
+#include <immintrin.h>
+#endif
+
+/* The x86-64 level a core variant is built for (setup.py); 1 for the baseline. */
+#ifndef WTS_KERNEL_LEVEL
+#define WTS_KERNEL_LEVEL 1
+#endif
 
 #if defined(_MSC_VER)
+#include <immintrin.h>
 #include <intrin.h>
 #define WTS_INLINE static __forceinline
 #else
@@ -35,11 +44,13 @@ WTS_INLINE int wts_popcount64_swar(uint64_t x) {
 
 /* The POPCNT instruction only when the build targets a CPU that has it;
  * a baseline x86-64 build would otherwise call into libgcc, slower than SWAR.
- * On 64-bit ARM the builtin is the baseline CNT instruction. */
+ * On 64-bit ARM the builtin is the baseline CNT instruction. MSVC defines no
+ * macro for POPCNT: the core variant's level (setup.py) says, or /arch:AVX
+ * and up (every CPU with AVX has POPCNT). */
 WTS_INLINE int wts_popcount64(uint64_t x) {
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__POPCNT__) || defined(__aarch64__))
     return __builtin_popcountll(x);
-#elif defined(_MSC_VER) && defined(_M_X64) && defined(__AVX__)
+#elif defined(_MSC_VER) && defined(_M_X64) && (WTS_KERNEL_LEVEL >= 2 || defined(__AVX__))
     return (int)__popcnt64(x);
 #else
     return wts_popcount64_swar(x);
@@ -64,22 +75,32 @@ WTS_INLINE int wts_ctz64(uint64_t x) {
 #endif
 }
 
-/* Index of the k-th set bit (k from 0) by binary search on popcounts. */
+/* Index of the k-th set bit (k from 0) of x, which has more than k set: no
+ * branch, as the k of a random move is unpredictable. With BMI2, PDEP
+ * deposits 1 << k on the k-th set bit (fast on Intel and on AMD from Zen 3).
+ * Without, a broadword select: the bytes' running popcounts find the byte,
+ * the same again on that byte's bits finds the bit. Both give the same bit. */
 WTS_INLINE int wts_select64(uint64_t x, int k) {
-    int base = 0;
-    int width;
-    for (width = 32; width >= 1; width >>= 1) {
-        uint64_t low = x & ((1ULL << width) - 1ULL);
-        int count = wts_popcount64(low);
-        if (k >= count) {
-            k -= count;
-            x >>= width;
-            base += width;
-        } else {
-            x = low;
-        }
-    }
-    return base;
+#if ((defined(__GNUC__) || defined(__clang__)) && defined(__BMI2__)) \
+    || (defined(_MSC_VER) && defined(_M_X64) && WTS_KERNEL_LEVEL >= 3)
+    return wts_ctz64(_pdep_u64(1ULL << k, x));
+#else
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    uint64_t s = x - ((x >> 1) & 0x5555555555555555ULL);
+    uint64_t sums, below, byte, bits;
+    int place, rank;
+    s = (s & 0x3333333333333333ULL) + ((s >> 2) & 0x3333333333333333ULL);
+    s = (s + (s >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    sums = s * ones;                                     /* byte i: bits set in bytes 0..i */
+    below = (((uint64_t)k * ones | highs) - sums) & highs;  /* top bit of byte i: sum <= k */
+    place = (int)((((below >> 7) * ones) >> 53) & ~7ULL);   /* 8 x the bytes before the bit */
+    rank = k - (int)(((sums << 8) >> place) & 0xFF);     /* the bit's rank in its byte */
+    byte = (x >> place) & 0xFF;
+    bits = (((byte * ones) & 0x8040201008040201ULL) + 0x7F7F7F7F7F7F7F7FULL) & highs;
+    sums = (bits >> 7) * ones;                           /* byte i: bits 0..i of the byte set */
+    below = (((uint64_t)rank * ones | highs) - sums) & highs;
+    return place + (int)(((below >> 7) * ones) >> 56);
+#endif
 }
 
 /* ---- 128-bit boards --------------------------------------------------- */
@@ -143,10 +164,14 @@ WTS_INLINE wts_board wts_clear_lowest(wts_board a) {
     return a;
 }
 
-/* The k-th set bit (from 0) of a board with more than k bits set. */
+/* The k-th set bit (from 0) of a board with more than k bits set. The word is
+ * chosen by masks, not a branch (k is random). */
 WTS_INLINE int wts_select(wts_board a, int k) {
     int low = wts_popcount64(a.lo);
-    return k < low ? wts_select64(a.lo, k) : 64 + wts_select64(a.hi, k - low);
+    uint64_t high = (uint64_t)0 - (uint64_t)(k >= low);   /* all ones: the bit is in hi */
+    uint64_t word = (a.lo & ~high) | (a.hi & high);
+    int skip = low & (int)high;
+    return (int)(high & 64) + wts_select64(word, k - skip);
 }
 
 /* ---- Random numbers: xoshiro256** seeded by splitmix64 ----------------- */
@@ -183,26 +208,24 @@ WTS_INLINE uint64_t wts_rng_next(wts_rng *rng) {
     return result;
 }
 
-/* Uniform in [0, n) for 0 < n < 2^32: Lemire's multiply-shift with rejection,
- * in 32x32->64 multiplies so no 128-bit type is needed. */
-WTS_INLINE uint32_t wts_rng_below(wts_rng *rng, uint32_t n) {
-    uint64_t m = (uint64_t)(uint32_t)(wts_rng_next(rng) >> 32) * n;
-    uint32_t low = (uint32_t)m;
-    if (low < n) {
+/* Uniform in [0, n), 0 < n < 2^32, from the 32 random bits r: Lemire's
+ * multiply-shift. The few r that would bias it (2^32 mod n of them, so with
+ * probability below n / 2^32) are replaced by fresh draws from rng. The
+ * multiplies are 32x32->64, so no 128-bit type is needed. */
+WTS_INLINE uint32_t wts_rng_below_from(wts_rng *rng, uint32_t n, uint32_t r) {
+    uint64_t m = (uint64_t)r * n;
+    if ((uint32_t)m < n) {
         uint32_t threshold = (uint32_t)(0u - n) % n;
-        while (low < threshold) {
+        while ((uint32_t)m < threshold) {
             m = (uint64_t)(uint32_t)(wts_rng_next(rng) >> 32) * n;
-            low = (uint32_t)m;
         }
     }
     return (uint32_t)(m >> 32);
 }
 
-/* A padded bit 0..89 from 32 random bits, uniform, or -1 for the 76 values
- * of 2^32 mod 90 that would bias it (Lemire's test without a retry loop). */
-WTS_INLINE int wts_uniform_bit(uint32_t r) {
-    uint64_t m = (uint64_t)r * 90u;
-    return (uint32_t)m < 76u ? -1 : (int)(m >> 32);
+/* Uniform in [0, n), 0 < n < 2^32, from the high half of the next output. */
+WTS_INLINE uint32_t wts_rng_below(wts_rng *rng, uint32_t n) {
+    return wts_rng_below_from(rng, n, (uint32_t)(wts_rng_next(rng) >> 32));
 }
 
 #endif /* WTS_BITS_H */

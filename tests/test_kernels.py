@@ -1,0 +1,143 @@
+"""Every build of the core this machine can run (``wts.cpu_kernels()``), each
+forced by WTS_CPU_KERNEL in its own process: it is the one in use, it agrees
+with the reference engine, and it plays the same games as every other build."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import platform
+import subprocess
+import sys
+
+import pytest
+
+import wts
+
+SRC_DIR = os.path.dirname(os.path.dirname(os.path.abspath(wts.__file__)))
+
+# Run in a child: which build is in use, a differential fuzz run against the
+# reference, and simulate's per-game results on one and two threads.
+CHILD = """
+import hashlib, json, warnings
+warnings.simplefilter("error", RuntimeWarning)  # a forced build that is there: no warning
+import wts, wts.engine._core
+from wts.devtools.fuzz import run_fuzz
+report = run_fuzz(wts.reference.Game, wts.Game, seed=16, games=60)
+one = wts.simulate(3000, seed=16, per_game=True)
+two = wts.simulate(3000, seed=16, threads=2, per_game=True)
+print(json.dumps({
+    "kernel": wts.cpu_kernel(),
+    "file": wts.engine._core.__file__,
+    "fuzz_failure": None if report.failure is None else str(report.failure),
+    "fuzz_turns": report.turns,
+    "threads_agree": one == two,
+    "games": [one.turns, one.black_wins, one.white_wins, one.draws],
+    "per_game": hashlib.sha256(one.lengths.tobytes() + one.statuses.tobytes()).hexdigest(),
+}))
+"""
+
+
+def run_child(code: str, kernel: str | None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env.pop("WTS_CPU_KERNEL", None)
+    if kernel is not None:
+        env["WTS_CPU_KERNEL"] = kernel
+    # The wts under test, whether a source tree or an installed wheel.
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [SRC_DIR, env.get("PYTHONPATH")]))
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=600)
+
+
+@functools.cache
+def kernel_run(kernel: str) -> dict:
+    done = run_child(CHILD, kernel)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("kernel", wts.cpu_kernels())
+def test_each_kernel_is_used_and_agrees_with_the_reference(kernel: str) -> None:
+    result = kernel_run(kernel)
+    assert result["kernel"] == kernel
+    assert result["fuzz_failure"] is None and result["fuzz_turns"] > 300
+    assert result["threads_agree"]
+
+
+def test_every_kernel_plays_the_same_games() -> None:
+    results = {kernel: kernel_run(kernel) for kernel in wts.cpu_kernels()}
+    files = {result["file"] for result in results.values()}
+    assert len(files) == len(results)  # each really loaded its own build
+    first = next(iter(results.values()))
+    for kernel, result in results.items():
+        assert (result["games"], result["per_game"]) == (first["games"], first["per_game"]), kernel
+
+
+def test_the_default_is_the_best_kernel_and_the_baseline_is_always_there() -> None:
+    kernels = wts.cpu_kernels()
+    assert kernels and kernels[0] in ("x86-64", "baseline")
+    if "WTS_CPU_KERNEL" not in os.environ:
+        assert wts.cpu_kernel() == kernels[-1]
+    if platform.machine().lower() in ("x86_64", "amd64"):
+        assert set(kernels) <= {"x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4"}
+
+
+def test_baseline_names_the_lowest_kernel() -> None:
+    done = run_child("import wts; print(wts.cpu_kernel())", "baseline")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == wts.cpu_kernels()[0]
+
+
+def test_a_kernel_this_machine_cannot_run_warns_and_uses_the_best() -> None:
+    names = ("x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4")
+    missing = [name for name in names if name not in wts.cpu_kernels()]
+    if platform.machine().lower() not in ("x86_64", "amd64") or not missing:
+        pytest.skip("this machine runs every x86-64 build")
+    code = ("import warnings\nwith warnings.catch_warnings(record=True) as seen:\n"
+            "    warnings.simplefilter('always')\n    import wts\n"
+            "print(wts.cpu_kernel()); print([str(w.message) for w in seen])")
+    done = run_child(code, missing[-1])
+    assert done.returncode == 0, done.stderr
+    kernel, messages = done.stdout.splitlines()
+    assert kernel == wts.cpu_kernels()[-1]
+    assert f"WTS_CPU_KERNEL={missing[-1]}" in messages and "cannot run" in messages
+
+
+def test_an_unknown_kernel_name_is_a_parameter_error() -> None:
+    done = run_child("import wts", "avx9000")
+    assert done.returncode != 0
+    assert "wts.errors.ParameterError: WTS_CPU_KERNEL must be one of" in done.stderr
+    assert "'avx9000'" in done.stderr
+
+
+def test_bench_times_simulate_on_every_kernel() -> None:
+    from wts.devtools.bench import kernel_simulate_rates
+
+    rates = kernel_simulate_rates(200, rounds=1)
+    assert list(rates) == list(wts.cpu_kernels())
+    assert all(rate > 0 for rate in rates.values())
+
+
+def test_the_cpu_level_agrees_with_the_flags_linux_reports() -> None:
+    """CPUID read by wts_cpu.h against the flags Linux reports (which also
+    leave out what the OS does not save, as XGETBV does)."""
+    from wts.engine._cpu import cpu_level
+
+    cpuinfo = "/proc/cpuinfo"
+    if platform.machine() != "x86_64" or not os.path.exists(cpuinfo):
+        assert cpu_level() == 1 or platform.machine().lower() in ("x86_64", "amd64")
+        pytest.skip("no /proc/cpuinfo on x86-64 here")
+    with open(cpuinfo) as file:
+        flags = set(next(line for line in file if line.startswith("flags")).split(":")[1].split())
+    levels = {
+        2: {"cx16", "lahf_lm", "popcnt", "pni", "sse4_1", "sse4_2", "ssse3"},
+        3: {"avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe", "xsave"},
+        4: {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"},
+    }
+    expected = 1
+    for level, needed in levels.items():
+        if not needed <= flags:
+            break
+        expected = level
+    assert cpu_level() == expected
