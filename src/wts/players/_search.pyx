@@ -162,15 +162,16 @@ cdef class Search:
     """A simultaneous-move MCTS from one position; both players' statistics.
 
     ``Search(game, seed=0, policy="ucb", exploration=None, playout="tactical",
-    expand_threshold=1, max_memory=256 MiB, transpositions=False)``. ``run(n)`` does ``n`` more
-    iterations (each one playout, or a finished position reached in the tree)
+    expand_threshold=1, max_memory=256 MiB, transpositions=False)``. ``run(n)``
+    does ``n`` more iterations (each one playout, or a finished position reached in the tree)
     without the GIL; ``strategy``, ``visits`` and ``values`` read the root.
     ``exploration`` is gamma for ``"rm"`` and ``"exp3"`` and the UCB1 constant
     for ``"ucb"`` (default 0.2 for all three: docs/search.md has the matches
     that chose it). With ``transpositions`` a joint move that reaches a
     position already in the tree links to its node (``edges`` counts the
-    links). :meth:`advance` moves the root on by a turn, keeping the subtree. Once the tree holds about
-    ``max_memory`` bytes it stops growing; the search goes on below its leaves.
+    links). :meth:`advance` moves the root on by a turn, keeping the
+    subtree. Once the tree holds about ``max_memory`` bytes it stops growing;
+    the search goes on below its leaves.
 
     A search runs one call at a time: a call made while another thread's call
     is running raises :class:`wts.BusyError`.
@@ -513,7 +514,8 @@ cdef class Search:
         cdef uint64_t *position_keys = NULL
         cdef int32_t *position_nodes = NULL
         cdef bint ok = False
-        if first == NULL or cursor == NULL or edge_slot == NULL or renumber == NULL or order == NULL:
+        if (first == NULL or cursor == NULL or edge_slot == NULL or renumber == NULL
+                or order == NULL):
             free(first)
             free(cursor)
             free(edge_slot)
@@ -592,7 +594,8 @@ cdef class Search:
             self.keys, self.children, self.cap_edges = keys, children, cap_edges
             self.n_edges, self.hash_shift = edges, edge_shift
             self.position_keys, self.position_nodes = position_keys, position_nodes
-            self.cap_positions, self.position_shift, self.n_positions = cap_positions, position_shift, 0
+            self.cap_positions, self.position_shift = cap_positions, position_shift
+            self.n_positions = 0
             if self.transpositions:
                 memset(self.position_nodes, 0xFF, cap_positions * sizeof(int32_t))
                 for i in range(count):
