@@ -145,10 +145,11 @@ def test_a_whole_game_clock_gives_each_move_a_tenth_of_what_is_left() -> None:
     game = wts.Game()
     assert agent._move_time(game) == pytest.approx(0.2)
     agent._clock_used = 1.5
-    assert agent._move_time(game.copy()) == pytest.approx(0.2)  # turn 0 again: a new game
-    game.play(0, 1)
-    agent._clock_used = 1.5
+    # The same turn again (the other colour, say): the same game, the clock runs on.
     assert agent._move_time(game) == pytest.approx(0.05)
+    game.play(0, 1)
+    assert agent._move_time(game) == pytest.approx(0.05)
+    assert agent._move_time(wts.Game()) == pytest.approx(0.2)  # an earlier turn: a new game
     capped = MCTSAgent(clock=100.0, time_limit=0.5, seed=1)
     assert capped._move_time(wts.Game()) == 0.5
     spent = MCTSAgent(clock=1.0, seed=1)
@@ -163,6 +164,36 @@ def test_a_clocked_agent_plays_a_whole_game() -> None:
     assert game.is_over() and agent.total_playouts > 0
 
 
+def test_an_agent_playing_both_sides_spends_one_clock() -> None:
+    agent = MCTSAgent(clock=1.0, seed=3, playouts=50)
+    game = wts.Game()
+    agent.select(game, "black")
+    spent = agent._clock_used
+    agent.select(game, "white")
+    assert agent._clock_used > spent
+
+
+def test_trees_without_playouts_do_not_dilute_the_strategy() -> None:
+    agent = MCTSAgent(playouts=3, threads=4, seed=1, reuse=False)
+    agent.select(wts.Game(), "black")
+    strategy = agent.last_search.strategy
+    assert sum(p > 0 for p in strategy) <= 3
+    assert abs(sum(strategy) - 1.0) < 1e-9
+
+
+def test_playouts_near_the_last_turn_still_play() -> None:
+    # The playout's turn limit must not wrap around near WTS_MAX_TURN.
+    game = wts.Game.from_fen("9/9/9/9/4e4/9/9/9/9 E5 4294967000")
+    search = Search(game, seed=0)
+    search.run(2_000)
+    assert {v for v in search.values(0) if v is not None} != {0.5}
+
+
+def test_search_checks_transpositions_is_a_bool() -> None:
+    with pytest.raises(wts.ParameterTypeError):
+        Search(wts.Game(), transpositions="false")  # type: ignore[arg-type]
+
+
 def test_agent_specs_take_options() -> None:
     assert agent_options("mcts:1,threads=2, reuse = false,policy=rm") == {
         "threads": 2, "reuse": False, "policy": "rm"}
@@ -172,6 +203,14 @@ def test_agent_specs_take_options() -> None:
     assert (agent.playouts, agent.transpositions, agent.final) == (500, True, "value")
     assert make_agent("mcts,time_limit=0.5", time_limit=2.0).time_limit == 0.5
     assert make_agent("mcts", time_limit=2.0).time_limit == 2.0
+    assert parse_agent_spec(" mcts : 2 , threads=2") == ("mcts", 2)
+
+
+def test_ladder_anchors_take_options() -> None:
+    from wts.players.ladder import _anchors
+
+    assert _anchors("random,mcts:1,policy=rm,final=value,greedy") == [
+        "random", "mcts:1,policy=rm,final=value", "greedy"]
 
 
 @pytest.mark.parametrize(("spec", "words"), [
@@ -183,6 +222,10 @@ def test_agent_specs_take_options() -> None:
     ("mcts:1,threads=2,threads=3", "given twice"),
     ("random,threads=2", "KEY one of: none"),
     ("openspiel-mcts:10,threads=2", "uct_c"),
+    ("mcts:1,threads=\uff12", "expected digits"),
+    ("mcts:1,threads=1_0", "expected digits"),
+    ("mcts:1,exploration=\uff10.3", "expected float"),
+    ("mcts:1,speed=" + "9" * 10_000, "more characters"),
 ])
 def test_bad_agent_options_are_named(spec: str, words: str) -> None:
     with pytest.raises(wts.ParameterError, match=words):

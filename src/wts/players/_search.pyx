@@ -46,7 +46,7 @@ from wts.engine._game cimport GameCore
 from wts.players._sampling cimport random_square, uniform
 
 from wts.errors import BusyError
-from wts.params import check_choice, check_float, check_int, check_seed
+from wts.params import check_bool, check_choice, check_float, check_int, check_seed
 
 cdef enum:
     POLICY_RM = 0
@@ -93,7 +93,7 @@ cdef void tactical_playout(wts_state *state, wts_rng *rng, bint captures) noexce
     cdef wts_board empty, black_wins, white_wins, none
     cdef wts_board black_free, white_free
     cdef int black, white
-    cdef uint32_t stop = state.turn + MAX_PLAYOUT_TURNS
+    cdef uint64_t stop = <uint64_t>state.turn + MAX_PLAYOUT_TURNS  # no wrap near WTS_MAX_TURN
     none.lo = none.hi = 0
     while not wts_is_over(state) and state.turn < stop:
         empty = wts_empty_squares(state)
@@ -232,6 +232,7 @@ cdef class Search:
         playout = check_choice(playout, "playout", tuple(PLAYOUTS))
         expand_threshold = check_int(expand_threshold, "expand_threshold", 1, 2**31 - 1)
         max_memory = check_int(max_memory, "max_memory", 0, 2**62)
+        transpositions = check_bool(transpositions, "transpositions")
         if exploration is None:
             exploration = 0.2
         if policy == "ucb":
@@ -245,7 +246,7 @@ cdef class Search:
             raise BusyError("this search is in use by another thread")
         try:
             self._build(&root, seed, POLICIES[policy], exploration, PLAYOUTS[playout],
-                        expand_threshold, max_memory, bool(transpositions))
+                        expand_threshold, max_memory, transpositions)
         finally:
             PyThread_release_lock(self.busy)
 
@@ -834,7 +835,9 @@ cdef class Search:
         ``white``, squares 0-80), keeping everything searched below it, as a
         search that reuses its tree from one turn to the next does. Returns
         False, and leaves the search as it was, when that joint move was never
-        searched (or memory ran out); ``iterations`` becomes the new root's visits."""
+        searched (or memory ran out). ``iterations`` becomes the new root's visits,
+        which count the playouts from it made before it was expanded: those are
+        not in ``visits`` or ``strategy``."""
         cdef int b = check_int(black, "black (a square 0-80)", 0, WTS_NUM_SQUARES - 1)
         cdef int w = check_int(white, "white (a square 0-80)", 0, WTS_NUM_SQUARES - 1)
         cdef Py_ssize_t slot

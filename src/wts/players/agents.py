@@ -26,6 +26,7 @@ the exception: how far it searches depends on the machine's speed). With
 from __future__ import annotations
 
 import random
+import re
 import threading
 import time
 from dataclasses import dataclass
@@ -194,8 +195,9 @@ class MCTSAgent:
     - ``playouts``: an exact budget a move, overriding the level;
     - ``clock``: seconds for the whole game; each move may use a tenth of
       what is left (and no more than ``time_limit``, if given). The clock
-      starts again with each new game (a game at an earlier turn than the
-      last one seen);
+      starts again with each new game, which the agent recognises by a turn
+      earlier than the last it was asked about (so one agent should not
+      alternate between two games);
     - ``threads``: trees searched at once, on as many threads, their root
       statistics added up (root parallelism; default 1). The playouts are
       shared out among the trees; a timed search runs each for the whole time;
@@ -207,7 +209,8 @@ class MCTSAgent:
       matching or ``"exp3"``; ``exploration``: the UCB1 constant, or gamma
       of rm and exp3 (default 0.2 for all three);
     - ``playout``: ``"tactical"`` (the default: random moves that complete a
-      five or block the opponent's) or ``"random"``;
+      five or block the opponent's), ``"captures"`` (the same, and captures
+      when it can) or ``"random"``;
     - ``final``: how the move is chosen at the root: ``"max"`` (the default)
       the square of the largest final strategy (for ``"ucb"`` the most
       visited), ``"value"`` the best mean reward among the squares chosen at
@@ -297,7 +300,7 @@ class MCTSAgent:
         """Seconds this move may take, or None for the playout budget."""
         if self.clock is None:
             return self.time_limit
-        if game.turn <= self._clock_turn:  # an earlier turn: a new game
+        if game.turn < self._clock_turn:  # an earlier turn: a new game
             self._clock_used = 0.0
         self._clock_turn = game.turn
         share = max(self.clock - self._clock_used, 0.0) / CLOCK_SHARE
@@ -392,6 +395,14 @@ AGENT_OPTIONS: dict[str, dict[str, type]] = {
     "openspiel-mcts": {"uct_c": float},
 }
 _TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+_INTEGER = re.compile(r"[0-9]+")
+
+
+def _shown(text: str, limit: int = 60) -> str:
+    """``text`` quoted for an error message, cut short if long."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r} (and {len(text) - limit} more characters)"
 
 
 def parse_agent_spec(spec: str) -> tuple[str, int | None]:
@@ -405,7 +416,8 @@ def parse_agent_spec(spec: str) -> tuple[str, int | None]:
     if not isinstance(spec, str):
         raise ParameterTypeError(f"an agent spec is a string, not {type(spec).__name__}")
     head = spec.strip().lower().partition(",")[0]
-    name, sep, number = head.strip().partition(":")
+    name, sep, number = head.partition(":")
+    name = name.strip()
     if name not in AGENT_NAMES:
         raise ParameterError(f"unknown agent {spec!r}: expected one of {', '.join(AGENT_NAMES)}"
                              " (mcts takes a level, as mcts:2; openspiel-mcts a number of "
@@ -446,21 +458,28 @@ def agent_options(spec: str) -> dict[str, int | float | bool | str]:
         key, sep, text = (part.strip() for part in item.partition("="))
         if key not in known or not sep or not text:
             names = ", ".join(known) or "none"
-            raise ParameterError(f"bad option {item.strip()!r} in {spec!r}: expected KEY=VALUE "
-                                 f"with KEY one of: {names}")
+            raise ParameterError(f"bad option {_shown(item.strip())} in {_shown(spec)}: expected "
+                                 f"KEY=VALUE with KEY one of: {names}")
         if key in options:
-            raise ParameterError(f"option {key!r} given twice in {spec!r}")
+            raise ParameterError(f"option {key!r} given twice in {_shown(spec)}")
         kind = known[key]
         try:
             if kind is bool:
                 if text not in _TRUE + _FALSE:
                     raise ValueError(text)
                 options[key] = text in _TRUE
+            elif kind is int:
+                if not _INTEGER.fullmatch(text):
+                    raise ValueError(text)
+                options[key] = int(text)
             else:
+                if not text.isascii():
+                    raise ValueError(text)
                 options[key] = kind(text)
         except ValueError:
-            wanted = "true or false" if kind is bool else f"{kind.__name__}, not {text!r}"
-            raise ParameterError(f"bad value for {key} in {spec!r}: expected {wanted}") from None
+            wanted = {bool: "true or false", int: "digits"}.get(kind, kind.__name__)
+            raise ParameterError(f"bad value for {key} in {_shown(spec)}: expected {wanted}, "
+                                 f"not {_shown(text)}") from None
     return options
 
 

@@ -315,8 +315,16 @@ def _even_games(text: str) -> int:
 
 
 def _anchors(text: str) -> list[str]:
-    """``--anchors random,greedy,openspiel-mcts:200`` as a list of specs."""
-    anchors = [arguments.agent_spec(part) for part in text.split(",") if part.strip()]
+    """``--anchors random,greedy,openspiel-mcts:200`` as a list of specs. An
+    anchor's options follow it (``random,mcts:1,policy=rm``): a part holding
+    ``=`` is an option of the anchor before it, since no agent name has one."""
+    parts: list[str] = []
+    for part in (part.strip() for part in text.split(",")):
+        if "=" in part and parts:
+            parts[-1] += "," + part
+        elif part:
+            parts.append(part)
+    anchors = [arguments.agent_spec(part) for part in parts]
     if not anchors:
         raise argparse.ArgumentTypeError(f"expected agent specs separated by commas, got {text!r}")
     return anchors

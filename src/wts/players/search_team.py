@@ -140,13 +140,18 @@ class SearchTeam:
         return [sums[sq] / counts[sq] if counts[sq] else None for sq in range(81)]
 
     def strategy(self, color: int) -> list[float]:
-        """The trees' final strategies, weighted by their playouts."""
-        weights = [max(tree.iterations, 1) for tree in self.trees]
+        """The trees' final strategies, each weighted by the choices made at its
+        root (a tree that made none, as one given no playouts, counts for nothing
+        unless none made any)."""
+        weights = [sum(tree.visits(color)) for tree in self.trees]
         total = sum(weights)
+        if total == 0:
+            return self.trees[0].strategy(color)
         mixed = [0.0] * 81
         for tree, weight in zip(self.trees, weights):
-            for square, p in enumerate(tree.strategy(color)):
-                mixed[square] += p * weight / total
+            if weight:
+                for square, p in enumerate(tree.strategy(color)):
+                    mixed[square] += p * weight / total
         return mixed
 
 
