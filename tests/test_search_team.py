@@ -8,6 +8,7 @@ import time
 import pytest
 
 import wts
+from wts.players import search_team
 from wts.players._search import Search
 from wts.players.agents import MCTSAgent, agent_options, make_agent, parse_agent_spec
 from wts.players.tournament import format_result, play_match, play_match_game
@@ -126,18 +127,26 @@ def test_threads_share_out_the_playouts_and_add_up_the_roots() -> None:
     assert abs(sum(team.strategy(0)) - 1.0) < 1e-9
 
 
-def test_a_timed_search_on_threads_stops_when_told() -> None:
-    stop = threading.Event()
-    agent = MCTSAgent(time_limit=600.0, threads=2, seed=1, stop=stop)
-    timer = threading.Timer(0.3, stop.set)
-    timer.start()
-    try:
-        square = agent.select(wts.Game(), "white")
-    finally:
-        timer.cancel()
-    assert square in wts.Game().legal_moves()
-    assert agent.last_search.playouts > 0
-    assert all(tree.iterations > 0 for tree in agent._team.trees)
+class _FullTree:
+    """A tree two playouts short of MAX_PLAYOUTS: what a search may still do."""
+
+    def __init__(self) -> None:
+        self.iterations = search_team.MAX_PLAYOUTS - 2
+        self.asked: list[int] = []
+
+    def run(self, iterations: int, stop: object = None) -> int:
+        self.asked.append(iterations)
+        self.iterations += iterations
+        return iterations
+
+
+@pytest.mark.parametrize("timed", [False, True])
+def test_a_search_never_takes_a_tree_past_its_playout_limit(timed: bool) -> None:
+    tree = _FullTree()
+    deadline = time.perf_counter() + 3_600 if timed else None
+    search_team._search(tree, None if timed else 10**6, deadline,  # type: ignore[arg-type]
+                        search_team._Either(None, threading.Event()))
+    assert sum(tree.asked) == 2 and tree.iterations == search_team.MAX_PLAYOUTS
 
 
 def test_a_whole_game_clock_gives_each_move_a_tenth_of_what_is_left() -> None:

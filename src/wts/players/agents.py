@@ -40,7 +40,7 @@ from wts.errors import BusyError, GameOverError, ParameterError, ParameterTypeEr
 from wts.params import check_bool, check_choice, check_float, check_int, check_seed
 from wts.players._greedy import greedy_move
 from wts.players._search import Search
-from wts.players.search_team import SearchTeam
+from wts.players.search_team import MAX_PLAYOUTS, SearchTeam
 
 if TYPE_CHECKING:
     from wts.engine.base import GameBase
@@ -65,8 +65,6 @@ __all__ = [
 #: on one core of a 2-core x86-64 machine is in the README.
 LEVELS: dict[int, int] = {1: 1_000, 2: 8_000, 3: 32_000, 4: 100_000, 5: 250_000}
 
-#: The most playouts one search may do (its visit counts are 32-bit).
-MAX_PLAYOUTS = 2**31 - 2
 #: The most threads one MCTSAgent searches on.
 MAX_THREADS = 256
 #: With a whole-game clock, each move may use 1/CLOCK_SHARE of the time left.

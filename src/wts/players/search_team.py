@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 
 #: Playouts between two looks at the clock in a timed search, at first.
 FIRST_TIMED_CHUNK = 64
+#: The most playouts one tree may hold (its visit counts are 32-bit): a
+#: search stops there, however long its deadline or large its budget.
+MAX_PLAYOUTS = 2**31 - 2
 
 
 class _Either:
@@ -156,20 +159,23 @@ class SearchTeam:
 
 
 def _search(tree: Search, playouts: int | None, deadline: float | None, stop: _Either) -> None:
-    """Search one tree for ``playouts`` more, or until ``deadline``."""
+    """Search one tree for ``playouts`` more, or until ``deadline``; never past
+    MAX_PLAYOUTS in the tree (a reused tree already holds some)."""
+    room = MAX_PLAYOUTS - tree.iterations
+    left = room if playouts is None else min(playouts, room)
     if deadline is None:
-        tree.run(playouts or 0, stop)
+        tree.run(0 if playouts is None else left, stop)
         return
-    left = playouts
     chunk = FIRST_TIMED_CHUNK
-    while not stop.is_set() and (left is None or left > 0):
+    while not stop.is_set() and left > 0:
         now = time.perf_counter()
         if now >= deadline:
             return
-        step = chunk if left is None else min(chunk, left)
+        step = min(chunk, left)
         done = tree.run(step, stop)
-        if left is not None:
-            left -= done
+        if done < step:  # stopped, or nothing to search
+            return
+        left -= done
         took = time.perf_counter() - now
         rate = done / took if took > 0 else done * 1e3
         # About a twentieth of what is left between two looks at the clock.
