@@ -336,9 +336,11 @@ def test_a_set_stop_event_ends_a_search_at_once() -> None:
     assert agent.last_search is not None and agent.last_search.playouts == 0
 
 
-def test_stop_event_set_from_another_thread_makes_select_answer() -> None:
+@pytest.mark.parametrize(("threads", "time_limit"), [(1, None), (2, None), (2, 600.0)])
+def test_stop_event_set_from_another_thread_makes_select_answer(
+        threads: int, time_limit: float | None) -> None:
     stop = threading.Event()
-    agent = MCTSAgent(playouts=10**9, seed=2, stop=stop)
+    agent = MCTSAgent(playouts=10**9, seed=2, stop=stop, threads=threads, time_limit=time_limit)
     timer = threading.Timer(0.2, stop.set)
     timer.start()
     try:
@@ -347,6 +349,7 @@ def test_stop_event_set_from_another_thread_makes_select_answer() -> None:
         timer.cancel()
     assert square in range(81)
     assert agent.last_search is not None and 0 < agent.last_search.playouts < 10**9
+    assert all(tree.iterations > 0 for tree in agent._team.trees)
 
 
 @pytest.mark.parametrize("seed", range(40))
