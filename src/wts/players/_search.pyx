@@ -90,11 +90,10 @@ cdef void tactical_playout(wts_state *state, wts_rng *rng, bint captures) noexce
     the opponent's, else (with ``captures``) captures when it can, else moves
     uniformly at random. A playout still going after MAX_PLAYOUT_TURNS turns
     stops there (and counts as a draw)."""
-    cdef wts_board empty, black_wins, white_wins, none
+    cdef wts_board empty, black_wins, white_wins
     cdef wts_board black_free, white_free
     cdef int black, white
     cdef uint64_t stop = <uint64_t>state.turn + MAX_PLAYOUT_TURNS  # no wrap near WTS_MAX_TURN
-    none.lo = none.hi = 0
     while not wts_is_over(state) and state.turn < stop:
         empty = wts_empty_squares(state)
         black_wins = wts_winning_moves(state.black, empty)
@@ -158,6 +157,102 @@ cdef inline uint64_t _edge_key(int32_t parent, int black_square, int white_squar
             | <uint64_t>(black_square * WTS_NUM_SQUARES + white_square))
 
 
+# ---------------------------------------------------------------------------
+# A hash table from 64-bit keys to node indices: open addressing with linear
+# probing, a power-of-two capacity kept at most half full, the slot from the
+# top bits of a Fibonacci hash. An empty slot holds the value -1. Keys may
+# repeat (two positions can share a key); finding one entry of a key is
+# _table_find, walking all of them is up to the caller.
+
+ctypedef struct Table:
+    uint64_t *keys
+    int32_t *values
+    Py_ssize_t size, capacity
+    int shift            # 64 - log2(capacity)
+
+cdef enum:
+    MIN_TABLE = 256
+    TABLE_SLOT_BYTES = 12  # a key and a value
+
+cdef inline Py_ssize_t _table_capacity(Py_ssize_t size) noexcept nogil:
+    """The capacity that holds ``size`` entries and one more, at most half full."""
+    cdef Py_ssize_t capacity = MIN_TABLE
+    while capacity < 2 * (size + 1):
+        capacity *= 2
+    return capacity
+
+
+cdef bint _table_init(Table *table, Py_ssize_t capacity) noexcept nogil:
+    """An empty table of ``capacity`` (a power of two) slots; False, and a table
+    holding nothing, when memory runs out."""
+    cdef int shift = 64
+    table.keys = <uint64_t *>malloc(capacity * sizeof(uint64_t))
+    table.values = <int32_t *>malloc(capacity * sizeof(int32_t))
+    if table.keys == NULL or table.values == NULL:
+        _table_free(table)
+        return False
+    memset(table.values, 0xFF, capacity * sizeof(int32_t))
+    while (<Py_ssize_t>1 << (64 - shift)) < capacity:
+        shift -= 1
+    table.size = 0
+    table.capacity = capacity
+    table.shift = shift
+    return True
+
+
+cdef void _table_free(Table *table) noexcept nogil:
+    free(table.keys)
+    free(table.values)
+    table.keys = NULL
+    table.values = NULL
+    table.size = table.capacity = 0
+
+
+cdef inline bint _table_has_room(const Table *table) noexcept nogil:
+    return 2 * (table.size + 1) <= table.capacity
+
+
+cdef inline Py_ssize_t _table_home(const Table *table, uint64_t key) noexcept nogil:
+    return <Py_ssize_t>((key * 0x9E3779B97F4A7C15ULL) >> table.shift)
+
+
+cdef inline Py_ssize_t _table_next(const Table *table, Py_ssize_t slot) noexcept nogil:
+    return (slot + 1) & (table.capacity - 1)
+
+
+cdef inline Py_ssize_t _table_find(const Table *table, uint64_t key) noexcept nogil:
+    """The first slot holding ``key``, or the empty slot where it would go."""
+    cdef Py_ssize_t slot = _table_home(table, key)
+    while table.values[slot] >= 0 and table.keys[slot] != key:
+        slot = _table_next(table, slot)
+    return slot
+
+
+cdef inline void _table_add(Table *table, uint64_t key, int32_t value) noexcept nogil:
+    """Enter ``key`` -> ``value``; the table has room for it."""
+    cdef Py_ssize_t slot = _table_home(table, key)
+    while table.values[slot] >= 0:
+        slot = _table_next(table, slot)
+    table.keys[slot] = key
+    table.values[slot] = value
+    table.size += 1
+
+
+cdef bint _table_grow(Table *table) noexcept nogil:
+    """Double the capacity, keeping every entry; False, the table as it was,
+    when memory runs out."""
+    cdef Table grown
+    cdef Py_ssize_t slot
+    if not _table_init(&grown, 2 * table.capacity):
+        return False
+    for slot in range(table.capacity):
+        if table.values[slot] >= 0:
+            _table_add(&grown, table.keys[slot], table.values[slot])
+    _table_free(table)
+    table[0] = grown
+    return True
+
+
 cdef class Search:
     """A simultaneous-move MCTS from one position; both players' statistics.
 
@@ -182,16 +277,9 @@ cdef class Search:
     cdef size_t max_memory
     cdef stat_t *stats
     cdef int64_t n_stats, cap_stats
-    cdef uint64_t *keys
-    cdef int32_t *children
-    cdef Py_ssize_t n_edges, cap_edges
-    cdef int hash_shift
-    # Transpositions: position key -> node, open addressing; empty slots hold -1.
+    cdef Table edges      # _edge_key(parent, black, white) -> child
+    cdef Table positions  # with transpositions: position key -> node
     cdef bint transpositions
-    cdef uint64_t *position_keys
-    cdef int32_t *position_nodes
-    cdef Py_ssize_t n_positions, cap_positions
-    cdef int position_shift
     cdef wts_rng rng
     cdef int policy, playout, expand_threshold
     cdef double exploration
@@ -202,10 +290,8 @@ cdef class Search:
     def __cinit__(self):
         self.tree = NULL
         self.stats = NULL
-        self.keys = NULL
-        self.children = NULL
-        self.position_keys = NULL
-        self.position_nodes = NULL
+        memset(&self.edges, 0, sizeof(Table))
+        memset(&self.positions, 0, sizeof(Table))
         self.busy = PyThread_allocate_lock()
         if self.busy == NULL:
             raise MemoryError("cannot allocate a lock")
@@ -267,32 +353,17 @@ cdef class Search:
         self.tree = <Node *>malloc(self.cap_nodes * sizeof(Node))
         self.cap_stats = 8 * WTS_NUM_SQUARES
         self.stats = <stat_t *>malloc(self.cap_stats * sizeof(stat_t))
-        self.cap_edges = 1 << 8
-        self.hash_shift = 64 - 8
-        self.keys = <uint64_t *>malloc(self.cap_edges * sizeof(uint64_t))
-        self.children = <int32_t *>malloc(self.cap_edges * sizeof(int32_t))
-        self.cap_positions = (1 << 8) if transpositions else 0
-        self.position_shift = 64 - 8
-        if transpositions:
-            self.position_keys = <uint64_t *>malloc(self.cap_positions * sizeof(uint64_t))
-            self.position_nodes = <int32_t *>malloc(self.cap_positions * sizeof(int32_t))
-        if (self.tree == NULL or self.stats == NULL or self.keys == NULL or self.children == NULL
-                or (transpositions and (self.position_keys == NULL
-                                        or self.position_nodes == NULL))):
+        if (self.tree == NULL or self.stats == NULL or not _table_init(&self.edges, MIN_TABLE)
+                or (transpositions and not _table_init(&self.positions, MIN_TABLE))):
             self._free()
             raise MemoryError("cannot allocate the search tree")
-        memset(self.keys, 0, self.cap_edges * sizeof(uint64_t))
-        if transpositions:
-            memset(self.position_nodes, 0xFF, self.cap_positions * sizeof(int32_t))
         self.n_nodes = 0
         self.n_stats = 0
-        self.n_edges = 0
-        self.n_positions = 0
         self.n_iterations = 0
         self.full = False
         self._new_node(root)
         if transpositions:
-            self._add_position(0)
+            _table_add(&self.positions, root.key, 0)
         if not wts_is_over(root):
             self._expand(0)
         return 0
@@ -300,16 +371,10 @@ cdef class Search:
     cdef void _free(self) noexcept nogil:
         free(self.tree)
         free(self.stats)
-        free(self.keys)
-        free(self.children)
-        free(self.position_keys)
-        free(self.position_nodes)
         self.tree = NULL
         self.stats = NULL
-        self.keys = NULL
-        self.children = NULL
-        self.position_keys = NULL
-        self.position_nodes = NULL
+        _table_free(&self.edges)
+        _table_free(&self.positions)
 
     def __dealloc__(self):
         self._free()
@@ -320,7 +385,7 @@ cdef class Search:
 
     cdef size_t _bytes(self) noexcept nogil:
         return (self.cap_nodes * sizeof(Node) + self.cap_stats * sizeof(stat_t)
-                + (self.cap_edges + self.cap_positions) * (sizeof(uint64_t) + sizeof(int32_t)))
+                + (self.edges.capacity + self.positions.capacity) * TABLE_SLOT_BYTES)
 
     cdef Py_ssize_t _grown_capacity(self, Py_ssize_t cap, Py_ssize_t need,
                                     size_t item) noexcept nogil:
@@ -385,42 +450,14 @@ cdef class Search:
         self.n_stats = need
         return True
 
-    cdef bint _grow_edges(self) noexcept nogil:
-        cdef Py_ssize_t old_cap = self.cap_edges, cap = old_cap * 2, i, slot
-        if self._bytes() + old_cap * (sizeof(uint64_t) + sizeof(int32_t)) > self.max_memory:
+    cdef bint _grow_table(self, Table *table) noexcept nogil:
+        """Double ``table`` if max_memory and the system allow; otherwise the
+        tree is full."""
+        if (self._bytes() + table.capacity * TABLE_SLOT_BYTES > self.max_memory
+                or not _table_grow(table)):
             self.full = True
             return False
-        cdef uint64_t *old_keys = self.keys
-        cdef int32_t *old_values = self.children
-        cdef uint64_t *keys = <uint64_t *>malloc(cap * sizeof(uint64_t))
-        cdef int32_t *values = <int32_t *>malloc(cap * sizeof(int32_t))
-        if keys == NULL or values == NULL:
-            free(keys)
-            free(values)
-            self.full = True
-            return False
-        memset(keys, 0, cap * sizeof(uint64_t))
-        self.hash_shift -= 1
-        for i in range(old_cap):
-            if old_keys[i]:
-                slot = <Py_ssize_t>((old_keys[i] * 0x9E3779B97F4A7C15ULL) >> self.hash_shift)
-                while keys[slot]:
-                    slot = (slot + 1) & (cap - 1)
-                keys[slot] = old_keys[i]
-                values[slot] = old_values[i]
-        free(old_keys)
-        free(old_values)
-        self.keys = keys
-        self.children = values
-        self.cap_edges = cap
         return True
-
-    cdef Py_ssize_t _slot(self, uint64_t key) noexcept nogil:
-        """The slot holding ``key``, or the empty slot where it would go."""
-        cdef Py_ssize_t slot = <Py_ssize_t>((key * 0x9E3779B97F4A7C15ULL) >> self.hash_shift)
-        while self.keys[slot] and self.keys[slot] != key:
-            slot = (slot + 1) & (self.cap_edges - 1)
-        return slot
 
     # -- transpositions ---------------------------------------------------------
     #
@@ -428,67 +465,26 @@ cdef class Search:
     # the tree links to its node: the tree becomes a graph, and the statistics
     # of a position are shared by every path to it.
 
-    cdef Py_ssize_t _position_slot(self, uint64_t key) noexcept nogil:
-        return <Py_ssize_t>((key * 0x9E3779B97F4A7C15ULL) >> self.position_shift)
-
-    cdef bint _grow_positions(self) noexcept nogil:
-        cdef Py_ssize_t old_cap = self.cap_positions, cap = old_cap * 2, i, slot
-        if self._bytes() + old_cap * (sizeof(uint64_t) + sizeof(int32_t)) > self.max_memory:
-            self.full = True
-            return False
-        cdef uint64_t *keys = <uint64_t *>malloc(cap * sizeof(uint64_t))
-        cdef int32_t *nodes = <int32_t *>malloc(cap * sizeof(int32_t))
-        if keys == NULL or nodes == NULL:
-            free(keys)
-            free(nodes)
-            self.full = True
-            return False
-        memset(nodes, 0xFF, cap * sizeof(int32_t))
-        self.position_shift -= 1
-        for i in range(old_cap):
-            if self.position_nodes[i] >= 0:
-                slot = self._position_slot(self.position_keys[i])
-                while nodes[slot] >= 0:
-                    slot = (slot + 1) & (cap - 1)
-                keys[slot] = self.position_keys[i]
-                nodes[slot] = self.position_nodes[i]
-        free(self.position_keys)
-        free(self.position_nodes)
-        self.position_keys = keys
-        self.position_nodes = nodes
-        self.cap_positions = cap
-        return True
-
     cdef int32_t _find_position(self, const wts_state *state) noexcept nogil:
         """The node holding ``state``'s position, or -1."""
-        cdef Py_ssize_t slot = self._position_slot(state.key)
+        cdef Py_ssize_t slot = _table_find(&self.positions, state.key)
         cdef int32_t index
-        while self.position_nodes[slot] >= 0:
-            index = self.position_nodes[slot]
-            if (self.position_keys[slot] == state.key
+        while self.positions.values[slot] >= 0:
+            index = self.positions.values[slot]
+            if (self.positions.keys[slot] == state.key
                     and _same_position(&self.tree[index].state, state)):
                 return index
-            slot = (slot + 1) & (self.cap_positions - 1)
+            slot = _table_next(&self.positions, slot)
         return -1
-
-    cdef void _add_position(self, int32_t index) noexcept nogil:
-        """Enter node ``index`` in the position table, which has room for it."""
-        cdef uint64_t key = self.tree[index].state.key
-        cdef Py_ssize_t slot = self._position_slot(key)
-        while self.position_nodes[slot] >= 0:
-            slot = (slot + 1) & (self.cap_positions - 1)
-        self.position_keys[slot] = key
-        self.position_nodes[slot] = index
-        self.n_positions += 1
 
     cdef bint _room_for_node(self) noexcept nogil:
         """Room in the edge table (and the position table) for one more node."""
         if self.full:
             return False
-        if 2 * (self.n_edges + 1) > self.cap_edges and not self._grow_edges():
+        if not _table_has_room(&self.edges) and not self._grow_table(&self.edges):
             return False
-        return (not self.transpositions or 2 * (self.n_positions + 1) <= self.cap_positions
-                or self._grow_positions())
+        return (not self.transpositions or _table_has_room(&self.positions)
+                or self._grow_table(&self.positions))
 
     # -- moving the root ------------------------------------------------------------
 
@@ -496,25 +492,24 @@ cdef class Search:
         """Keep only node ``top`` and what lies below it, ``top`` as the root
         (renumbered from 0 in breadth-first order). False, the tree as it was,
         when memory runs out."""
-        cdef Py_ssize_t n = self.n_nodes, i, e, slot, count = 1, head = 0, edges = 0
-        cdef Py_ssize_t cap_edges = 256, cap_positions = 0, cap_nodes
-        cdef int edge_shift = 64 - 8, position_shift = 64 - 8
+        cdef Py_ssize_t n = self.n_nodes, i, e, slot, count = 1, head = 0, kept_edges = 0
+        cdef Py_ssize_t cap_nodes
         cdef int64_t n_stats = 0, block
         cdef int32_t parent, child, old
         cdef uint64_t key
         # The edges of each node, grouped by parent: first[p] .. first[p + 1] in edge_slot.
         cdef int32_t *first = <int32_t *>malloc((n + 1) * sizeof(int32_t))
         cdef int32_t *cursor = <int32_t *>malloc((n + 1) * sizeof(int32_t))
-        cdef Py_ssize_t *edge_slot = <Py_ssize_t *>malloc((self.n_edges + 1) * sizeof(Py_ssize_t))
+        cdef Py_ssize_t *edge_slot = <Py_ssize_t *>malloc(
+            (self.edges.size + 1) * sizeof(Py_ssize_t))
         cdef int32_t *renumber = <int32_t *>malloc(n * sizeof(int32_t))  # old index -> new
         cdef int32_t *order = <int32_t *>malloc(n * sizeof(int32_t))     # new index -> old
         cdef Node *tree = NULL
         cdef stat_t *stats = NULL
-        cdef uint64_t *keys = NULL
-        cdef int32_t *children = NULL
-        cdef uint64_t *position_keys = NULL
-        cdef int32_t *position_nodes = NULL
+        cdef Table edges, positions
         cdef bint ok = False
+        memset(&edges, 0, sizeof(Table))
+        memset(&positions, 0, sizeof(Table))
         if (first == NULL or cursor == NULL or edge_slot == NULL or renumber == NULL
                 or order == NULL):
             free(first)
@@ -524,15 +519,15 @@ cdef class Search:
             free(order)
             return False
         memset(first, 0, (n + 1) * sizeof(int32_t))
-        for slot in range(self.cap_edges):
-            if self.keys[slot]:
-                first[(self.keys[slot] >> 13)] += 1  # (parent + 1) << 13 | moves
+        for slot in range(self.edges.capacity):
+            if self.edges.values[slot] >= 0:
+                first[(self.edges.keys[slot] >> 13)] += 1  # (parent + 1) << 13 | moves
         for i in range(n):
             first[i + 1] += first[i]
             cursor[i] = first[i]
-        for slot in range(self.cap_edges):
-            if self.keys[slot]:
-                parent = <int32_t>((self.keys[slot] >> 13) - 1)
+        for slot in range(self.edges.capacity):
+            if self.edges.values[slot] >= 0:
+                parent = <int32_t>((self.edges.keys[slot] >> 13) - 1)
                 edge_slot[cursor[parent]] = slot
                 cursor[parent] += 1
         # Breadth first from ``top``: the nodes kept, numbered in the order met.
@@ -546,34 +541,22 @@ cdef class Search:
             if self.tree[old].stats != NOT_EXPANDED:
                 n_stats += 8 * self.tree[old].n
             for e in range(first[old], first[old + 1]):
-                edges += 1
-                child = self.children[edge_slot[e]]
+                kept_edges += 1
+                child = self.edges.values[edge_slot[e]]
                 if renumber[child] < 0:
                     renumber[child] = <int32_t>count
                     order[count] = child
                     count += 1
-        while cap_edges < 2 * (edges + 1):
-            cap_edges *= 2
-            edge_shift -= 1
-        if self.transpositions:
-            cap_positions = 256
-            while cap_positions < 2 * (count + 1):
-                cap_positions *= 2
-                position_shift -= 1
         cap_nodes = count if count > 64 else 64
         tree = <Node *>malloc(cap_nodes * sizeof(Node))
         # Room to expand the new root at once if it never was.
         stats = <stat_t *>malloc((n_stats + 8 * WTS_NUM_SQUARES) * sizeof(stat_t))
-        keys = <uint64_t *>malloc(cap_edges * sizeof(uint64_t))
-        children = <int32_t *>malloc(cap_edges * sizeof(int32_t))
-        if self.transpositions:
-            position_keys = <uint64_t *>malloc(cap_positions * sizeof(uint64_t))
-            position_nodes = <int32_t *>malloc(cap_positions * sizeof(int32_t))
-        ok = (tree != NULL and stats != NULL and keys != NULL and children != NULL
-              and (not self.transpositions or (position_keys != NULL and position_nodes != NULL)))
+        ok = (tree != NULL and stats != NULL
+              and _table_init(&edges, _table_capacity(kept_edges))
+              and (not self.transpositions
+                   or _table_init(&positions, _table_capacity(count))))
         if ok:
             n_stats = 0
-            memset(keys, 0, cap_edges * sizeof(uint64_t))
             for i in range(count):
                 old = order[i]
                 tree[i] = self.tree[old]
@@ -582,25 +565,17 @@ cdef class Search:
                     memcpy(&stats[n_stats], &self.stats[tree[i].stats], block * sizeof(stat_t))
                     tree[i].stats = n_stats
                     n_stats += block
+                if self.transpositions:
+                    _table_add(&positions, tree[i].state.key, <int32_t>i)
                 for e in range(first[old], first[old + 1]):
-                    key = ((<uint64_t>i + 1) << 13) | (self.keys[edge_slot[e]] & 0x1FFF)
-                    slot = <Py_ssize_t>((key * 0x9E3779B97F4A7C15ULL) >> edge_shift)
-                    while keys[slot]:
-                        slot = (slot + 1) & (cap_edges - 1)
-                    keys[slot] = key
-                    children[slot] = renumber[self.children[edge_slot[e]]]
+                    slot = edge_slot[e]
+                    key = ((<uint64_t>i + 1) << 13) | (self.edges.keys[slot] & 0x1FFF)
+                    _table_add(&edges, key, renumber[self.edges.values[slot]])
             self._free()
             self.tree, self.cap_nodes, self.n_nodes = tree, cap_nodes, count
             self.stats, self.cap_stats, self.n_stats = stats, n_stats + 8 * WTS_NUM_SQUARES, n_stats
-            self.keys, self.children, self.cap_edges = keys, children, cap_edges
-            self.n_edges, self.hash_shift = edges, edge_shift
-            self.position_keys, self.position_nodes = position_keys, position_nodes
-            self.cap_positions, self.position_shift = cap_positions, position_shift
-            self.n_positions = 0
-            if self.transpositions:
-                memset(self.position_nodes, 0xFF, cap_positions * sizeof(int32_t))
-                for i in range(count):
-                    self._add_position(<int32_t>i)
+            self.edges = edges
+            self.positions = positions
             self.full = False
             self.n_iterations = self.tree[0].visits
             if self.tree[0].stats == NOT_EXPANDED and not wts_is_over(&self.tree[0].state):
@@ -608,10 +583,8 @@ cdef class Search:
         else:
             free(tree)
             free(stats)
-            free(keys)
-            free(children)
-            free(position_keys)
-            free(position_nodes)
+            _table_free(&edges)
+            _table_free(&positions)
         free(first)
         free(cursor)
         free(edge_slot)
@@ -757,32 +730,26 @@ cdef class Search:
             black_square = wts_bit_square(wts_select(legal, black))
             white_square = wts_bit_square(wts_select(legal, white))
             key = _edge_key(index, black_square, white_square)
-            slot = self._slot(key)
-            if self.keys[slot]:
-                index = self.children[slot]
+            slot = _table_find(&self.edges, key)
+            if self.edges.values[slot] >= 0:
+                index = self.edges.values[slot]
                 continue
             wts_copy(&next_state, &node.state)
             wts_resolve_turn(&next_state, black_square, white_square, NULL)
             if self.transpositions:
                 child = self._find_position(&next_state)
                 if child >= 0:  # a position met by another path: go on from its node
-                    if not self.full and (2 * (self.n_edges + 1) <= self.cap_edges
-                                          or self._grow_edges()):
-                        slot = self._slot(key)
-                        self.keys[slot] = key
-                        self.children[slot] = child
-                        self.n_edges += 1
+                    if not self.full and (_table_has_room(&self.edges)
+                                          or self._grow_table(&self.edges)):
+                        _table_add(&self.edges, key, child)
                     index = child
                     continue
             # A new joint move: a new leaf, played out once.
             child = self._new_node(&next_state) if self._room_for_node() else -1
             if child >= 0:
-                slot = self._slot(key)
-                self.keys[slot] = key
-                self.children[slot] = child
-                self.n_edges += 1
+                _table_add(&self.edges, key, child)
                 if self.transpositions:
-                    self._add_position(child)
+                    _table_add(&self.positions, next_state.key, child)
                 self.tree[child].visits = 1
             if wts_is_over(&next_state):
                 value = _result(&next_state)
@@ -846,11 +813,11 @@ cdef class Search:
         try:
             if self.tree[0].stats == NOT_EXPANDED:
                 return False
-            slot = self._slot(_edge_key(0, b, w))
-            if not self.keys[slot]:
+            slot = _table_find(&self.edges, _edge_key(0, b, w))
+            if self.edges.values[slot] < 0:
                 return False
             with nogil:
-                moved = self._reroot(self.children[slot])
+                moved = self._reroot(self.edges.values[slot])
             return moved
         finally:
             self._leave()
@@ -892,7 +859,7 @@ cdef class Search:
         several: ``edges - nodes + 1`` of them lead to a node another path met first."""
         self._enter()
         try:
-            return self.n_edges
+            return self.edges.size
         finally:
             self._leave()
 
