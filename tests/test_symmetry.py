@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import wts
@@ -97,6 +97,8 @@ def _check_commutes(Game: Any, seed: int, turns: int, symmetry: Symmetry) -> Non
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), turns=st.integers(0, 40),
        symmetry=st.sampled_from(ALL))
+# A wave hatches both ends of a bracket: the image reports it from its other end.
+@example(seed=34660, turns=31, symmetry=Symmetry.ROTATE_180)
 def test_rules_commute_with_every_symmetry_fast(seed: int, turns: int,
                                                  symmetry: Symmetry) -> None:
     _check_commutes(wts.Game, seed, turns, symmetry)
@@ -105,6 +107,7 @@ def test_rules_commute_with_every_symmetry_fast(seed: int, turns: int,
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), turns=st.integers(0, 40),
        symmetry=st.sampled_from(ALL))
+@example(seed=34660, turns=31, symmetry=Symmetry.ROTATE_180)
 def test_rules_commute_with_every_symmetry_reference(seed: int, turns: int,
                                                       symmetry: Symmetry) -> None:
     _check_commutes(wts.reference.Game, seed, turns, symmetry)

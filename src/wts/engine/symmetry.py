@@ -5,8 +5,9 @@ line, a bracket stays a bracket, and the eggs keep their order. So a game seen
 through a symmetry is a game, and playing a turn then transforming gives what
 transforming then playing gives (``tests/test_symmetry.py`` checks it on both
 engines). Only the order of the captures of one step depends on the square
-indices (CLARIFICATIONS 14); :meth:`Symmetry.turn` puts them in the order the
-image reports.
+indices (CLARIFICATIONS 14), and so does which end of a bracket closed from
+both ends is its closer (docs/rules.md, wts ruling 1); :meth:`Symmetry.turn`
+reports them as the image does.
 
 >>> from wts import Symmetry
 >>> Symmetry.ROTATE_90.square("A1")          # the corner A1 goes to I1
@@ -105,9 +106,10 @@ class Symmetry(enum.IntEnum):
         captures of each step in the order the image reports them (black's
         first, then by arriving square and direction)."""
         square_map = _SQUARE_MAPS[self]
+        arrivals = {(h.wave, h.square) for h in result.hatched}
         captures = sorted(
-            (Capture(c.color, c.round, (square_map[c.squares[0]], square_map[c.squares[1]]),
-                     square_map[c.closer], square_map[c.anchor]) for c in result.captures),
+            (_image_capture(c, square_map, (c.round, c.anchor) in arrivals)
+             for c in result.captures),
             key=_capture_order)
         return TurnResult(
             square_map[result.black_move], square_map[result.white_move],
@@ -142,6 +144,18 @@ _GATHER = np.array([_SQUARE_MAPS[_INVERSE[s]] for s in Symmetry], dtype=np.intp)
 # Direction order of CLARIFICATIONS 14, by (file step, rank step).
 _DIRECTIONS = {(1, 0): 0, (-1, 0): 1, (0, 1): 2, (0, -1): 3,
                (1, 1): 4, (-1, -1): 5, (-1, 1): 6, (1, -1): 7}
+
+
+def _image_capture(capture: Capture, square_map: tuple[Square, ...],
+                   both_arrived: bool) -> Capture:
+    """A capture seen in the image. A bracket whose two ends arrived together
+    is reported from its lower-indexed end (docs/rules.md, wts ruling 1), which
+    the image may make the other end."""
+    squares = (square_map[capture.squares[0]], square_map[capture.squares[1]])
+    closer, anchor = square_map[capture.closer], square_map[capture.anchor]
+    if both_arrived and anchor < closer:
+        return Capture(capture.color, capture.round, squares[::-1], anchor, closer)
+    return Capture(capture.color, capture.round, squares, closer, anchor)
 
 
 def _capture_order(capture: Capture) -> tuple[int, int, int, int]:
