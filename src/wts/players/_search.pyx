@@ -594,41 +594,43 @@ cdef class Search:
 
     # -- selection ------------------------------------------------------------
     #
-    # Each player of an expanded node has 4 arrays of n doubles, one entry per
-    # legal square (ascending): ``a`` the policy's own (regrets for "rm",
-    # cumulative reward estimates for "exp3", unused for "ucb"), ``s`` the
-    # cumulative strategy, ``q`` the sum of the rewards and ``c`` the visits.
+    # Each player of an expanded node has 4 arrays of n numbers, one entry per
+    # legal square (ascending): ``q`` the sum of the rewards and ``c`` the
+    # visits; for "rm" and "exp3" ``a`` the policy's own (regrets, cumulative
+    # reward estimates) and ``s`` the cumulative strategy; for "ucb" ``a`` the
+    # mean reward and ``s`` 1/sqrt(visits), kept by each update so that a
+    # selection is a multiply-add a square, not a division and a square root.
 
     cdef int _select(self, stat_t *block, int n, int32_t visits, double *prob) noexcept nogil:
         """One player's choice among ``n`` squares, and the probability it had."""
         cdef stat_t *a = block
         cdef stat_t *s = block + n
-        cdef stat_t *q = block + 2 * n
         cdef stat_t *c = block + 3 * n
         cdef double gamma = self.exploration, total = 0.0, x, acc = 0.0, p = 0.0, best, value
         cdef double top
         cdef double weights[WTS_NUM_SQUARES]
-        cdef int i, chosen = -1, ties = 0
+        cdef int i, k, chosen = -1, ties = 0
         if self.policy == POLICY_UCB:
             # Decoupled UCT: UCB1 on each player's own statistics; unvisited squares
-            # first, in random order.
-            for i in range(n):
-                if c[i] == 0.0:
-                    ties += 1
-                    if wts_rng_below(&self.rng, <uint32_t>ties) == 0:
-                        chosen = i
-            if chosen < 0:
-                best = -1.0
-                x = gamma * sqrt(log(<double>visits))
-                for i in range(n):
-                    value = q[i] / c[i] + x / sqrt(c[i])
-                    if value > best:
-                        best = value
-                        chosen = i
-            if chosen < 0:  # unreachable with finite statistics; never index -1
-                chosen = 0
-            s[chosen] += 1.0
+            # first, one of them uniformly at random.
             prob[0] = 1.0
+            for i in range(n):
+                ties += c[i] == 0.0
+            if ties:
+                k = <int>wts_rng_below(&self.rng, <uint32_t>ties)
+                for i in range(n):
+                    if c[i] == 0.0:
+                        if k == 0:
+                            return i
+                        k -= 1
+            x = gamma * sqrt(log(<double>visits))
+            chosen = 0
+            best = a[0] + x * s[0]
+            for i in range(1, n):
+                value = a[i] + x * s[i]
+                if value > best:
+                    best = value
+                    chosen = i
             return chosen
         if self.policy == POLICY_EXP3:
             top = a[0]
@@ -664,13 +666,17 @@ cdef class Search:
         """Learn the ``reward`` (in [0, 1]) of ``chosen``; ``baseline`` is the
         player's mean reward at the node before it."""
         cdef stat_t *a = block
+        cdef stat_t *s = block + n
         cdef stat_t *q = block + 2 * n
         cdef stat_t *c = block + 3 * n
         cdef double centred = reward - baseline
         cdef int i
         q[chosen] += reward
         c[chosen] += 1.0
-        if self.policy == POLICY_RM:
+        if self.policy == POLICY_UCB:
+            a[chosen] = q[chosen] / c[chosen]
+            s[chosen] = <stat_t>(1.0 / sqrt(c[chosen]))
+        elif self.policy == POLICY_RM:
             # Sampled regrets: the importance-weighted reward of the chosen square
             # against the reward obtained, both measured from the baseline (the
             # same expectation, far less variance).
@@ -910,7 +916,7 @@ cdef class Search:
         summing to 1, zero on occupied squares (all zero once the game is over).
         For ``"rm"`` and ``"exp3"`` the average strategy; for
         ``"ucb"`` the share of visits."""
-        cdef list sums = self._root_array(color, 1)
+        cdef list sums = self._root_array(color, 3 if self.policy == POLICY_UCB else 1)
         cdef double total = sum([x for x in sums if x is not None])
         cdef int n = sum([x is not None for x in sums])
         return [0.0 if x is None else (x / total if total > 0.0 else 1.0 / n) for x in sums]
