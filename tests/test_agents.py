@@ -29,6 +29,7 @@ from wts.players.agents import (
     RandomAgent,
     make_agent,
     parse_agent_spec,
+    ucb_exploration,
 )
 from wts.players.tournament import elo_difference, game_seed, play_match, play_match_game
 
@@ -144,6 +145,20 @@ def test_a_level_of_the_wrong_type_is_a_parameter_type_error(level) -> None:
 
 def test_a_level_may_be_any_integer_type() -> None:
     assert MCTSAgent(level=np.int64(2)).level == MCTSAgent(level=np.array(2)).level == 2
+
+
+def test_the_ucb_constant_grows_with_the_playout_budget() -> None:
+    assert ucb_exploration(1) == ucb_exploration(1000) == 0.2
+    assert ucb_exploration(32_000) == pytest.approx(0.4)
+    constants = [MCTSAgent(level=level).exploration for level in sorted(LEVELS)]
+    assert constants == sorted(set(constants)) and constants[0] == 0.2
+    assert MCTSAgent(playouts=2000).exploration == pytest.approx(0.24)
+    assert MCTSAgent(level=5, exploration=0.1).exploration == 0.1  # given, kept
+    # A timed search takes its level's constant; other policies keep their gamma.
+    assert MCTSAgent(level=3, time_limit=0.1).exploration == pytest.approx(0.4)
+    assert MCTSAgent(policy="rm").exploration is None
+    agent = make_agent("mcts:3,exploration=0.3", seed=1)
+    assert isinstance(agent, MCTSAgent) and agent.exploration == 0.3
 
 
 def test_levels_and_agent_specs() -> None:

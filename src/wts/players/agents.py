@@ -25,6 +25,7 @@ the exception: how far it searches depends on the machine's speed). With
 
 from __future__ import annotations
 
+import math
 import random
 import re
 import threading
@@ -53,6 +54,7 @@ __all__ = [
     "MCTSAgent",
     "SearchInfo",
     "LEVELS",
+    "ucb_exploration",
     "AGENT_NAMES",
     "OPENSPIEL_SIMULATIONS",
     "make_agent",
@@ -64,6 +66,17 @@ __all__ = [
 #: Playouts per move of each ``MCTSAgent`` level. The measured time per move
 #: on one core of a 2-core x86-64 machine is in the README.
 LEVELS: dict[int, int] = {1: 1_000, 2: 8_000, 3: 32_000, 4: 100_000, 5: 250_000}
+
+
+def ucb_exploration(playouts: int) -> float:
+    """The UCB1 constant ``MCTSAgent`` uses by default for ``playouts`` a move:
+    0.2 up to 1,000 playouts, then 0.04 more for each doubling (0.4 at 32,000),
+    as a larger search gains from looking wider (docs/search.md has the matches).
+
+    >>> [round(ucb_exploration(n), 2) for n in LEVELS.values()]
+    [0.2, 0.32, 0.4, 0.47, 0.52]
+    """
+    return 0.2 + 0.04 * max(0.0, math.log2(playouts / 1000))
 
 #: The most threads one MCTSAgent searches on.
 MAX_THREADS = 256
@@ -204,8 +217,10 @@ class MCTSAgent:
     - ``transpositions``: share one node among the paths that reach one
       position (default False);
     - ``policy``: ``"ucb"`` decoupled UCB1 (the default), ``"rm"`` regret
-      matching or ``"exp3"``; ``exploration``: the UCB1 constant, or gamma
-      of rm and exp3 (default 0.2 for all three);
+      matching or ``"exp3"``; ``exploration``: the UCB1 constant (default
+      :func:`ucb_exploration` of the playout budget: 0.2 at level 1, 0.4 at
+      level 3; a timed search takes the level's), or gamma of rm and exp3
+      (default 0.2);
     - ``playout``: ``"tactical"`` (the default: random moves that complete a
       five or block the opponent's), ``"captures"`` (the same, and captures
       when it can) or ``"random"``;
@@ -255,6 +270,8 @@ class MCTSAgent:
         self.final = check_choice(final, "final", FINALS)
         self.purify = check_float(purify, "purify", 0.0, 1.0)
         self.policy = policy
+        if exploration is None and policy == "ucb":
+            exploration = ucb_exploration(self.playouts)
         self.exploration = exploration
         self.playout = playout
         self.max_memory = check_int(max_memory, "max_memory", 0, 2**62)
