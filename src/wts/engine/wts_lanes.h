@@ -1,0 +1,329 @@
+/* Random games in lanes: WTS_LANES games advance together, one turn a step.
+ *
+ * A step draws both moves of every lane, places them and proves the turn
+ * simple: no collision, no bracket closed by either arrival, no run of five
+ * after it, more than two empty squares before it, no rejected draw and not
+ * the last turn number. Then the turn is played: two turtles more, status
+ * still ongoing. Every other lane is left as it was and reported, with its
+ * draw, for the core's scalar turn to play (_core.pyx), so each lane follows
+ * its game's generator exactly as wts_playout would.
+ *
+ * Boards and generators are held in structure-of-arrays form: with AVX2 four
+ * lanes are one vector; without, the same steps run lane by lane.
+ */
+#ifndef WTS_LANES_H
+#define WTS_LANES_H
+
+#include "wts_bits.h"
+#if defined(__AVX2__)
+#include <immintrin.h>
+#define WTS_LANES_SIMD 1
+#else
+#define WTS_LANES_SIMD 0
+#endif
+
+#define WTS_LANES 8           /* two vectors of four */
+#define WTS_LANE_MAX_TURN 0xFFFFFFFFu  /* WTS_MAX_TURN of _core.pxd */
+
+typedef struct {
+    uint64_t black_lo[WTS_LANES], black_hi[WTS_LANES];
+    uint64_t white_lo[WTS_LANES], white_hi[WTS_LANES];
+    uint64_t eggs_lo[WTS_LANES], eggs_hi[WTS_LANES];
+    uint64_t s0[WTS_LANES], s1[WTS_LANES], s2[WTS_LANES], s3[WTS_LANES];  /* xoshiro256** */
+    uint64_t draw[WTS_LANES];    /* the step's generator output */
+    uint64_t black_bit[WTS_LANES], white_bit[WTS_LANES];  /* the step's moves, padded bits */
+    uint32_t turn[WTS_LANES];
+} wts_lanes;
+
+/* ---- One lane in and out ---------------------------------------------- */
+
+WTS_INLINE void wts_lanes_put(wts_lanes *lanes, int lane, wts_board black, wts_board white,
+                              wts_board eggs, uint32_t turn, const wts_rng *rng) {
+    lanes->black_lo[lane] = black.lo;
+    lanes->black_hi[lane] = black.hi;
+    lanes->white_lo[lane] = white.lo;
+    lanes->white_hi[lane] = white.hi;
+    lanes->eggs_lo[lane] = eggs.lo;
+    lanes->eggs_hi[lane] = eggs.hi;
+    lanes->turn[lane] = turn;
+    lanes->s0[lane] = rng->s[0];
+    lanes->s1[lane] = rng->s[1];
+    lanes->s2[lane] = rng->s[2];
+    lanes->s3[lane] = rng->s[3];
+}
+
+WTS_INLINE void wts_lanes_get(const wts_lanes *lanes, int lane, wts_board *black,
+                              wts_board *white, wts_board *eggs, uint32_t *turn, wts_rng *rng) {
+    *black = wts_board_make(lanes->black_lo[lane], lanes->black_hi[lane]);
+    *white = wts_board_make(lanes->white_lo[lane], lanes->white_hi[lane]);
+    *eggs = wts_board_make(lanes->eggs_lo[lane], lanes->eggs_hi[lane]);
+    *turn = lanes->turn[lane];
+    rng->s[0] = lanes->s0[lane];
+    rng->s[1] = lanes->s1[lane];
+    rng->s[2] = lanes->s2[lane];
+    rng->s[3] = lanes->s3[lane];
+}
+
+WTS_INLINE uint64_t wts_lanes_draw(const wts_lanes *lanes, int lane) { return lanes->draw[lane]; }
+
+/* The moves of one lane from its draw and empty squares (more than none), as
+ * wts_rng_below_from and wts_select pick them; 1 if the lane must go to the
+ * scalar turn instead (a draw that Lemire's method might reject, two empty
+ * squares or fewer, the last turn). The moves are written either way. */
+WTS_INLINE int wts_lane_moves(wts_lanes *lanes, int lane, wts_board empty) {
+    uint32_t count = (uint32_t)wts_popcount(empty);
+    uint64_t black = (uint64_t)(uint32_t)(lanes->draw[lane] >> 32) * count;
+    uint64_t white = (uint64_t)(uint32_t)lanes->draw[lane] * count;
+    lanes->black_bit[lane] = (uint64_t)wts_select(empty, (int)(black >> 32));
+    lanes->white_bit[lane] = (uint64_t)wts_select(empty, (int)(white >> 32));
+    return ((uint32_t)black < count) | ((uint32_t)white < count) | (count <= 2)
+           | (lanes->turn[lane] + 1u == WTS_LANE_MAX_TURN);
+}
+
+/* ---- Lane by lane ------------------------------------------------------ */
+
+/* Whether a turtle arriving on ``arrival`` (one bit) closes a bracket on two
+ * of ``foe`` against one of ``own``, in any direction (point 4). */
+WTS_INLINE int wts_lane_closes(wts_board arrival, wts_board foe, wts_board own) {
+    static const int shifts[4] = {1, 9, 10, 11};
+    wts_board found = wts_board_make(0, 0), up, down;
+    int i;
+    for (i = 0; i < 4; i++) {
+        int k = shifts[i];
+        up = wts_and(wts_shl(wts_and(wts_shl(wts_and(wts_shl(arrival, k), foe), k), foe), k), own);
+        down = wts_and(wts_shr(wts_and(wts_shr(wts_and(wts_shr(arrival, k), foe), k), foe), k), own);
+        found = wts_or(found, wts_or(up, down));
+    }
+    return wts_any(found);
+}
+
+/* Whether ``turtles`` hold a run of five in any direction (point 10). */
+WTS_INLINE int wts_lane_has_five(wts_board t) {
+    static const int shifts[4] = {1, 9, 10, 11};
+    wts_board found = wts_board_make(0, 0), pairs;
+    int i;
+    for (i = 0; i < 4; i++) {
+        int k = shifts[i];
+        pairs = wts_and(t, wts_shr(t, k));
+        found = wts_or(found, wts_and(wts_and(pairs, wts_shr(pairs, 2 * k)), wts_shr(t, 4 * k)));
+    }
+    return wts_any(found);
+}
+
+WTS_INLINE uint32_t wts_lanes_step_portable(wts_lanes *lanes) {
+    uint32_t scalar = 0;
+    int lane;
+    for (lane = 0; lane < WTS_LANES; lane++) {
+        wts_rng rng;
+        wts_board black, white, eggs, empty, black_arrival, white_arrival;
+        uint32_t turn;
+        wts_lanes_get(lanes, lane, &black, &white, &eggs, &turn, &rng);
+        lanes->draw[lane] = wts_rng_next(&rng);
+        lanes->s0[lane] = rng.s[0];
+        lanes->s1[lane] = rng.s[1];
+        lanes->s2[lane] = rng.s[2];
+        lanes->s3[lane] = rng.s[3];
+        empty = wts_andnot(wts_valid(), wts_or(wts_or(black, white), eggs));
+        if (wts_lane_moves(lanes, lane, empty)) {
+            scalar |= 1u << lane;
+            continue;
+        }
+        black_arrival = wts_bit_board((int)lanes->black_bit[lane]);
+        white_arrival = wts_bit_board((int)lanes->white_bit[lane]);
+        black = wts_or(black, black_arrival);
+        white = wts_or(white, white_arrival);
+        if (wts_equal(black_arrival, white_arrival)
+            || wts_lane_closes(black_arrival, wts_or(white, eggs), black)
+            || wts_lane_closes(white_arrival, wts_or(black, eggs), white)
+            || wts_lane_has_five(black) || wts_lane_has_five(white)) {
+            scalar |= 1u << lane;
+            continue;
+        }
+        lanes->black_lo[lane] = black.lo;
+        lanes->black_hi[lane] = black.hi;
+        lanes->white_lo[lane] = white.lo;
+        lanes->white_hi[lane] = white.hi;
+        lanes->turn[lane] += 1;
+    }
+    return scalar;
+}
+
+/* ---- Four lanes a vector ------------------------------------------------ */
+#if WTS_LANES_SIMD
+
+/* A board of four lanes: the low words in one vector, the high in another. */
+typedef struct {
+    __m256i lo, hi;
+} wts_quad;
+
+#define WTS_LOAD(p) _mm256_loadu_si256((const __m256i *)(p))
+#define WTS_STORE(p, v) _mm256_storeu_si256((__m256i *)(p), (v))
+
+WTS_INLINE wts_quad wts_quad_load(const uint64_t *lo, const uint64_t *hi) {
+    wts_quad q;
+    q.lo = WTS_LOAD(lo);
+    q.hi = WTS_LOAD(hi);
+    return q;
+}
+WTS_INLINE wts_quad wts_quad_make(__m256i lo, __m256i hi) {
+    wts_quad q;
+    q.lo = lo;
+    q.hi = hi;
+    return q;
+}
+WTS_INLINE wts_quad wts_quad_and(wts_quad a, wts_quad b) {
+    return wts_quad_make(_mm256_and_si256(a.lo, b.lo), _mm256_and_si256(a.hi, b.hi));
+}
+WTS_INLINE wts_quad wts_quad_or(wts_quad a, wts_quad b) {
+    return wts_quad_make(_mm256_or_si256(a.lo, b.lo), _mm256_or_si256(a.hi, b.hi));
+}
+/* Shifts by a constant 0 < k < 64, as wts_shl and wts_shr. */
+#define WTS_QUAD_SHL(a, k) wts_quad_make(_mm256_slli_epi64((a).lo, (k)), \
+    _mm256_or_si256(_mm256_slli_epi64((a).hi, (k)), _mm256_srli_epi64((a).lo, 64 - (k))))
+#define WTS_QUAD_SHR(a, k) wts_quad_make(_mm256_or_si256(_mm256_srli_epi64((a).lo, (k)), \
+    _mm256_slli_epi64((a).hi, 64 - (k))), _mm256_srli_epi64((a).hi, (k)))
+
+/* All ones in the lanes where a board is empty. */
+WTS_INLINE __m256i wts_quad_none(wts_quad a) {
+    return _mm256_cmpeq_epi64(_mm256_or_si256(a.lo, a.hi), _mm256_setzero_si256());
+}
+
+WTS_INLINE __m256i wts_quad_rotl(__m256i x, int k) {
+    return _mm256_or_si256(_mm256_slli_epi64(x, k), _mm256_srli_epi64(x, 64 - k));
+}
+
+/* wts_rng_next of four lanes: x * 5 and x * 9 as a shift and an add. */
+WTS_INLINE __m256i wts_quad_rng_next(uint64_t *s0p, uint64_t *s1p, uint64_t *s2p, uint64_t *s3p) {
+    __m256i s0 = WTS_LOAD(s0p), s1 = WTS_LOAD(s1p), s2 = WTS_LOAD(s2p), s3 = WTS_LOAD(s3p);
+    __m256i x = wts_quad_rotl(_mm256_add_epi64(_mm256_slli_epi64(s1, 2), s1), 7);
+    __m256i result = _mm256_add_epi64(_mm256_slli_epi64(x, 3), x);
+    __m256i t = _mm256_slli_epi64(s1, 17);
+    s2 = _mm256_xor_si256(s2, s0);
+    s3 = _mm256_xor_si256(s3, s1);
+    s1 = _mm256_xor_si256(s1, s2);
+    s0 = _mm256_xor_si256(s0, s3);
+    s2 = _mm256_xor_si256(s2, t);
+    s3 = wts_quad_rotl(s3, 45);
+    WTS_STORE(s0p, s0);
+    WTS_STORE(s1p, s1);
+    WTS_STORE(s2p, s2);
+    WTS_STORE(s3p, s3);
+    return result;
+}
+
+/* The board of one padded bit per lane: a variable shift of 64 or more gives
+ * 0, so the word not holding the bit comes out empty. */
+WTS_INLINE wts_quad wts_quad_bit(const uint64_t *bits) {
+    __m256i bit = WTS_LOAD(bits), one = _mm256_set1_epi64x(1);
+    return wts_quad_make(_mm256_sllv_epi64(one, bit),
+                         _mm256_sllv_epi64(one, _mm256_sub_epi64(bit, _mm256_set1_epi64x(64))));
+}
+
+/* Lanes where the arrival closes a bracket, as wts_lane_closes: all ones. */
+#define WTS_QUAD_CLOSES_ALONG(found, arrival, foe, own, k) do { \
+    wts_quad up_ = wts_quad_and(WTS_QUAD_SHL(arrival, k), foe); \
+    wts_quad down_ = wts_quad_and(WTS_QUAD_SHR(arrival, k), foe); \
+    up_ = wts_quad_and(WTS_QUAD_SHL(up_, k), foe); \
+    down_ = wts_quad_and(WTS_QUAD_SHR(down_, k), foe); \
+    up_ = wts_quad_and(WTS_QUAD_SHL(up_, k), own); \
+    down_ = wts_quad_and(WTS_QUAD_SHR(down_, k), own); \
+    found = wts_quad_or(found, wts_quad_or(up_, down_)); \
+} while (0)
+
+/* Run starts of five along k, as wts_lane_has_five, added to ``found``. */
+#define WTS_QUAD_FIVES_ALONG(found, t, k) do { \
+    wts_quad pairs_ = wts_quad_and(t, WTS_QUAD_SHR(t, k)); \
+    found = wts_quad_or(found, wts_quad_and(wts_quad_and(pairs_, WTS_QUAD_SHR(pairs_, 2 * (k))), \
+                                            WTS_QUAD_SHR(t, 4 * (k)))); \
+} while (0)
+
+/* Places and tests the moves of lanes first..first+3; all ones where the
+ * turn is not simple (or ``sent`` is set already). Simple lanes get their new
+ * boards. */
+WTS_INLINE __m256i wts_quad_place(wts_lanes *lanes, int first, __m256i sent) {
+    wts_quad black = wts_quad_load(lanes->black_lo + first, lanes->black_hi + first);
+    wts_quad white = wts_quad_load(lanes->white_lo + first, lanes->white_hi + first);
+    wts_quad eggs = wts_quad_load(lanes->eggs_lo + first, lanes->eggs_hi + first);
+    wts_quad black_arrival = wts_quad_bit(lanes->black_bit + first);
+    wts_quad white_arrival = wts_quad_bit(lanes->white_bit + first);
+    wts_quad new_black = wts_quad_or(black, black_arrival);
+    wts_quad new_white = wts_quad_or(white, white_arrival);
+    wts_quad black_foe = wts_quad_or(new_white, eggs), white_foe = wts_quad_or(new_black, eggs);
+    wts_quad found = wts_quad_make(_mm256_setzero_si256(), _mm256_setzero_si256());
+    __m256i collision = _mm256_cmpeq_epi64(WTS_LOAD(lanes->black_bit + first),
+                                           WTS_LOAD(lanes->white_bit + first));
+    __m256i keep;
+    WTS_QUAD_CLOSES_ALONG(found, black_arrival, black_foe, new_black, 1);
+    WTS_QUAD_CLOSES_ALONG(found, black_arrival, black_foe, new_black, 9);
+    WTS_QUAD_CLOSES_ALONG(found, black_arrival, black_foe, new_black, 10);
+    WTS_QUAD_CLOSES_ALONG(found, black_arrival, black_foe, new_black, 11);
+    WTS_QUAD_CLOSES_ALONG(found, white_arrival, white_foe, new_white, 1);
+    WTS_QUAD_CLOSES_ALONG(found, white_arrival, white_foe, new_white, 9);
+    WTS_QUAD_CLOSES_ALONG(found, white_arrival, white_foe, new_white, 10);
+    WTS_QUAD_CLOSES_ALONG(found, white_arrival, white_foe, new_white, 11);
+    WTS_QUAD_FIVES_ALONG(found, new_black, 1);
+    WTS_QUAD_FIVES_ALONG(found, new_black, 9);
+    WTS_QUAD_FIVES_ALONG(found, new_black, 10);
+    WTS_QUAD_FIVES_ALONG(found, new_black, 11);
+    WTS_QUAD_FIVES_ALONG(found, new_white, 1);
+    WTS_QUAD_FIVES_ALONG(found, new_white, 9);
+    WTS_QUAD_FIVES_ALONG(found, new_white, 10);
+    WTS_QUAD_FIVES_ALONG(found, new_white, 11);
+    keep = _mm256_or_si256(_mm256_or_si256(sent, collision),
+                           _mm256_xor_si256(wts_quad_none(found), _mm256_set1_epi64x(-1)));
+    WTS_STORE(lanes->black_lo + first, _mm256_blendv_epi8(new_black.lo, black.lo, keep));
+    WTS_STORE(lanes->black_hi + first, _mm256_blendv_epi8(new_black.hi, black.hi, keep));
+    WTS_STORE(lanes->white_lo + first, _mm256_blendv_epi8(new_white.lo, white.lo, keep));
+    WTS_STORE(lanes->white_hi + first, _mm256_blendv_epi8(new_white.hi, white.hi, keep));
+    return keep;
+}
+
+WTS_INLINE uint32_t wts_lanes_step_simd(wts_lanes *lanes) {
+    const __m256i valid_lo = _mm256_set1_epi64x((long long)WTS_VALID_LO);
+    const __m256i valid_hi = _mm256_set1_epi64x((long long)WTS_VALID_HI);
+    uint64_t empty_lo[WTS_LANES], empty_hi[WTS_LANES];
+    uint32_t scalar = 0;
+    int first, lane;
+    for (first = 0; first < WTS_LANES; first += 4) {
+        WTS_STORE(lanes->draw + first, wts_quad_rng_next(lanes->s0 + first, lanes->s1 + first,
+                                                         lanes->s2 + first, lanes->s3 + first));
+        WTS_STORE(empty_lo + first, _mm256_andnot_si256(
+            _mm256_or_si256(_mm256_or_si256(WTS_LOAD(lanes->black_lo + first),
+                                            WTS_LOAD(lanes->white_lo + first)),
+                            WTS_LOAD(lanes->eggs_lo + first)), valid_lo));
+        WTS_STORE(empty_hi + first, _mm256_andnot_si256(
+            _mm256_or_si256(_mm256_or_si256(WTS_LOAD(lanes->black_hi + first),
+                                            WTS_LOAD(lanes->white_hi + first)),
+                            WTS_LOAD(lanes->eggs_hi + first)), valid_hi));
+    }
+    for (lane = 0; lane < WTS_LANES; lane++) {
+        scalar |= (uint32_t)wts_lane_moves(
+            lanes, lane, wts_board_make(empty_lo[lane], empty_hi[lane])) << lane;
+    }
+    for (first = 0; first < WTS_LANES; first += 4) {
+        /* A lane already sent to the scalar turn keeps its boards too. */
+        __m256i sent = _mm256_cmpgt_epi64(
+            _mm256_and_si256(_mm256_set1_epi64x((long long)(scalar >> first)),
+                             _mm256_setr_epi64x(1, 2, 4, 8)), _mm256_setzero_si256());
+        scalar |= (uint32_t)_mm256_movemask_pd(
+            _mm256_castsi256_pd(wts_quad_place(lanes, first, sent))) << first;
+    }
+    for (lane = 0; lane < WTS_LANES; lane++) {
+        lanes->turn[lane] += ((scalar >> lane) & 1u) ^ 1u;
+    }
+    return scalar;
+}
+#endif
+
+/* One step of every lane; bit l of the result set when lane l's turn is left
+ * to the scalar turn: its boards and turn as the step began, its generator
+ * past the step's draw (``draw``), as wts_playout holds them mid-turn. */
+WTS_INLINE uint32_t wts_lanes_step(wts_lanes *lanes) {
+#if WTS_LANES_SIMD
+    return wts_lanes_step_simd(lanes);
+#else
+    return wts_lanes_step_portable(lanes);
+#endif
+}
+
+#endif /* WTS_LANES_H */
