@@ -35,10 +35,7 @@ cdef enum:
 
 # The last turn number: a game that reaches it is drawn (docs/rules.md,
 # "wts rulings"), so ``turn`` never wraps.
-cdef extern from *:
-    """
-    #define WTS_MAX_TURN 0xFFFFFFFFu
-    """
+cdef extern from "wts_bits.h":
     const uint32_t WTS_MAX_TURN
 
 cdef enum:

@@ -28,6 +28,10 @@
 #define WTS_INLINE static inline
 #endif
 
+/* The last turn number: a game that reaches it is drawn (docs/rules.md,
+ * "wts rulings"), so a turn count never wraps. */
+#define WTS_MAX_TURN 0xFFFFFFFFu
+
 typedef struct {
     uint64_t lo; /* bits 0..63 */
     uint64_t hi; /* bits 64..127; only 64..89 are ever set */

@@ -9,7 +9,7 @@
  * its game's generator exactly as wts_playout would.
  *
  * Boards and generators are held in structure-of-arrays form: with AVX2 four
- * lanes are one vector; without, the same steps run lane by lane.
+ * lanes are one vector.
  */
 #ifndef WTS_LANES_H
 #define WTS_LANES_H
@@ -23,7 +23,6 @@
 #endif
 
 #define WTS_LANES 8           /* two vectors of four */
-#define WTS_LANE_MAX_TURN 0xFFFFFFFFu  /* WTS_MAX_TURN of _core.pxd */
 
 typedef struct {
     uint64_t black_lo[WTS_LANES], black_hi[WTS_LANES];
@@ -66,7 +65,9 @@ WTS_INLINE void wts_lanes_get(const wts_lanes *lanes, int lane, wts_board *black
 
 WTS_INLINE uint64_t wts_lanes_draw(const wts_lanes *lanes, int lane) { return lanes->draw[lane]; }
 
-/* The moves of one lane from its draw and empty squares (more than none), as
+/* The moves of one lane from its draw and empty squares (at least one: a
+ * lane with fewer never plays a simple turn, an idle one holds the empty
+ * board), as
  * wts_rng_below_from and wts_select pick them; 1 if the lane must go to the
  * scalar turn instead (a draw that Lemire's method might reject, two empty
  * squares or fewer, the last turn). The moves are written either way. */
@@ -77,75 +78,7 @@ WTS_INLINE int wts_lane_moves(wts_lanes *lanes, int lane, wts_board empty) {
     lanes->black_bit[lane] = (uint64_t)wts_select(empty, (int)(black >> 32));
     lanes->white_bit[lane] = (uint64_t)wts_select(empty, (int)(white >> 32));
     return ((uint32_t)black < count) | ((uint32_t)white < count) | (count <= 2)
-           | (lanes->turn[lane] + 1u == WTS_LANE_MAX_TURN);
-}
-
-/* ---- Lane by lane ------------------------------------------------------ */
-
-/* Whether a turtle arriving on ``arrival`` (one bit) closes a bracket on two
- * of ``foe`` against one of ``own``, in any direction (point 4). */
-WTS_INLINE int wts_lane_closes(wts_board arrival, wts_board foe, wts_board own) {
-    static const int shifts[4] = {1, 9, 10, 11};
-    wts_board found = wts_board_make(0, 0), up, down;
-    int i;
-    for (i = 0; i < 4; i++) {
-        int k = shifts[i];
-        up = wts_and(wts_shl(wts_and(wts_shl(wts_and(wts_shl(arrival, k), foe), k), foe), k), own);
-        down = wts_and(wts_shr(wts_and(wts_shr(wts_and(wts_shr(arrival, k), foe), k), foe), k), own);
-        found = wts_or(found, wts_or(up, down));
-    }
-    return wts_any(found);
-}
-
-/* Whether ``turtles`` hold a run of five in any direction (point 10). */
-WTS_INLINE int wts_lane_has_five(wts_board t) {
-    static const int shifts[4] = {1, 9, 10, 11};
-    wts_board found = wts_board_make(0, 0), pairs;
-    int i;
-    for (i = 0; i < 4; i++) {
-        int k = shifts[i];
-        pairs = wts_and(t, wts_shr(t, k));
-        found = wts_or(found, wts_and(wts_and(pairs, wts_shr(pairs, 2 * k)), wts_shr(t, 4 * k)));
-    }
-    return wts_any(found);
-}
-
-WTS_INLINE uint32_t wts_lanes_step_portable(wts_lanes *lanes) {
-    uint32_t scalar = 0;
-    int lane;
-    for (lane = 0; lane < WTS_LANES; lane++) {
-        wts_rng rng;
-        wts_board black, white, eggs, empty, black_arrival, white_arrival;
-        uint32_t turn;
-        wts_lanes_get(lanes, lane, &black, &white, &eggs, &turn, &rng);
-        lanes->draw[lane] = wts_rng_next(&rng);
-        lanes->s0[lane] = rng.s[0];
-        lanes->s1[lane] = rng.s[1];
-        lanes->s2[lane] = rng.s[2];
-        lanes->s3[lane] = rng.s[3];
-        empty = wts_andnot(wts_valid(), wts_or(wts_or(black, white), eggs));
-        if (wts_lane_moves(lanes, lane, empty)) {
-            scalar |= 1u << lane;
-            continue;
-        }
-        black_arrival = wts_bit_board((int)lanes->black_bit[lane]);
-        white_arrival = wts_bit_board((int)lanes->white_bit[lane]);
-        black = wts_or(black, black_arrival);
-        white = wts_or(white, white_arrival);
-        if (wts_equal(black_arrival, white_arrival)
-            || wts_lane_closes(black_arrival, wts_or(white, eggs), black)
-            || wts_lane_closes(white_arrival, wts_or(black, eggs), white)
-            || wts_lane_has_five(black) || wts_lane_has_five(white)) {
-            scalar |= 1u << lane;
-            continue;
-        }
-        lanes->black_lo[lane] = black.lo;
-        lanes->black_hi[lane] = black.hi;
-        lanes->white_lo[lane] = white.lo;
-        lanes->white_hi[lane] = white.hi;
-        lanes->turn[lane] += 1;
-    }
-    return scalar;
+           | (lanes->turn[lane] + 1u == WTS_MAX_TURN);
 }
 
 /* ---- Four lanes a vector ------------------------------------------------ */
@@ -219,7 +152,8 @@ WTS_INLINE wts_quad wts_quad_bit(const uint64_t *bits) {
                          _mm256_sllv_epi64(one, _mm256_sub_epi64(bit, _mm256_set1_epi64x(64))));
 }
 
-/* Lanes where the arrival closes a bracket, as wts_lane_closes: all ones. */
+/* Adds to ``found`` the brackets ``arrival`` (one bit a lane) closes along
+ * shift k, both ways: stepping from it meets foe, foe, then own (point 4). */
 #define WTS_QUAD_CLOSES_ALONG(found, arrival, foe, own, k) do { \
     wts_quad up_ = wts_quad_and(WTS_QUAD_SHL(arrival, k), foe); \
     wts_quad down_ = wts_quad_and(WTS_QUAD_SHR(arrival, k), foe); \
@@ -230,7 +164,7 @@ WTS_INLINE wts_quad wts_quad_bit(const uint64_t *bits) {
     found = wts_quad_or(found, wts_quad_or(up_, down_)); \
 } while (0)
 
-/* Run starts of five along k, as wts_lane_has_five, added to ``found``. */
+/* Adds to ``found`` the starts of runs of five of ``t`` along shift k (point 10). */
 #define WTS_QUAD_FIVES_ALONG(found, t, k) do { \
     wts_quad pairs_ = wts_quad_and(t, WTS_QUAD_SHR(t, k)); \
     found = wts_quad_or(found, wts_quad_and(wts_quad_and(pairs_, WTS_QUAD_SHR(pairs_, 2 * (k))), \
@@ -317,12 +251,16 @@ WTS_INLINE uint32_t wts_lanes_step_simd(wts_lanes *lanes) {
 
 /* One step of every lane; bit l of the result set when lane l's turn is left
  * to the scalar turn: its boards and turn as the step began, its generator
- * past the step's draw (``draw``), as wts_playout holds them mid-turn. */
+ * past the step's draw (``draw``), as wts_playout holds them mid-turn.
+ * Without SIMD the core plays one game at a time and never steps lanes (a
+ * lane-by-lane form of this step measured slower than wts_playout): every
+ * lane would go to the scalar turn. */
 WTS_INLINE uint32_t wts_lanes_step(wts_lanes *lanes) {
 #if WTS_LANES_SIMD
     return wts_lanes_step_simd(lanes);
 #else
-    return wts_lanes_step_portable(lanes);
+    (void)lanes;
+    return (1u << WTS_LANES) - 1u;
 #endif
 }
 
