@@ -116,11 +116,6 @@ WTS_INLINE wts_quad wts_quad_or(wts_quad a, wts_quad b) {
 #define WTS_QUAD_SHR(a, k) wts_quad_make(_mm256_or_si256(_mm256_srli_epi64((a).lo, (k)), \
     _mm256_slli_epi64((a).hi, 64 - (k))), _mm256_srli_epi64((a).hi, (k)))
 
-/* All ones in the lanes where a board is empty. */
-WTS_INLINE __m256i wts_quad_none(wts_quad a) {
-    return _mm256_cmpeq_epi64(_mm256_or_si256(a.lo, a.hi), _mm256_setzero_si256());
-}
-
 WTS_INLINE __m256i wts_quad_rotl(__m256i x, int k) {
     return _mm256_or_si256(_mm256_slli_epi64(x, k), _mm256_srli_epi64(x, 64 - k));
 }
@@ -152,63 +147,77 @@ WTS_INLINE wts_quad wts_quad_bit(const uint64_t *bits) {
                          _mm256_sllv_epi64(one, _mm256_sub_epi64(bit, _mm256_set1_epi64x(64))));
 }
 
-/* Adds to ``found`` the brackets ``arrival`` (one bit a lane) closes along
- * shift k, both ways: stepping from it meets foe, foe, then own (point 4). */
+/* Adds to ``found`` the brackets ``arrival`` closes along shift k, both ways
+ * (point 4): ``pairs`` marks each foe with a foe k higher, so a bracket going
+ * up starts k below a pair, one going down 2k above one. */
 #define WTS_QUAD_CLOSES_ALONG(found, arrival, foe, own, k) do { \
-    wts_quad up_ = wts_quad_and(WTS_QUAD_SHL(arrival, k), foe); \
-    wts_quad down_ = wts_quad_and(WTS_QUAD_SHR(arrival, k), foe); \
-    up_ = wts_quad_and(WTS_QUAD_SHL(up_, k), foe); \
-    down_ = wts_quad_and(WTS_QUAD_SHR(down_, k), foe); \
-    up_ = wts_quad_and(WTS_QUAD_SHL(up_, k), own); \
-    down_ = wts_quad_and(WTS_QUAD_SHR(down_, k), own); \
-    found = wts_quad_or(found, wts_quad_or(up_, down_)); \
+    wts_quad pairs_ = wts_quad_and(foe, WTS_QUAD_SHR(foe, k)); \
+    wts_quad up_ = wts_quad_and(WTS_QUAD_SHR(pairs_, k), WTS_QUAD_SHR(own, 3 * (k))); \
+    wts_quad down_ = wts_quad_and(WTS_QUAD_SHL(pairs_, 2 * (k)), WTS_QUAD_SHL(own, 3 * (k))); \
+    wts_quad closed_ = wts_quad_and(arrival, wts_quad_or(up_, down_)); \
+    found = _mm256_or_si256(found, _mm256_or_si256(closed_.lo, closed_.hi)); \
 } while (0)
+
+/* Non-zero in the lanes where ``arrival`` (one bit a lane) closes a bracket
+ * in any direction. */
+WTS_INLINE __m256i wts_quad_closes(wts_quad arrival, wts_quad foe, wts_quad own) {
+    __m256i found = _mm256_setzero_si256();
+    WTS_QUAD_CLOSES_ALONG(found, arrival, foe, own, 1);
+    WTS_QUAD_CLOSES_ALONG(found, arrival, foe, own, 9);
+    WTS_QUAD_CLOSES_ALONG(found, arrival, foe, own, 10);
+    WTS_QUAD_CLOSES_ALONG(found, arrival, foe, own, 11);
+    return found;
+}
 
 /* Adds to ``found`` the starts of runs of five of ``t`` along shift k (point 10). */
 #define WTS_QUAD_FIVES_ALONG(found, t, k) do { \
     wts_quad pairs_ = wts_quad_and(t, WTS_QUAD_SHR(t, k)); \
-    found = wts_quad_or(found, wts_quad_and(wts_quad_and(pairs_, WTS_QUAD_SHR(pairs_, 2 * (k))), \
-                                            WTS_QUAD_SHR(t, 4 * (k)))); \
+    wts_quad starts_ = wts_quad_and(wts_quad_and(pairs_, WTS_QUAD_SHR(pairs_, 2 * (k))), \
+                                    WTS_QUAD_SHR(t, 4 * (k))); \
+    found = _mm256_or_si256(found, _mm256_or_si256(starts_.lo, starts_.hi)); \
 } while (0)
+
+/* Non-zero in the lanes where ``t`` holds a run of five. */
+WTS_INLINE __m256i wts_quad_fives(wts_quad t) {
+    __m256i found = _mm256_setzero_si256();
+    WTS_QUAD_FIVES_ALONG(found, t, 1);
+    WTS_QUAD_FIVES_ALONG(found, t, 9);
+    WTS_QUAD_FIVES_ALONG(found, t, 10);
+    WTS_QUAD_FIVES_ALONG(found, t, 11);
+    return found;
+}
 
 /* Places and tests the moves of lanes first..first+3; all ones where the
  * turn is not simple (or ``sent`` is set already). Simple lanes get their new
- * boards. */
+ * boards. The boards are read again where needed, not kept: sixteen vector
+ * registers do not hold them all and spilling them costs more. */
 WTS_INLINE __m256i wts_quad_place(wts_lanes *lanes, int first, __m256i sent) {
-    wts_quad black = wts_quad_load(lanes->black_lo + first, lanes->black_hi + first);
-    wts_quad white = wts_quad_load(lanes->white_lo + first, lanes->white_hi + first);
     wts_quad eggs = wts_quad_load(lanes->eggs_lo + first, lanes->eggs_hi + first);
     wts_quad black_arrival = wts_quad_bit(lanes->black_bit + first);
     wts_quad white_arrival = wts_quad_bit(lanes->white_bit + first);
-    wts_quad new_black = wts_quad_or(black, black_arrival);
-    wts_quad new_white = wts_quad_or(white, white_arrival);
-    wts_quad black_foe = wts_quad_or(new_white, eggs), white_foe = wts_quad_or(new_black, eggs);
-    wts_quad found = wts_quad_make(_mm256_setzero_si256(), _mm256_setzero_si256());
-    __m256i collision = _mm256_cmpeq_epi64(WTS_LOAD(lanes->black_bit + first),
-                                           WTS_LOAD(lanes->white_bit + first));
+    wts_quad new_black = wts_quad_or(
+        wts_quad_load(lanes->black_lo + first, lanes->black_hi + first), black_arrival);
+    wts_quad new_white = wts_quad_or(
+        wts_quad_load(lanes->white_lo + first, lanes->white_hi + first), white_arrival);
+    __m256i found = _mm256_or_si256(
+        wts_quad_closes(black_arrival, wts_quad_or(new_white, eggs), new_black),
+        wts_quad_closes(white_arrival, wts_quad_or(new_black, eggs), new_white));
     __m256i keep;
-    WTS_QUAD_CLOSES_ALONG(found, black_arrival, black_foe, new_black, 1);
-    WTS_QUAD_CLOSES_ALONG(found, black_arrival, black_foe, new_black, 9);
-    WTS_QUAD_CLOSES_ALONG(found, black_arrival, black_foe, new_black, 10);
-    WTS_QUAD_CLOSES_ALONG(found, black_arrival, black_foe, new_black, 11);
-    WTS_QUAD_CLOSES_ALONG(found, white_arrival, white_foe, new_white, 1);
-    WTS_QUAD_CLOSES_ALONG(found, white_arrival, white_foe, new_white, 9);
-    WTS_QUAD_CLOSES_ALONG(found, white_arrival, white_foe, new_white, 10);
-    WTS_QUAD_CLOSES_ALONG(found, white_arrival, white_foe, new_white, 11);
-    WTS_QUAD_FIVES_ALONG(found, new_black, 1);
-    WTS_QUAD_FIVES_ALONG(found, new_black, 9);
-    WTS_QUAD_FIVES_ALONG(found, new_black, 10);
-    WTS_QUAD_FIVES_ALONG(found, new_black, 11);
-    WTS_QUAD_FIVES_ALONG(found, new_white, 1);
-    WTS_QUAD_FIVES_ALONG(found, new_white, 9);
-    WTS_QUAD_FIVES_ALONG(found, new_white, 10);
-    WTS_QUAD_FIVES_ALONG(found, new_white, 11);
-    keep = _mm256_or_si256(_mm256_or_si256(sent, collision),
-                           _mm256_xor_si256(wts_quad_none(found), _mm256_set1_epi64x(-1)));
-    WTS_STORE(lanes->black_lo + first, _mm256_blendv_epi8(new_black.lo, black.lo, keep));
-    WTS_STORE(lanes->black_hi + first, _mm256_blendv_epi8(new_black.hi, black.hi, keep));
-    WTS_STORE(lanes->white_lo + first, _mm256_blendv_epi8(new_white.lo, white.lo, keep));
-    WTS_STORE(lanes->white_hi + first, _mm256_blendv_epi8(new_white.hi, white.hi, keep));
+    found = _mm256_or_si256(found, _mm256_or_si256(wts_quad_fives(new_black),
+                                                   wts_quad_fives(new_white)));
+    keep = _mm256_or_si256(
+        _mm256_or_si256(sent, _mm256_cmpeq_epi64(WTS_LOAD(lanes->black_bit + first),
+                                                 WTS_LOAD(lanes->white_bit + first))),
+        _mm256_xor_si256(_mm256_cmpeq_epi64(found, _mm256_setzero_si256()),
+                         _mm256_set1_epi64x(-1)));
+    WTS_STORE(lanes->black_lo + first,
+              _mm256_blendv_epi8(new_black.lo, WTS_LOAD(lanes->black_lo + first), keep));
+    WTS_STORE(lanes->black_hi + first,
+              _mm256_blendv_epi8(new_black.hi, WTS_LOAD(lanes->black_hi + first), keep));
+    WTS_STORE(lanes->white_lo + first,
+              _mm256_blendv_epi8(new_white.lo, WTS_LOAD(lanes->white_lo + first), keep));
+    WTS_STORE(lanes->white_hi + first,
+              _mm256_blendv_epi8(new_white.hi, WTS_LOAD(lanes->white_hi + first), keep));
     return keep;
 }
 
