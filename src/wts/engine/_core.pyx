@@ -24,7 +24,7 @@ cdef extern from "wts_lanes.h" nogil:
     void wts_lanes_get(const wts_lanes *lanes, int lane, wts_board *black, wts_board *white,
                        wts_board *eggs, uint32_t *turn, wts_rng *rng)
     uint64_t wts_lanes_draw(const wts_lanes *lanes, int lane)
-    # Bit l set: lane l's turn is not simple, left for _random_turn.
+    # Bit l set: lane l's turn is not simple, left for _random_turns.
     uint32_t wts_lanes_step(wts_lanes *lanes)
     int wts_ctz64(uint64_t x)
 
@@ -578,22 +578,32 @@ cdef int wts_random_legal_move(const wts_state *state, wts_rng *rng) noexcept no
                           <uint32_t>(wts_rng_next(rng) >> 32), rng)
 
 
-cdef inline void _random_turn(wts_state *state, wts_rng *rng, uint64_t draw) noexcept nogil:
-    """One turn of uniformly random moves from the generator output ``draw``:
-    its high half for black, its low half for white (``rng`` only for a
-    rejected half)."""
-    cdef wts_board legal = wts_empty_squares(state)
-    cdef uint32_t count = <uint32_t>wts_popcount(legal)
-    cdef int black = _random_square(legal, count, <uint32_t>(draw >> 32), rng)
-    cdef int white = _random_square(legal, count, <uint32_t>draw, rng)
-    _resolve_turn(state, black, white, NULL, False)
+cdef void _random_turns(wts_state *state, wts_rng *rng, uint64_t draw,
+                        bint to_the_end) noexcept nogil:
+    """Turns of uniformly random moves, the first from the generator output
+    ``draw`` and each later one from the next: its high half for black, its
+    low half for white (``rng`` also for a rejected half). One turn, or every
+    turn to the end of the game with ``to_the_end``. One function for both,
+    so that the compiler inlines _resolve_turn, without record or key, once."""
+    cdef wts_board legal
+    cdef uint32_t count
+    cdef int black, white
+    while True:
+        legal = wts_empty_squares(state)
+        count = <uint32_t>wts_popcount(legal)
+        black = _random_square(legal, count, <uint32_t>(draw >> 32), rng)
+        white = _random_square(legal, count, <uint32_t>draw, rng)
+        _resolve_turn(state, black, white, NULL, False)
+        if not to_the_end or wts_is_over(state):
+            return
+        draw = wts_rng_next(rng)
 
 
 cdef void wts_playout(wts_state *state, wts_rng *rng) noexcept nogil:
     """Both players pick uniformly among the empty squares until the game ends;
     one generator output a turn."""
-    while not wts_is_over(state):
-        _random_turn(state, rng, wts_rng_next(rng))
+    if not wts_is_over(state):
+        _random_turns(state, rng, wts_rng_next(rng), True)
     state.key = wts_compute_key(state)  # once, not turn by turn
 
 
@@ -634,7 +644,7 @@ cdef void _playout_lanes(const wts_state *start, uint64_t seed, uint64_t first,
                          uint64_t stop, int32_t *lengths, uint8_t *statuses) noexcept nogil:
     """wts_playout_range with WTS_LANES games at a time: each step plays the
     simple turns in the lanes (wts_lanes.h) and every other one here, by
-    _random_turn on the lane's own state and generator; a lane whose game
+    _random_turns on the lane's own state and generator; a lane whose game
     ends takes the next game, and idles once none is left."""
     cdef wts_lanes lanes
     cdef wts_state states[WTS_LANES]
@@ -656,7 +666,7 @@ cdef void _playout_lanes(const wts_state *start, uint64_t seed, uint64_t first,
             state = &states[lane]
             wts_lanes_get(&lanes, lane, &state.black, &state.white, &state.eggs, &state.turn,
                           &rng)
-            _random_turn(state, &rng, wts_lanes_draw(&lanes, lane))
+            _random_turns(state, &rng, wts_lanes_draw(&lanes, lane), False)
             if not wts_is_over(state):
                 wts_lanes_put(&lanes, lane, state.black, state.white, state.eggs, state.turn,
                               &rng)
