@@ -78,6 +78,11 @@ for name, start in starts.items():
         assert len(runs[0].lengths) == games
         out[f"{name}/{games}"] = hashlib.sha256(
             runs[0].lengths.tobytes() + runs[0].statuses.tobytes()).hexdigest()
+# Seeds whose game 0 draws on its first turn a value Lemire's method rejects
+# (black's half of the output for the first, white's for the second).
+for seed in (70724845, 36354210):
+    run = wts.simulate(1, seed=seed, per_game=True)
+    out[f"rejected draw/{seed}"] = [int(run.lengths[0]), int(run.statuses[0])]
 print(json.dumps(out))
 """
 
@@ -128,10 +133,11 @@ def test_every_kernel_plays_the_same_games_from_every_start() -> None:
     """Per-game lengths and statuses agree across builds (the x86-64-v3 and
     later ones play several games at once in SIMD lanes) and thread counts,
     from positions that send lanes to the scalar turn: eggs, sudden death,
-    a nearly full board, the last turn number, a game already over."""
+    a nearly full board, the last turn number, a game already over, and
+    draws that Lemire's method rejects."""
     results = {kernel: starts_run(kernel) for kernel in wts.cpu_kernels()}
     first = next(iter(results.values()))
-    assert len(first) == 8 * 5 + 2  # 9,000 games from two starts only
+    assert len(first) == 8 * 5 + 2 + 2  # 9,000 games from two starts; two rejected draws
     for kernel, result in results.items():
         assert result == first, kernel
 
