@@ -5,7 +5,8 @@
  * piece one step along a line and never wraps from one edge to the other.
  *
  * Every compiler- or CPU-specific branch of the package lives in this file,
- * each with a portable fallback: GCC, Clang and MSVC on the x86-64 baseline.
+ * each with a portable fallback: GCC, Clang and MSVC on the x86-64 baseline;
+ * but for the SIMD lanes of random games, in wts_lanes.h.
  */
 #ifndef WTS_BITS_H
 #define WTS_BITS_H
