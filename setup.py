@@ -35,7 +35,7 @@ CORE_VARIANTS = {
 }
 
 
-HEADERS = ["src/wts/engine/wts_bits.h", "src/wts/engine/wts_cpu.h"]
+HEADERS = ["src/wts/engine/wts_bits.h", "src/wts/engine/wts_cpu.h", "src/wts/engine/wts_lanes.h"]
 
 
 def extension(name: str) -> Extension:

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 import wts.engine.reference
-from wts.engine._core import state_size
+from wts.engine._core import PLAYOUT_LANES, state_size
 from wts.engine.batch import NO_MOVE, BatchGame
 from wts.engine.game import Game
 from wts.engine.kernels import ENVIRONMENT_VARIABLE, cpu_kernel, cpu_kernels
@@ -344,6 +344,7 @@ def run(quick: bool = False) -> list[BenchRow]:
     kernel_rates = kernel_simulate_rates(playouts, rounds)
     return [
         BenchRow("CPU kernel in use", cpu_kernel(), "", None),
+        BenchRow("games simulate plays at once (SIMD lanes)", str(PLAYOUT_LANES), "", None),
         BenchRow("Game.play, fast", f"{fast_play * 1e6:.2f} us/turn", "", None),
         BenchRow("Game.play, reference", f"{reference_play * 1e6:.1f} us/turn", "", None),
         BenchRow("Game.play fast / reference", f"{reference_play / fast_play:.0f}x", ">= 100x",

@@ -11,7 +11,7 @@ checks its input: a caller passes only legal moves to a game not over
 (``wts_square_bit``/``wts_bit_square`` convert).
 """
 
-from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t, uint64_t
 
 # The board and generator types and the few primitives a caller needs to read
 # a board (which squares it holds) or to seed a generator.
@@ -35,10 +35,7 @@ cdef enum:
 
 # The last turn number: a game that reaches it is drawn (docs/rules.md,
 # "wts rulings"), so ``turn`` never wraps.
-cdef extern from *:
-    """
-    #define WTS_MAX_TURN 0xFFFFFFFFu
-    """
+cdef extern from "wts_bits.h":
     const uint32_t WTS_MAX_TURN
 
 cdef enum:
@@ -113,6 +110,14 @@ cdef bint wts_is_legal(const wts_state *state, int square) noexcept nogil
 cdef int wts_random_legal_move(const wts_state *state, wts_rng *rng) noexcept nogil
 # Play uniformly random moves for both players until the game ends.
 cdef void wts_playout(wts_state *state, wts_rng *rng) noexcept nogil
+# Game ``game`` of a run of random games with ``seed``: its own generator.
+cdef void wts_game_rng(wts_rng *rng, uint64_t seed, uint64_t game) noexcept nogil
+# Games ``first``..``stop-1`` of the run ``seed`` played out from ``start`` (as
+# wts_playout on wts_game_rng's generator, several at a time where the build
+# has SIMD lanes); game g's turns and final status go to ``lengths[g - first]``
+# and ``statuses[g - first]``.
+cdef void wts_playout_range(const wts_state *start, uint64_t seed, uint64_t first,
+                            uint64_t stop, int32_t *lengths, uint8_t *statuses) noexcept nogil
 # True once the game is won or drawn (status WTS_BLACK_WINS or later).
 cdef bint wts_is_over(const wts_state *state) noexcept nogil
 # What stands on ``square`` 0..80: WTS_EMPTY, WTS_BLACK_TURTLE, WTS_WHITE_TURTLE or WTS_EGG.

@@ -7,6 +7,9 @@ to ``cimport`` (see ``_core.pxd``); the names Python sees are below.
 from wts.engine.pieces import Status
 
 STATUSES: tuple[Status, ...]
+#: Games ``wts_playout_range`` (``wts.simulate``) plays at once: 8 SIMD lanes
+#: on builds with AVX2, else 1.
+PLAYOUT_LANES: int
 
 def state_size() -> int:
     """Bytes in one ``wts_state``: a game's whole position."""

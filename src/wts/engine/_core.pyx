@@ -7,12 +7,26 @@ declarations other Cython code cimports are in ``_core.pxd``. The rules are
 the ones :mod:`wts.reference` spells out; the comments cite CLARIFICATIONS.
 """
 
-from libc.stdint cimport uint32_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memmove
 from wts.engine._bits cimport (
     wts_and, wts_andnot, wts_bit_board, wts_equal, wts_or, wts_rng_below_from, wts_rng_next,
     wts_select, wts_shl, wts_shr, wts_splitmix64, wts_square_board, wts_valid, wts_xor,
 )
+
+cdef extern from "wts_lanes.h" nogil:
+    # Random games in SIMD lanes, the simple turns only; WTS_LANES_SIMD: built with AVX2.
+    enum: WTS_LANES, WTS_LANES_SIMD
+    ctypedef struct wts_lanes:
+        pass
+    void wts_lanes_put(wts_lanes *lanes, int lane, wts_board black, wts_board white,
+                       wts_board eggs, uint32_t turn, const wts_rng *rng)
+    void wts_lanes_get(const wts_lanes *lanes, int lane, wts_board *black, wts_board *white,
+                       wts_board *eggs, uint32_t *turn, wts_rng *rng)
+    uint64_t wts_lanes_draw(const wts_lanes *lanes, int lane)
+    # Bit l set: lane l's turn is not simple, left for _random_turns.
+    uint32_t wts_lanes_step(wts_lanes *lanes)
+    int wts_ctz64(uint64_t x)
 
 from wts.engine.keys import KEY_SEED as _KEY_SEED
 from wts.engine.pieces import Status
@@ -565,21 +579,131 @@ cdef int wts_random_legal_move(const wts_state *state, wts_rng *rng) noexcept no
                           <uint32_t>(wts_rng_next(rng) >> 32), rng)
 
 
-cdef void wts_playout(wts_state *state, wts_rng *rng) noexcept nogil:
-    """Both players pick uniformly among the empty squares until the game ends;
-    one generator output a turn, its high half for black, its low half for white."""
+cdef void _random_turns(wts_state *state, wts_rng *rng, uint64_t draw,
+                        bint to_the_end) noexcept nogil:
+    """Turns of uniformly random moves, the first from the generator output
+    ``draw`` and each later one from the next: its high half for black, its
+    low half for white (``rng`` also for a rejected half). One turn, or every
+    turn to the end of the game with ``to_the_end``. One function for both,
+    so that the compiler inlines _resolve_turn, without record or key, once."""
     cdef wts_board legal
-    cdef uint64_t draw
     cdef uint32_t count
     cdef int black, white
-    while not wts_is_over(state):
+    while True:
         legal = wts_empty_squares(state)
         count = <uint32_t>wts_popcount(legal)
-        draw = wts_rng_next(rng)
         black = _random_square(legal, count, <uint32_t>(draw >> 32), rng)
         white = _random_square(legal, count, <uint32_t>draw, rng)
         _resolve_turn(state, black, white, NULL, False)
+        if not to_the_end or wts_is_over(state):
+            return
+        draw = wts_rng_next(rng)
+
+
+cdef void wts_playout(wts_state *state, wts_rng *rng) noexcept nogil:
+    """Both players pick uniformly among the empty squares until the game ends;
+    one generator output a turn."""
+    if not wts_is_over(state):
+        _random_turns(state, rng, wts_rng_next(rng), True)
     state.key = wts_compute_key(state)  # once, not turn by turn
+
+
+# Odd constant spreading game indices over the generator's seed space.
+cdef uint64_t GAME_STRIDE = 0xD1B54A32D192ED03ULL
+
+
+cdef void wts_game_rng(wts_rng *rng, uint64_t seed, uint64_t game) noexcept nogil:
+    """Game ``game`` of a run with ``seed`` plays from its own xoshiro256** stream."""
+    wts_rng_seed(rng, seed ^ (game * GAME_STRIDE))
+
+
+# Games a playout range plays at once: lanes with AVX2, else one game at a time
+# (lanes stepped one by one measured slower than wts_playout).
+PLAYOUT_LANES = WTS_LANES if WTS_LANES_SIMD else 1
+
+
+cdef void wts_playout_range(const wts_state *start, uint64_t seed, uint64_t first,
+                            uint64_t stop, int32_t *lengths, uint8_t *statuses) noexcept nogil:
+    """Games ``first``..``stop-1`` of the run ``seed``, each played out from
+    ``start`` on its own generator; game ``g``'s turns and final status go to
+    ``lengths[g - first]`` and ``statuses[g - first]``."""
+    cdef wts_state state
+    cdef wts_rng rng
+    cdef uint64_t game
+    if WTS_LANES_SIMD:
+        _playout_lanes(start, seed, first, stop, lengths, statuses)
+        return
+    for game in range(first, stop):
+        wts_copy(&state, start)
+        wts_game_rng(&rng, seed, game)
+        wts_playout(&state, &rng)
+        lengths[game - first] = <int32_t>(state.turn - start.turn)
+        statuses[game - first] = state.status
+
+
+cdef void _playout_lanes(const wts_state *start, uint64_t seed, uint64_t first,
+                         uint64_t stop, int32_t *lengths, uint8_t *statuses) noexcept nogil:
+    """wts_playout_range with WTS_LANES games at a time: each step plays the
+    simple turns in the lanes (wts_lanes.h) and every other one here, by
+    _random_turns on the lane's own state and generator; a lane whose game
+    ends takes the next game, and idles once none is left."""
+    cdef wts_lanes lanes
+    cdef wts_state states[WTS_LANES]
+    cdef uint64_t games[WTS_LANES]
+    cdef uint64_t next_game = first
+    cdef uint32_t active = 0, scalar
+    cdef wts_rng rng
+    cdef int lane
+    cdef wts_state *state
+    for lane in range(WTS_LANES):
+        if _lane_load(&lanes, lane, &states[lane], &games[lane], &next_game, start, seed,
+                      first, stop, lengths, statuses):
+            active |= 1u << lane
+    while active:
+        scalar = wts_lanes_step(&lanes) & active
+        while scalar:
+            lane = wts_ctz64(scalar)
+            scalar &= scalar - 1
+            state = &states[lane]
+            wts_lanes_get(&lanes, lane, &state.black, &state.white, &state.eggs, &state.turn,
+                          &rng)
+            _random_turns(state, &rng, wts_lanes_draw(&lanes, lane), False)
+            if not wts_is_over(state):
+                wts_lanes_put(&lanes, lane, state.black, state.white, state.eggs, state.turn,
+                              &rng)
+                continue
+            lengths[games[lane] - first] = <int32_t>(state.turn - start.turn)
+            statuses[games[lane] - first] = state.status
+            if not _lane_load(&lanes, lane, state, &games[lane], &next_game, start, seed,
+                              first, stop, lengths, statuses):
+                active &= ~(1u << lane)
+
+
+cdef bint _lane_load(wts_lanes *lanes, int lane, wts_state *state, uint64_t *game,
+                     uint64_t *next_game, const wts_state *start, uint64_t seed,
+                     uint64_t first, uint64_t stop, int32_t *lengths,
+                     uint8_t *statuses) noexcept nogil:
+    """Put the next game into ``lane``, False if none is left (the lane then
+    holds the empty board, so its steps, which nobody reads, stay legal).
+    A start already over ends its games at once."""
+    cdef wts_rng rng
+    cdef wts_board none
+    none.lo = none.hi = 0
+    if wts_is_over(start):
+        while next_game[0] < stop:
+            lengths[next_game[0] - first] = 0
+            statuses[next_game[0] - first] = start.status
+            next_game[0] += 1
+    if next_game[0] == stop:
+        wts_game_rng(&rng, 0, 0)
+        wts_lanes_put(lanes, lane, none, none, none, 0, &rng)
+        return False
+    game[0] = next_game[0]
+    next_game[0] += 1
+    wts_copy(state, start)
+    wts_game_rng(&rng, seed, game[0])
+    wts_lanes_put(lanes, lane, state.black, state.white, state.eggs, state.turn, &rng)
+    return True
 
 
 cdef bint wts_is_over(const wts_state *state) noexcept nogil:

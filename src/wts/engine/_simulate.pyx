@@ -3,27 +3,13 @@
 """Random playouts in C, without the GIL, one independent generator per game."""
 
 from libc.stdint cimport int32_t, uint8_t, uint64_t
-from wts.engine._bits cimport (
-    wts_rng, wts_rng_seed,
-)
-from wts.engine._core cimport (
-    wts_copy, wts_playout, wts_state,
-)
+from wts.engine._core cimport wts_playout_range, wts_state
 from wts.engine._game cimport GameCore
 
 cdef extern from "Python.h":
     const Py_ssize_t PY_SSIZE_T_MAX
 
 from wts.params import check_int, check_seed
-
-# Odd constant spreading game indices over the generator's seed space.
-cdef uint64_t GAME_STRIDE = 0xD1B54A32D192ED03ULL
-
-
-cdef inline void playout_rng(wts_rng *rng, uint64_t seed, uint64_t game) noexcept nogil:
-    """Game ``game`` of a run with ``seed`` plays from its own xoshiro256** stream."""
-    wts_rng_seed(rng, seed ^ (game * GAME_STRIDE))
-
 
 cdef class Playouts:
     """The random games of one run: ``Playouts(origin, seed)`` copies ``origin``'s
@@ -45,15 +31,10 @@ cdef class Playouts:
         (an index into :data:`wts.STATUSES`) to ``statuses[k]``."""
         cdef Py_ssize_t begin = check_int(first, "first", 0, PY_SSIZE_T_MAX)
         cdef Py_ssize_t end = check_int(stop, "stop", begin, PY_SSIZE_T_MAX)
-        cdef Py_ssize_t game
-        cdef wts_state state
-        cdef wts_rng rng
         if lengths.shape[0] < end - begin or statuses.shape[0] < end - begin:
             raise ValueError(f"lengths and statuses need room for {end - begin} games")
+        if end == begin:
+            return
         with nogil:
-            for game in range(begin, end):
-                wts_copy(&state, &self.start)
-                playout_rng(&rng, self.seed, <uint64_t>game)
-                wts_playout(&state, &rng)
-                lengths[game - begin] = <int32_t>(state.turn - self.start.turn)
-                statuses[game - begin] = state.status
+            wts_playout_range(&self.start, self.seed, <uint64_t>begin, <uint64_t>end,
+                              &lengths[0], &statuses[0])

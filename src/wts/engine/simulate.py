@@ -4,11 +4,12 @@ Both players choose uniformly among the empty squares every turn. Game
 ``i`` of a run draws from its own xoshiro256** generator, filled by
 splitmix64 from ``seed XOR (i * 0xD1B54A32D192ED03)``, so a run's result
 depends only on ``games``, ``seed`` and the start position, never on the
-number of threads. Black draws first, then white. A draw takes 32 bits of a
-generator output (the high half, then the low half) to a padded bit 0..89 by
-Lemire's multiply-shift, rejecting the 76 values that would bias it, and keeps
-it if that square is empty; after four misses it picks among the empty
-squares directly.
+number of threads. Each turn takes one generator output: its high 32 bits
+give black's move, its low 32 bits white's, each an exactly uniform index
+below the number of empty squares by Lemire's multiply-shift (the few biased
+values are drawn again from the same generator), then the empty square of
+that rank. Builds with AVX2 play eight games at once in SIMD lanes and hand
+every turn that is not simple to the same scalar turn: the same games.
 
 Memory does not grow with the number of games: the threads take blocks of
 4,096 games, each into its own two small buffers, and add them to a histogram

@@ -5,7 +5,8 @@
  * piece one step along a line and never wraps from one edge to the other.
  *
  * Every compiler- or CPU-specific branch of the package lives in this file,
- * each with a portable fallback: GCC, Clang and MSVC on the x86-64 baseline.
+ * each with a portable fallback: GCC, Clang and MSVC on the x86-64 baseline;
+ * but for the SIMD lanes of random games, in wts_lanes.h.
  */
 #ifndef WTS_BITS_H
 #define WTS_BITS_H
@@ -27,6 +28,10 @@
 #else
 #define WTS_INLINE static inline
 #endif
+
+/* The last turn number: a game that reaches it is drawn (docs/rules.md,
+ * "wts rulings"), so a turn count never wraps. */
+#define WTS_MAX_TURN 0xFFFFFFFFu
 
 typedef struct {
     uint64_t lo; /* bits 0..63 */
