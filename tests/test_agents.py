@@ -159,6 +159,10 @@ def test_the_ucb_constant_grows_with_the_playout_budget() -> None:
     assert MCTSAgent(policy="rm").exploration is None
     agent = make_agent("mcts:3,exploration=0.3", seed=1)
     assert isinstance(agent, MCTSAgent) and agent.exploration == 0.3
+    with pytest.raises(wts.ParameterError, match="playouts"):
+        ucb_exploration(0)
+    with pytest.raises(wts.ParameterError, match="policy"):  # checked, not compared
+        MCTSAgent(policy=np.array(["ucb", "rm"]))
 
 
 def test_levels_and_agent_specs() -> None:

@@ -76,6 +76,7 @@ def ucb_exploration(playouts: int) -> float:
     >>> [round(ucb_exploration(n), 2) for n in LEVELS.values()]
     [0.2, 0.32, 0.4, 0.47, 0.52]
     """
+    playouts = check_int(playouts, "playouts", 1, MAX_PLAYOUTS)
     return 0.2 + 0.04 * max(0.0, math.log2(playouts / 1000))
 
 #: The most threads one MCTSAgent searches on.
@@ -218,9 +219,9 @@ class MCTSAgent:
       position (default False);
     - ``policy``: ``"ucb"`` decoupled UCB1 (the default), ``"rm"`` regret
       matching or ``"exp3"``; ``exploration``: the UCB1 constant (default
-      :func:`ucb_exploration` of the playout budget: 0.2 at level 1, 0.4 at
-      level 3; a timed search takes the level's), or gamma of rm and exp3
-      (default 0.2);
+      :func:`ucb_exploration` of ``playouts``, the level's unless given: 0.2
+      at level 1, 0.4 at level 3, also for a timed search and whatever the
+      threads), or gamma of rm and exp3 (default 0.2);
     - ``playout``: ``"tactical"`` (the default: random moves that complete a
       five or block the opponent's), ``"captures"`` (the same, and captures
       when it can) or ``"random"``;
@@ -270,7 +271,7 @@ class MCTSAgent:
         self.final = check_choice(final, "final", FINALS)
         self.purify = check_float(purify, "purify", 0.0, 1.0)
         self.policy = policy
-        if exploration is None and policy == "ucb":
+        if exploration is None and isinstance(policy, str) and policy == "ucb":
             exploration = ucb_exploration(self.playouts)
         self.exploration = exploration
         self.playout = playout
