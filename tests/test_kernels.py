@@ -86,6 +86,52 @@ for seed in (70724845, 36354210):
 print(json.dumps(out))
 """
 
+# Run in a child: BatchGame.step on batches of several sizes, from starts that
+# collide, capture, hatch, make fives and sudden death, end games and reach the
+# last turn number, with random legal moves (colliding often); a hash of every
+# step's results and every game's state after it.
+BATCH_CHILD = """
+import hashlib, json
+import numpy as np
+import wts
+
+starts = [
+    None,
+    wts.Game.from_setup(black=["A1", "B1", "C1", "D1", "E1"], white=["A9", "B9", "C9", "D9"]),
+    wts.Game.from_setup(black=["E5", "E8"], white=["D5", "C5"], eggs=["E6", "E7", "B5", "A1"]),
+    wts.Game.from_setup(black=["E5"], white=["A1"], turn=2**32 - 3),
+    wts.Game.from_setup(white=["A1", "A2", "A3", "A4", "A5"]),
+]
+out = {}
+for games in (1, 3, 7, 1024):
+    rng = np.random.default_rng(games)
+    batch = wts.BatchGame(games)
+    for i in range(games):
+        start = starts[i % len(starts)]
+        if start is not None:
+            batch[i] = start
+    digest = hashlib.sha256()
+    for step in range(120):
+        legal = batch.legal_mask()
+        live = legal.any(axis=1)
+        black = (rng.random(legal.shape) * legal).argmax(axis=1)
+        white = (rng.random(legal.shape) * legal).argmax(axis=1)
+        collide = rng.random(games) < 0.1
+        white[collide] = black[collide]
+        black[~live] = white[~live] = wts.NO_MOVE
+        result = batch.step(black, white)
+        for array in (result.status, result.captures, result.hatches, batch.keys(),
+                      batch.observation(), batch.winning_counts, batch.turns, batch.status):
+            digest.update(np.ascontiguousarray(array).tobytes())
+        if step % 40 == 39:
+            batch.reset(rng.random(games) < 0.5)
+    states = [batch[i] for i in range(games)]
+    digest.update(repr([(g.key(), g.turn, g.status, g.winning_counts, g.fen())
+                        for g in states]).encode())
+    out[str(games)] = digest.hexdigest()
+print(json.dumps(out))
+"""
+
 
 def run_child(code: str, kernel: str | None) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
@@ -209,3 +255,17 @@ def test_the_cpu_level_agrees_with_the_flags_linux_reports() -> None:
             break
         expected = level
     assert cpu_level() == expected
+
+
+def test_every_kernel_steps_batches_alike() -> None:
+    """BatchGame.step (the x86-64-v3 and later builds prove simple turns in
+    SIMD lanes) gives the same results and states on every build."""
+    results = {}
+    for kernel in wts.cpu_kernels():
+        done = run_child(BATCH_CHILD, kernel)
+        assert done.returncode == 0, done.stderr
+        results[kernel] = json.loads(done.stdout)
+    first = next(iter(results.values()))
+    assert list(first) == ["1", "3", "7", "1024"]
+    for kernel, result in results.items():
+        assert result == first, kernel

@@ -15,9 +15,9 @@ from wts.engine._bits cimport (
     wts_test_bit,
 )
 from wts.engine._core cimport (
-    WTS_BLACK, WTS_BLACK_TURTLE, WTS_EGG, WTS_NUM_SQUARES, WTS_WHITE_TURTLE, wts_copy, wts_init,
+    WTS_BLACK_TURTLE, WTS_EGG, WTS_NUM_SQUARES, WTS_WHITE_TURTLE, wts_copy, wts_init,
     wts_canonical_key, wts_is_legal, wts_is_over, wts_legal_moves, wts_piece_at,
-    wts_resolve_turn, wts_state, wts_turn_record,
+    wts_resolve_turns, wts_state,
 )
 from wts.engine._game cimport GameCore
 
@@ -95,8 +95,6 @@ cdef class BatchCore:
         nothing, copy the first game that cannot into ``bad`` and return its index.
         Returns -1 when the turn was played."""
         cdef Py_ssize_t i, first_bad
-        cdef int j, black_captures
-        cdef wts_turn_record record
         cdef wts_state state
         if not (black.shape[0] == white.shape[0] == status.shape[0] == captures.shape[0]
                 == hatches.shape[0] == self.n and captures.shape[1] == 2):
@@ -106,19 +104,10 @@ cdef class BatchCore:
                 first_bad = self._first_bad_move(black, white)
                 if first_bad >= 0:
                     wts_copy(&state, &self.states[first_bad])
-                else:
+                elif self.n:
+                    wts_resolve_turns(self.states, &black[0], &white[0], self.n,
+                                      &captures[0, 0], &hatches[0])
                     for i in range(self.n):
-                        if wts_is_over(&self.states[i]):
-                            captures[i, 0] = captures[i, 1] = hatches[i] = 0
-                        else:
-                            wts_resolve_turn(&self.states[i], <int>black[i], <int>white[i],
-                                             &record)
-                            black_captures = 0
-                            for j in range(record.n_captures):
-                                black_captures += record.captures[j].color == WTS_BLACK
-                            captures[i, 0] = black_captures
-                            captures[i, 1] = record.n_captures - black_captures
-                            hatches[i] = record.n_hatched
                         status[i] = self.states[i].status
         if first_bad >= 0:
             bad.load(&state)

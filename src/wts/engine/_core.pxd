@@ -11,7 +11,7 @@ checks its input: a caller passes only legal moves to a game not over
 (``wts_square_bit``/``wts_bit_square`` convert).
 """
 
-from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 # The board and generator types and the few primitives a caller needs to read
 # a board (which squares it holds) or to seed a generator.
@@ -98,6 +98,14 @@ cdef void wts_settle(wts_state *state) noexcept nogil
 # event in ``record`` unless it is NULL.
 cdef void wts_resolve_turn(wts_state *state, int black_move, int white_move,
                            wts_turn_record *record) noexcept nogil
+# One turn in each of ``n`` games: wts_resolve_turn(&states[i], black_moves[i],
+# white_moves[i], ...) on every game not over (games over are left as they
+# are, their moves unread); game i's captures by black and by white go to
+# ``captures[2 * i]`` and ``captures[2 * i + 1]``, its hatched eggs to
+# ``hatches[i]`` (all 0 for a game over).
+cdef void wts_resolve_turns(wts_state *states, const int64_t *black_moves,
+                            const int64_t *white_moves, Py_ssize_t n, int32_t *captures,
+                            int32_t *hatches) noexcept nogil
 # Distinct turtles of ``turtles`` in a line of five or more (point 10).
 cdef int wts_count_winning(wts_board turtles) noexcept nogil
 # The squares holding nothing.

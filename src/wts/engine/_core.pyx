@@ -7,7 +7,7 @@ declarations other Cython code cimports are in ``_core.pxd``. The rules are
 the ones :mod:`wts.reference` spells out; the comments cite CLARIFICATIONS.
 """
 
-from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memmove
 from wts.engine._bits cimport (
     wts_and, wts_andnot, wts_bit_board, wts_equal, wts_or, wts_rng_below_from, wts_rng_next,
@@ -26,6 +26,14 @@ cdef extern from "wts_lanes.h" nogil:
     uint64_t wts_lanes_draw(const wts_lanes *lanes, int lane)
     # Bit l set: lane l's turn is not simple, left for _random_turns.
     uint32_t wts_lanes_step(wts_lanes *lanes)
+    # The proof alone, for turns of given moves: a lane's boards and move bits,
+    # whether its empty squares and turn number rule a simple turn out, and
+    # the test of every lane (bit l of ``scalar`` set sends lane l to the
+    # scalar turn anyway); simple lanes get their new boards.
+    void wts_lanes_put_moves(wts_lanes *lanes, int lane, wts_board black, wts_board white,
+                             wts_board eggs, int black_bit, int white_bit)
+    int wts_lane_ends(uint32_t count, uint32_t turn)
+    uint32_t wts_lanes_place(wts_lanes *lanes, uint32_t scalar)
     int wts_ctz64(uint64_t x)
 
 from wts.engine.keys import KEY_SEED as _KEY_SEED
@@ -469,6 +477,86 @@ cdef void wts_resolve_turn(wts_state *state, int black_move, int white_move,
                            wts_turn_record *record) noexcept nogil:
     """Play one turn of two legal moves; fills ``record`` unless it is NULL."""
     _resolve_turn(state, black_move, white_move, record, True)
+
+
+cdef void wts_resolve_turns(wts_state *states, const int64_t *black_moves,
+                            const int64_t *white_moves, Py_ssize_t n, int32_t *captures,
+                            int32_t *hatches) noexcept nogil:
+    """One turn in each of ``n`` games: wts_resolve_turn on every game not over,
+    several at a time where the build has SIMD lanes."""
+    cdef Py_ssize_t i
+    if WTS_LANES_SIMD:
+        _resolve_turns_lanes(states, black_moves, white_moves, n, captures, hatches)
+        return
+    for i in range(n):
+        _resolve_counted(&states[i], <int>black_moves[i], <int>white_moves[i],
+                         &captures[2 * i], &hatches[i])
+
+
+cdef void _resolve_counted(wts_state *state, int black_move, int white_move,
+                           int32_t *captures, int32_t *hatches) noexcept nogil:
+    """wts_resolve_turn on a game not over, its captures by colour and its
+    hatched eggs counted; all 0 for a game over, which is left as it is."""
+    cdef wts_turn_record record
+    cdef int j, black_captures = 0
+    if wts_is_over(state):
+        captures[0] = captures[1] = hatches[0] = 0
+        return
+    wts_resolve_turn(state, black_move, white_move, &record)
+    for j in range(record.n_captures):
+        black_captures += record.captures[j].color == WTS_BLACK
+    captures[0] = black_captures
+    captures[1] = record.n_captures - black_captures
+    hatches[0] = record.n_hatched
+
+
+cdef void _resolve_turns_lanes(wts_state *states, const int64_t *black_moves,
+                               const int64_t *white_moves, Py_ssize_t n, int32_t *captures,
+                               int32_t *hatches) noexcept nogil:
+    """wts_resolve_turns, WTS_LANES games at a time: the lanes prove which turns
+    are simple (wts_lanes.h); those are played here as _resolve_turn would play
+    them (two turtles and their keys, one turn, no five, still ongoing, nothing
+    captured or hatched), every other one by _resolve_counted."""
+    cdef wts_lanes lanes
+    cdef wts_state *state
+    cdef wts_board none
+    cdef Py_ssize_t first, i
+    cdef uint32_t scalar
+    cdef int lane, used, black_bit, white_bit
+    none.lo = none.hi = 0
+    first = 0
+    while first < n:
+        used = <int>min(<Py_ssize_t>WTS_LANES, n - first)
+        scalar = 0
+        for lane in range(WTS_LANES):
+            if lane >= used or wts_is_over(&states[first + lane]):
+                wts_lanes_put_moves(&lanes, lane, none, none, none, 0, 0)
+                scalar |= 1u << lane
+                continue
+            state = &states[first + lane]
+            wts_lanes_put_moves(&lanes, lane, state.black, state.white, state.eggs,
+                                wts_square_bit(<int>black_moves[first + lane]),
+                                wts_square_bit(<int>white_moves[first + lane]))
+            scalar |= <uint32_t>wts_lane_ends(
+                <uint32_t>wts_popcount(wts_empty_squares(state)), state.turn) << lane
+        scalar = wts_lanes_place(&lanes, scalar)
+        for lane in range(used):
+            i = first + lane
+            state = &states[i]
+            if (scalar >> lane) & 1u:
+                _resolve_counted(state, <int>black_moves[i], <int>white_moves[i],
+                                 &captures[2 * i], &hatches[i])
+                continue
+            black_bit = wts_square_bit(<int>black_moves[i])
+            white_bit = wts_square_bit(<int>white_moves[i])
+            state.black = wts_or(state.black, wts_bit_board(black_bit))
+            state.white = wts_or(state.white, wts_bit_board(white_bit))
+            state.key ^= TURTLE_KEYS[WTS_BLACK][black_bit] ^ TURTLE_KEYS[WTS_WHITE][white_bit]
+            state.turn += 1
+            state.black_count = state.white_count = 0
+            state.status = WTS_ONGOING
+            captures[2 * i] = captures[2 * i + 1] = hatches[i] = 0
+        first += WTS_LANES
 
 
 cdef inline void _resolve_turn(wts_state *state, int black_move, int white_move,

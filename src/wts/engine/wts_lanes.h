@@ -8,6 +8,9 @@
  * draw, for the core's scalar turn to play (_core.pyx), so each lane follows
  * its game's generator exactly as wts_playout would.
  *
+ * The proof alone (wts_lane_ends and wts_lanes_place) also serves turns of
+ * given moves: wts_lanes_put_moves loads them.
+ *
  * Boards and generators are held in structure-of-arrays form: with AVX2 four
  * lanes are one vector.
  */
@@ -65,6 +68,28 @@ WTS_INLINE void wts_lanes_get(const wts_lanes *lanes, int lane, wts_board *black
 
 WTS_INLINE uint64_t wts_lanes_draw(const wts_lanes *lanes, int lane) { return lanes->draw[lane]; }
 
+/* One lane's boards and the padded bits of its two moves, for
+ * wts_lanes_place; the turn and generator are not touched. */
+WTS_INLINE void wts_lanes_put_moves(wts_lanes *lanes, int lane, wts_board black,
+                                    wts_board white, wts_board eggs, int black_bit,
+                                    int white_bit) {
+    lanes->black_lo[lane] = black.lo;
+    lanes->black_hi[lane] = black.hi;
+    lanes->white_lo[lane] = white.lo;
+    lanes->white_hi[lane] = white.hi;
+    lanes->eggs_lo[lane] = eggs.lo;
+    lanes->eggs_hi[lane] = eggs.hi;
+    lanes->black_bit[lane] = (uint64_t)black_bit;
+    lanes->white_bit[lane] = (uint64_t)white_bit;
+}
+
+/* 1 if a turn from ``count`` empty squares at turn number ``turn`` cannot be
+ * simple whatever its moves: it may fill the board, or it reaches the last
+ * turn number (both draw). */
+WTS_INLINE int wts_lane_ends(uint32_t count, uint32_t turn) {
+    return (count <= 2) | (turn + 1u == WTS_MAX_TURN);
+}
+
 /* The moves of one lane from its draw and empty squares (at least one: a
  * lane with fewer never plays a simple turn, an idle one holds the empty
  * board), as
@@ -77,8 +102,8 @@ WTS_INLINE int wts_lane_moves(wts_lanes *lanes, int lane, wts_board empty) {
     uint64_t white = (uint64_t)(uint32_t)lanes->draw[lane] * count;
     lanes->black_bit[lane] = (uint64_t)wts_select(empty, (int)(black >> 32));
     lanes->white_bit[lane] = (uint64_t)wts_select(empty, (int)(white >> 32));
-    return ((uint32_t)black < count) | ((uint32_t)white < count) | (count <= 2)
-           | (lanes->turn[lane] + 1u == WTS_MAX_TURN);
+    return ((uint32_t)black < count) | ((uint32_t)white < count)
+           | wts_lane_ends(count, lanes->turn[lane]);
 }
 
 /* ---- Four lanes a vector ------------------------------------------------ */
@@ -221,6 +246,22 @@ WTS_INLINE __m256i wts_quad_place(wts_lanes *lanes, int first, __m256i sent) {
     return keep;
 }
 
+/* Places and tests the moves of every lane; bit l of ``scalar`` set sends
+ * lane l to the scalar turn whatever the test says. Returns ``scalar`` with
+ * the lanes whose turn is not simple added; the others get their new boards. */
+WTS_INLINE uint32_t wts_lanes_place_simd(wts_lanes *lanes, uint32_t scalar) {
+    int first;
+    for (first = 0; first < WTS_LANES; first += 4) {
+        /* A lane already sent to the scalar turn keeps its boards too. */
+        __m256i sent = _mm256_cmpgt_epi64(
+            _mm256_and_si256(_mm256_set1_epi64x((long long)(scalar >> first)),
+                             _mm256_setr_epi64x(1, 2, 4, 8)), _mm256_setzero_si256());
+        scalar |= (uint32_t)_mm256_movemask_pd(
+            _mm256_castsi256_pd(wts_quad_place(lanes, first, sent))) << first;
+    }
+    return scalar;
+}
+
 WTS_INLINE uint32_t wts_lanes_step_simd(wts_lanes *lanes) {
     const __m256i valid_lo = _mm256_set1_epi64x((long long)WTS_VALID_LO);
     const __m256i valid_hi = _mm256_set1_epi64x((long long)WTS_VALID_HI);
@@ -243,14 +284,7 @@ WTS_INLINE uint32_t wts_lanes_step_simd(wts_lanes *lanes) {
         scalar |= (uint32_t)wts_lane_moves(
             lanes, lane, wts_board_make(empty_lo[lane], empty_hi[lane])) << lane;
     }
-    for (first = 0; first < WTS_LANES; first += 4) {
-        /* A lane already sent to the scalar turn keeps its boards too. */
-        __m256i sent = _mm256_cmpgt_epi64(
-            _mm256_and_si256(_mm256_set1_epi64x((long long)(scalar >> first)),
-                             _mm256_setr_epi64x(1, 2, 4, 8)), _mm256_setzero_si256());
-        scalar |= (uint32_t)_mm256_movemask_pd(
-            _mm256_castsi256_pd(wts_quad_place(lanes, first, sent))) << first;
-    }
+    scalar = wts_lanes_place_simd(lanes, scalar);
     for (lane = 0; lane < WTS_LANES; lane++) {
         lanes->turn[lane] += ((scalar >> lane) & 1u) ^ 1u;
     }
@@ -269,6 +303,17 @@ WTS_INLINE uint32_t wts_lanes_step(wts_lanes *lanes) {
     return wts_lanes_step_simd(lanes);
 #else
     (void)lanes;
+    return (1u << WTS_LANES) - 1u;
+#endif
+}
+
+/* wts_lanes_place_simd; without SIMD every lane goes to the scalar turn. */
+WTS_INLINE uint32_t wts_lanes_place(wts_lanes *lanes, uint32_t scalar) {
+#if WTS_LANES_SIMD
+    return wts_lanes_place_simd(lanes, scalar);
+#else
+    (void)lanes;
+    (void)scalar;
     return (1u << WTS_LANES) - 1u;
 #endif
 }
