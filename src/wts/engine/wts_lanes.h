@@ -39,14 +39,19 @@ typedef struct {
 
 /* ---- One lane in and out ---------------------------------------------- */
 
-WTS_INLINE void wts_lanes_put(wts_lanes *lanes, int lane, wts_board black, wts_board white,
-                              wts_board eggs, uint32_t turn, const wts_rng *rng) {
+WTS_INLINE void wts_lanes_put_boards(wts_lanes *lanes, int lane, wts_board black,
+                                     wts_board white, wts_board eggs) {
     lanes->black_lo[lane] = black.lo;
     lanes->black_hi[lane] = black.hi;
     lanes->white_lo[lane] = white.lo;
     lanes->white_hi[lane] = white.hi;
     lanes->eggs_lo[lane] = eggs.lo;
     lanes->eggs_hi[lane] = eggs.hi;
+}
+
+WTS_INLINE void wts_lanes_put(wts_lanes *lanes, int lane, wts_board black, wts_board white,
+                              wts_board eggs, uint32_t turn, const wts_rng *rng) {
+    wts_lanes_put_boards(lanes, lane, black, white, eggs);
     lanes->turn[lane] = turn;
     lanes->s0[lane] = rng->s[0];
     lanes->s1[lane] = rng->s[1];
@@ -73,12 +78,7 @@ WTS_INLINE uint64_t wts_lanes_draw(const wts_lanes *lanes, int lane) { return la
 WTS_INLINE void wts_lanes_put_moves(wts_lanes *lanes, int lane, wts_board black,
                                     wts_board white, wts_board eggs, int black_bit,
                                     int white_bit) {
-    lanes->black_lo[lane] = black.lo;
-    lanes->black_hi[lane] = black.hi;
-    lanes->white_lo[lane] = white.lo;
-    lanes->white_hi[lane] = white.hi;
-    lanes->eggs_lo[lane] = eggs.lo;
-    lanes->eggs_hi[lane] = eggs.hi;
+    wts_lanes_put_boards(lanes, lane, black, white, eggs);
     lanes->black_bit[lane] = (uint64_t)black_bit;
     lanes->white_bit[lane] = (uint64_t)white_bit;
 }
