@@ -32,6 +32,7 @@ cdef extern from "wts_bits.h" nogil:
     bint wts_test_bit(wts_board a, int bit)
     int wts_popcount(wts_board a)                      # bits set
     int wts_lowest_bit(wts_board a)                    # lowest bit set; a not empty
+    int wts_ctz64(uint64_t x)                          # lowest bit set of x; x not 0
     int wts_select(wts_board a, int k)                 # the k-th bit set (from 0)
     int wts_square_bit(int square)                     # square 0..80 -> padded bit
     int wts_bit_square(int bit)                        # padded bit -> square 0..80

@@ -10,8 +10,9 @@ the ones :mod:`wts.reference` spells out; the comments cite CLARIFICATIONS.
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memmove
 from wts.engine._bits cimport (
-    wts_and, wts_andnot, wts_bit_board, wts_equal, wts_or, wts_rng_below_from, wts_rng_next,
-    wts_select, wts_shl, wts_shr, wts_splitmix64, wts_square_board, wts_valid, wts_xor,
+    wts_and, wts_andnot, wts_bit_board, wts_ctz64, wts_equal, wts_or, wts_rng_below_from,
+    wts_rng_next, wts_select, wts_shl, wts_shr, wts_splitmix64, wts_square_board, wts_valid,
+    wts_xor,
 )
 
 cdef extern from "wts_lanes.h" nogil:
@@ -34,7 +35,6 @@ cdef extern from "wts_lanes.h" nogil:
                              wts_board eggs, int black_bit, int white_bit)
     int wts_lane_ends(uint32_t count, uint32_t turn)
     uint32_t wts_lanes_place(wts_lanes *lanes, uint32_t scalar)
-    int wts_ctz64(uint64_t x)
 
 from wts.engine.keys import KEY_SEED as _KEY_SEED
 from wts.engine.pieces import Status
