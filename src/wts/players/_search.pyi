@@ -10,6 +10,9 @@ from typing_extensions import disjoint_base
 
 from wts.engine._game import GameCore
 
+# The most iterations a search does in all (its visit counts are int32).
+MAX_ITERATIONS: int
+
 @disjoint_base
 class Search:
     def __init__(

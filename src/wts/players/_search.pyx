@@ -67,7 +67,7 @@ cdef enum:
     CHUNK = 256
 
 # Visit counts are int32: a search does at most this many iterations in all.
-cdef int64_t MAX_ITERATIONS = 2**31 - 2
+MAX_ITERATIONS = 2**31 - 2
 
 cdef dict POLICIES = {"rm": POLICY_RM, "exp3": POLICY_EXP3, "ucb": POLICY_UCB}
 cdef dict PLAYOUTS = {"random": PLAYOUT_RANDOM, "tactical": PLAYOUT_TACTICAL,

@@ -22,16 +22,17 @@ from typing import TYPE_CHECKING, Any
 
 from wts.engine._game import GameCore
 from wts.errors import NoTurnError
-from wts.players._search import Search
+from wts.players._search import MAX_ITERATIONS, Search
 
 if TYPE_CHECKING:
     from wts.engine.base import GameBase
 
 #: Playouts between two looks at the clock in a timed search, at first.
 FIRST_TIMED_CHUNK = 64
-#: The most playouts one tree may hold (its visit counts are 32-bit): a
-#: search stops there, however long its deadline or large its budget.
-MAX_PLAYOUTS = 2**31 - 2
+#: The most playouts one tree may hold (the search's limit on its
+#: iterations, each one playout): a search stops there, however long its
+#: deadline or large its budget.
+MAX_PLAYOUTS = MAX_ITERATIONS
 
 
 class _Either:
