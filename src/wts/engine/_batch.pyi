@@ -4,13 +4,16 @@
 methods take contiguous numpy arrays of exactly the dtypes given here.
 """
 
-from typing import SupportsIndex
+from collections.abc import Callable
+from typing import SupportsIndex, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 from typing_extensions import Self, disjoint_base
 
 from wts.engine._game import GameCore
+
+_G = TypeVar("_G", bound=GameCore)
 
 @disjoint_base
 class BatchCore:
@@ -25,8 +28,8 @@ class BatchCore:
         status: npt.NDArray[np.uint8],
         captures: npt.NDArray[np.int32],
         hatches: npt.NDArray[np.int32],
-        bad: GameCore,
-    ) -> int: ...
+        new_game: Callable[[], _G],
+    ) -> tuple[int, _G] | None: ...
     def _status(self, out: npt.NDArray[np.uint8]) -> None: ...
     def _over(self, out: npt.NDArray[np.uint8]) -> None: ...
     def _counts(self, counts: npt.NDArray[np.int32], turns: npt.NDArray[np.int64]) -> None: ...

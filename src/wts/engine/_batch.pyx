@@ -16,16 +16,12 @@ from wts.engine._bits cimport (
 )
 from wts.engine._core cimport (
     WTS_BLACK_TURTLE, WTS_EGG, WTS_NUM_SQUARES, WTS_WHITE_TURTLE, wts_copy, wts_init,
-    wts_canonical_key, wts_is_legal, wts_is_over, wts_legal_moves, wts_piece_at,
+    wts_canonical_key, wts_first_unplayable, wts_is_over, wts_legal_moves, wts_piece_at,
     wts_resolve_turns, wts_state,
 )
 from wts.engine._game cimport GameCore
 
 from wts.params import check_int
-
-
-cdef inline bint _can_play(const wts_state *state, int64_t move) noexcept nogil:
-    return 0 <= move < WTS_NUM_SQUARES and wts_is_legal(state, <int>move)
 
 
 cdef class BatchCore:
@@ -76,42 +72,32 @@ cdef class BatchCore:
         with self._lock:
             wts_copy(&self.states[index], &state)
 
-    cdef Py_ssize_t _first_bad_move(self, const int64_t[::1] black,
-                                    const int64_t[::1] white) noexcept nogil:
-        """The first game whose moves cannot be played; -1 if none."""
-        cdef Py_ssize_t i
-        for i in range(self.n):
-            if wts_is_over(&self.states[i]):
-                if black[i] != -1 or white[i] != -1:
-                    return i
-            elif not (_can_play(&self.states[i], black[i])
-                      and _can_play(&self.states[i], white[i])):
-                return i
-        return -1
-
     def _step(self, const int64_t[::1] black, const int64_t[::1] white, uint8_t[::1] status,
-              int32_t[:, ::1] captures, int32_t[::1] hatches, GameCore bad not None):
-        """Play every game not over, if every move can be played; else change
-        nothing, copy the first game that cannot into ``bad`` and return its index.
-        Returns -1 when the turn was played."""
-        cdef Py_ssize_t i, first_bad
+              int32_t[:, ::1] captures, int32_t[::1] hatches, new_game):
+        """Play every game not over, if every move can be played, and return
+        None; else change nothing and return the index of the first game that
+        cannot and a copy of it, made by ``new_game()`` (only then: most
+        turns are played)."""
+        cdef Py_ssize_t first_bad = -1
         cdef wts_state state
+        cdef GameCore bad
         if not (black.shape[0] == white.shape[0] == status.shape[0] == captures.shape[0]
                 == hatches.shape[0] == self.n and captures.shape[1] == 2):
             raise ValueError("the arrays must have one entry per game")
         with self._lock:
             with nogil:
-                first_bad = self._first_bad_move(black, white)
+                if self.n:
+                    first_bad = wts_first_unplayable(self.states, &black[0], &white[0], self.n)
                 if first_bad >= 0:
                     wts_copy(&state, &self.states[first_bad])
                 elif self.n:
                     wts_resolve_turns(self.states, &black[0], &white[0], self.n,
-                                      &captures[0, 0], &hatches[0])
-                    for i in range(self.n):
-                        status[i] = self.states[i].status
-        if first_bad >= 0:
-            bad.load(&state)
-        return first_bad
+                                      &captures[0, 0], &hatches[0], &status[0])
+        if first_bad < 0:
+            return None
+        bad = new_game()
+        bad.load(&state)
+        return first_bad, bad
 
     def _status(self, uint8_t[::1] out):
         cdef Py_ssize_t i

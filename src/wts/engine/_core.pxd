@@ -47,17 +47,20 @@ cdef enum:
     # Every arrival of a turn (2 placed, at most 81 hatched) closes at most 8 brackets.
     WTS_MAX_CAPTURES = WTS_NUM_DIRECTIONS * (2 + WTS_NUM_SQUARES)
 
+# The fields every turn reads come first, within 64 bytes, and the egg queue
+# last: a batch reading the status of games that are over, or a turn that
+# lays no egg, touches fewer cache lines.
 ctypedef struct wts_state:
     wts_board black
     wts_board white
     wts_board eggs
-    uint8_t egg_queue[WTS_NUM_SQUARES]  # squares of the eggs, oldest first
     uint8_t egg_count
     uint8_t status          # WTS_ONGOING ... WTS_DRAW
     uint8_t black_count     # winning turtles after the last turn
     uint8_t white_count
     uint32_t turn           # turns played
     uint64_t key            # wts_compute_key of the position, kept by every turn
+    uint8_t egg_queue[WTS_NUM_SQUARES]  # squares of the eggs, oldest first
 
 ctypedef struct wts_capture:
     uint8_t closer          # square of the arriving turtle
@@ -102,10 +105,16 @@ cdef void wts_resolve_turn(wts_state *state, int black_move, int white_move,
 # white_moves[i], ...) on every game not over (games over are left as they
 # are, their moves unread); game i's captures by black and by white go to
 # ``captures[2 * i]`` and ``captures[2 * i + 1]``, its hatched eggs to
-# ``hatches[i]`` (all 0 for a game over).
+# ``hatches[i]`` (all 0 for a game over) and its status after the turn to
+# ``statuses[i]``.
 cdef void wts_resolve_turns(wts_state *states, const int64_t *black_moves,
                             const int64_t *white_moves, Py_ssize_t n, int32_t *captures,
-                            int32_t *hatches) noexcept nogil
+                            int32_t *hatches, uint8_t *statuses) noexcept nogil
+# The first game ``i`` whose moves wts_resolve_turns cannot take: a game not
+# over with a move that is not one of its legal squares, or a game over with a
+# move other than -1 (its "no move"); -1 when every game's moves can be taken.
+cdef Py_ssize_t wts_first_unplayable(const wts_state *states, const int64_t *black_moves,
+                                     const int64_t *white_moves, Py_ssize_t n) noexcept nogil
 # Distinct turtles of ``turtles`` in a line of five or more (point 10).
 cdef int wts_count_winning(wts_board turtles) noexcept nogil
 # The squares holding nothing.

@@ -481,16 +481,35 @@ cdef void wts_resolve_turn(wts_state *state, int black_move, int white_move,
 
 cdef void wts_resolve_turns(wts_state *states, const int64_t *black_moves,
                             const int64_t *white_moves, Py_ssize_t n, int32_t *captures,
-                            int32_t *hatches) noexcept nogil:
+                            int32_t *hatches, uint8_t *statuses) noexcept nogil:
     """One turn in each of ``n`` games: wts_resolve_turn on every game not over,
     several at a time where the build has SIMD lanes."""
     cdef Py_ssize_t i
     if WTS_LANES_SIMD:
-        _resolve_turns_lanes(states, black_moves, white_moves, n, captures, hatches)
+        _resolve_turns_lanes(states, black_moves, white_moves, n, captures, hatches, statuses)
         return
     for i in range(n):
         _resolve_counted(&states[i], <int>black_moves[i], <int>white_moves[i],
                          &captures[2 * i], &hatches[i])
+        statuses[i] = states[i].status
+
+
+cdef Py_ssize_t wts_first_unplayable(const wts_state *states, const int64_t *black_moves,
+                                     const int64_t *white_moves, Py_ssize_t n) noexcept nogil:
+    """The first game whose moves wts_resolve_turns cannot take, or -1."""
+    cdef Py_ssize_t i
+    cdef wts_board empty
+    for i in range(n):
+        if wts_is_over(&states[i]):
+            if black_moves[i] != -1 or white_moves[i] != -1:
+                return i
+            continue
+        empty = wts_empty_squares(&states[i])
+        if not (0 <= black_moves[i] < WTS_NUM_SQUARES and 0 <= white_moves[i] < WTS_NUM_SQUARES
+                and wts_test_bit(empty, wts_square_bit(<int>black_moves[i]))
+                and wts_test_bit(empty, wts_square_bit(<int>white_moves[i]))):
+            return i
+    return -1
 
 
 cdef void _resolve_counted(wts_state *state, int black_move, int white_move,
@@ -512,51 +531,63 @@ cdef void _resolve_counted(wts_state *state, int black_move, int white_move,
 
 cdef void _resolve_turns_lanes(wts_state *states, const int64_t *black_moves,
                                const int64_t *white_moves, Py_ssize_t n, int32_t *captures,
-                               int32_t *hatches) noexcept nogil:
+                               int32_t *hatches, uint8_t *statuses) noexcept nogil:
     """wts_resolve_turns, WTS_LANES games at a time: the lanes prove which turns
     are simple (wts_lanes.h); those are played here as _resolve_turn would play
     them (two turtles and their keys, one turn, no five, still ongoing, nothing
-    captured or hatched), every other one by _resolve_counted."""
+    captured or hatched), every other one by _resolve_counted. Games over take
+    no lane, so a batch where many have ended fills its lanes with live ones."""
     cdef wts_lanes lanes
     cdef wts_state *state
     cdef wts_board none
-    cdef Py_ssize_t first, i
+    cdef Py_ssize_t games[WTS_LANES]
+    cdef int black_bits[WTS_LANES]
+    cdef int white_bits[WTS_LANES]
+    cdef Py_ssize_t next_game = 0, i
     cdef uint32_t scalar
-    cdef int lane, used, black_bit, white_bit
+    cdef int lane, used
     none.lo = none.hi = 0
-    first = 0
-    while first < n:
-        used = <int>min(<Py_ssize_t>WTS_LANES, n - first)
+    while next_game < n:
+        used = 0
         scalar = 0
-        for lane in range(WTS_LANES):
-            if lane >= used or wts_is_over(&states[first + lane]):
-                wts_lanes_put_moves(&lanes, lane, none, none, none, 0, 0)
-                scalar |= 1u << lane
+        while used < WTS_LANES and next_game < n:
+            i = next_game
+            next_game += 1
+            state = &states[i]
+            if wts_is_over(state):
+                captures[2 * i] = captures[2 * i + 1] = hatches[i] = 0
+                statuses[i] = state.status
                 continue
-            state = &states[first + lane]
-            wts_lanes_put_moves(&lanes, lane, state.black, state.white, state.eggs,
-                                wts_square_bit(<int>black_moves[first + lane]),
-                                wts_square_bit(<int>white_moves[first + lane]))
+            black_bits[used] = wts_square_bit(<int>black_moves[i])
+            white_bits[used] = wts_square_bit(<int>white_moves[i])
+            wts_lanes_put_moves(&lanes, used, state.black, state.white, state.eggs,
+                                black_bits[used], white_bits[used])
             scalar |= <uint32_t>wts_lane_ends(
-                <uint32_t>wts_popcount(wts_empty_squares(state)), state.turn) << lane
+                <uint32_t>wts_popcount(wts_empty_squares(state)), state.turn) << used
+            games[used] = i
+            used += 1
+        if used == 0:
+            break
+        for lane in range(used, WTS_LANES):
+            wts_lanes_put_moves(&lanes, lane, none, none, none, 0, 0)
+            scalar |= 1u << lane
         scalar = wts_lanes_place(&lanes, scalar)
         for lane in range(used):
-            i = first + lane
+            i = games[lane]
             state = &states[i]
             if (scalar >> lane) & 1u:
                 _resolve_counted(state, <int>black_moves[i], <int>white_moves[i],
                                  &captures[2 * i], &hatches[i])
+                statuses[i] = state.status
                 continue
-            black_bit = wts_square_bit(<int>black_moves[i])
-            white_bit = wts_square_bit(<int>white_moves[i])
-            state.black = wts_or(state.black, wts_bit_board(black_bit))
-            state.white = wts_or(state.white, wts_bit_board(white_bit))
-            state.key ^= TURTLE_KEYS[WTS_BLACK][black_bit] ^ TURTLE_KEYS[WTS_WHITE][white_bit]
+            state.black = wts_or(state.black, wts_bit_board(black_bits[lane]))
+            state.white = wts_or(state.white, wts_bit_board(white_bits[lane]))
+            state.key ^= (TURTLE_KEYS[WTS_BLACK][black_bits[lane]]
+                          ^ TURTLE_KEYS[WTS_WHITE][white_bits[lane]])
             state.turn += 1
             state.black_count = state.white_count = 0
-            state.status = WTS_ONGOING
+            state.status = statuses[i] = WTS_ONGOING
             captures[2 * i] = captures[2 * i + 1] = hatches[i] = 0
-        first += WTS_LANES
 
 
 cdef inline void _resolve_turn(wts_state *state, int black_move, int white_move,

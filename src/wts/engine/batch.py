@@ -42,9 +42,15 @@ class StepResult(NamedTuple):
     hatches: npt.NDArray[np.int32]
 
 
+_INT64 = np.dtype(np.int64)
+
+
 def _moves_array(moves: object, n: int, name: str) -> tuple[npt.NDArray[Any],
                                                              npt.NDArray[np.int64]]:
     """The moves as given (for messages) and as int64 (for the core)."""
+    if (type(moves) is np.ndarray and moves.dtype is _INT64 and moves.shape == (n,)
+            and moves.flags.c_contiguous):
+        return moves, moves  # what a vectorised agent passes: nothing to convert
     try:
         array = np.asarray(moves)
     except (ValueError, TypeError, OverflowError):  # nested lists of uneven lengths, say
@@ -184,10 +190,10 @@ class BatchGame(BatchCore):
         status = np.empty(n, dtype=np.uint8)
         captures = np.empty((n, 2), dtype=np.int32)
         hatches = np.empty(n, dtype=np.int32)
-        bad = Game()
-        index = self._step(black, white, status, captures, hatches, bad)
-        if index >= 0:
-            _raise_bad_move(index, bad, int(black_given[index]), int(white_given[index]))
+        refused = self._step(black, white, status, captures, hatches, Game)
+        if refused is not None:
+            index, game = refused
+            _raise_bad_move(index, game, int(black_given[index]), int(white_given[index]))
         return StepResult(status, captures, hatches)
 
     def legal_mask(self) -> npt.NDArray[np.bool_]:
