@@ -42,6 +42,7 @@ def test_batch_matches_single_games_turn_by_turn():
                 continue
             turn = game.play(int(black[i]), int(white[i]))
             assert batch[i] == game
+            assert batch.keys()[i] == game.key()
             assert wts.STATUSES[result.status[i]] is game.status
             black_captures = sum(c.color is wts.Color.BLACK for c in turn.captures)
             white_captures = len(turn.captures) - black_captures

@@ -1,0 +1,98 @@
+"""Two builds of wts side by side: ``python bench/versus.py OLD_SRC [NEW_SRC]``.
+
+Each ``*_SRC`` is a directory that holds an importable, built ``wts`` package
+(a checkout's ``src`` after ``python setup.py build_ext --inplace``); NEW_SRC
+defaults to this checkout's. The builds run alternately, each in its own
+process, so a busy machine slows both alike; every figure is the best of
+``--runs`` runs in each of ``--rounds`` rounds. Only the public API is used,
+so an older release can be measured too: check it out with ``git worktree``,
+build it, and pass its ``src``.
+
+It prints ``simulate``'s turns a second on one thread and ``BatchGame.step``'s
+time a game-turn on 1,024 games (random legal moves recorded once, replayed
+by each build; games over take ``NO_MOVE``), and their ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+CHILD = r"""
+import json, sys, time
+import numpy as np
+import wts
+
+games, steps, runs = 1024, 60, int(sys.argv[1])
+rng = np.random.default_rng(5)
+batch = wts.BatchGame(games)
+moves, game_turns = [], 0
+for _ in range(steps):
+    legal = batch.legal_mask()
+    live = legal.any(axis=1)
+    black = (rng.random(legal.shape) * legal).argmax(axis=1)
+    white = (rng.random(legal.shape) * legal).argmax(axis=1)
+    black[~live] = white[~live] = -1
+    batch.step(black, white)
+    moves.append((black, white))
+    game_turns += int(live.sum())
+step_times, simulate_times = [], []
+for _ in range(runs):
+    replay = wts.BatchGame(games)
+    began = time.perf_counter()
+    for black, white in moves:
+        replay.step(black, white)
+    step_times.append((time.perf_counter() - began) / game_turns)
+    result = wts.simulate(60_000, seed=11, threads=1)
+    simulate_times.append(result.seconds / result.turns)
+kernel = wts.cpu_kernel() if hasattr(wts, "cpu_kernel") else "single build"
+print(json.dumps({"kernel": kernel, "step": min(step_times), "simulate": min(simulate_times)}))
+"""
+
+
+def measure(source: Path, runs: int) -> dict[str, float | str]:
+    """One child process's figures for the wts under ``source``."""
+    env = {**os.environ, "PYTHONPATH": str(source)}
+    done = subprocess.run([sys.executable, "-c", CHILD, str(runs)], env=env, cwd=source,
+                          capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"versus: the build in {source} failed:\n{done.stderr}")
+    figures: dict[str, float | str] = json.loads(done.stdout)
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("old", type=Path, help="source directory of the build to compare with")
+    parser.add_argument("new", type=Path, nargs="?",
+                        default=Path(__file__).resolve().parent.parent / "src",
+                        help="source directory of the build measured (default: this checkout)")
+    parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args(argv)
+    for source in (args.old, args.new):
+        if not (source / "wts" / "__init__.py").is_file():
+            parser.error(f"{source} holds no wts package (expected {source}/wts/__init__.py)")
+    best: dict[str, dict[str, float | str]] = {}
+    for _ in range(args.rounds):
+        for name, source in (("old", args.old), ("new", args.new)):
+            figures = measure(source.resolve(), args.runs)
+            kept = best.setdefault(name, figures)
+            for key in ("step", "simulate"):
+                kept[key] = min(float(kept[key]), float(figures[key]))
+    print("build  kernel        simulate, 1 thread  BatchGame.step, 1,024 games  step / simulate")
+    for name in ("old", "new"):
+        step, turn = float(best[name]["step"]), float(best[name]["simulate"])
+        print(f"{name:<5}  {best[name]['kernel']!s:<12}  {1 / turn / 1e6:10.2f} M turns/s"
+              f"  {step * 1e9:15.1f} ns/game-turn  {step / turn:15.2f}x")
+    speedups = [float(best["old"][key]) / float(best["new"][key]) for key in ("simulate", "step")]
+    print(f"new / old: simulate {speedups[0]:.2f}x as fast, BatchGame.step {speedups[1]:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
