@@ -11,8 +11,14 @@
  * The proof alone (wts_lane_ends and wts_lanes_place) also serves turns of
  * given moves: wts_lanes_put_moves loads them.
  *
- * Boards and generators are held in structure-of-arrays form: with AVX2 four
- * lanes are one vector.
+ * Boards and generators are held in structure-of-arrays form, one vector of
+ * WTS_VEC lanes at a time, two vectors a step (the second one's work hides
+ * the first one's latency). The proof is written once over the few vector
+ * operations below. The vectors are 256-bit in the AVX2 build and in the
+ * AVX-512 build, which adds its mask registers, rotates and masked stores:
+ * 512-bit vectors (build with -DWTS_VEC=8) and four vectors a step
+ * (-DWTS_LANES=16) were both about a fifth slower on an AMD Zen 4, which
+ * executes 512-bit operations as two halves (README, "CPU kernels").
  */
 #ifndef WTS_LANES_H
 #define WTS_LANES_H
@@ -25,7 +31,20 @@
 #define WTS_LANES_SIMD 0
 #endif
 
-#define WTS_LANES 8           /* two vectors of four */
+#ifndef WTS_VEC
+#define WTS_VEC 4
+#endif
+#if WTS_VEC == 8 && !(defined(__AVX512F__) && defined(__AVX512VL__) \
+                      && defined(__AVX512DQ__) && defined(__AVX512BW__))
+#undef WTS_VEC
+#define WTS_VEC 4  /* 512-bit vectors need AVX-512: this build has AVX2 at most */
+#endif
+#ifndef WTS_LANES
+#define WTS_LANES (2 * WTS_VEC)
+#endif
+#if WTS_LANES % WTS_VEC != 0 || WTS_LANES > 16
+#error "WTS_LANES must be a multiple of WTS_VEC, at most 16 (lane masks are uint32_t)"
+#endif
 
 typedef struct {
     uint64_t black_lo[WTS_LANES], black_hi[WTS_LANES];
@@ -106,179 +125,215 @@ WTS_INLINE int wts_lane_moves(wts_lanes *lanes, int lane, wts_board empty) {
            | wts_lane_ends(count, lanes->turn[lane]);
 }
 
-/* ---- Four lanes a vector ------------------------------------------------ */
+/* ---- The vector operations ---------------------------------------------- */
 #if WTS_LANES_SIMD
 
-/* A board of four lanes: the low words in one vector, the high in another. */
+#if WTS_VEC == 8
+typedef __m512i wts_vec;
+#define WTS_VLOAD(p) _mm512_loadu_si512((const void *)(p))
+#define WTS_VSTORE(p, v) _mm512_storeu_si512((void *)(p), (v))
+#define WTS_VSHL(v, k) _mm512_slli_epi64((v), (k))
+#define WTS_VSHR(v, k) _mm512_srli_epi64((v), (k))
+#define WTS_VROTL(v, k) _mm512_rol_epi64((v), (k))
+#define wts_vand _mm512_and_si512
+#define wts_vor _mm512_or_si512
+#define wts_vxor _mm512_xor_si512
+#define wts_vadd _mm512_add_epi64
+#define wts_vandnot _mm512_andnot_si512   /* ~a & b */
+#define wts_vshlv _mm512_sllv_epi64
+#define wts_vset1(x) _mm512_set1_epi64((long long)(x))
+#define wts_vzero _mm512_setzero_si512
+/* Bit l set where lane l of ``v`` is not zero; where ``a`` and ``b`` are equal. */
+#define wts_vnonzero(v) ((uint32_t)_mm512_test_epi64_mask((v), (v)))
+#define wts_vequal(a, b) ((uint32_t)_mm512_cmpeq_epi64_mask((a), (b)))
+/* Stores the lanes of ``v`` whose bit is set in ``bits``, the others untouched. */
+#define WTS_VSTORE_WHERE(p, bits, v) _mm512_mask_storeu_epi64((void *)(p), (__mmask8)(bits), (v))
+#else
+typedef __m256i wts_vec;
+#define WTS_VLOAD(p) _mm256_loadu_si256((const __m256i *)(p))
+#define WTS_VSTORE(p, v) _mm256_storeu_si256((__m256i *)(p), (v))
+#define WTS_VSHL(v, k) _mm256_slli_epi64((v), (k))
+#define WTS_VSHR(v, k) _mm256_srli_epi64((v), (k))
+#define WTS_VROTL(v, k) _mm256_or_si256(_mm256_slli_epi64((v), (k)), \
+                                        _mm256_srli_epi64((v), 64 - (k)))
+#define wts_vand _mm256_and_si256
+#define wts_vor _mm256_or_si256
+#define wts_vxor _mm256_xor_si256
+#define wts_vadd _mm256_add_epi64
+#define wts_vandnot _mm256_andnot_si256
+#define wts_vshlv _mm256_sllv_epi64
+#define wts_vset1(x) _mm256_set1_epi64x((long long)(x))
+#define wts_vzero _mm256_setzero_si256
+#if defined(__AVX512VL__)
+#undef WTS_VROTL
+#define WTS_VROTL(v, k) _mm256_rol_epi64((v), (k))
+#define wts_vnonzero(v) ((uint32_t)_mm256_test_epi64_mask((v), (v)))
+#define wts_vequal(a, b) ((uint32_t)_mm256_cmpeq_epi64_mask((a), (b)))
+#define WTS_VSTORE_WHERE(p, bits, v) _mm256_mask_storeu_epi64((void *)(p), (__mmask8)(bits), (v))
+#else
+#define wts_vequal(a, b) \
+    ((uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64((a), (b)))))
+#define wts_vnonzero(v) (wts_vequal((v), _mm256_setzero_si256()) ^ 0xFu)
+/* AVX2's masked store is slow on some CPUs: blend with the old values instead. */
+#define WTS_VSTORE_WHERE(p, bits, v) do { \
+    const __m256i lane_ = _mm256_setr_epi64x(1, 2, 4, 8); \
+    __m256i where_ = _mm256_cmpeq_epi64( \
+        _mm256_and_si256(_mm256_set1_epi64x((long long)(bits)), lane_), lane_); \
+    WTS_VSTORE((p), _mm256_blendv_epi8(WTS_VLOAD(p), (v), where_)); \
+} while (0)
+#endif
+#endif
+
+/* ---- The proof, one vector of lanes at a time ---------------------------- */
+
+/* A board of WTS_VEC lanes: the low words in one vector, the high in another. */
 typedef struct {
-    __m256i lo, hi;
-} wts_quad;
+    wts_vec lo, hi;
+} wts_vboard;
 
-#define WTS_LOAD(p) _mm256_loadu_si256((const __m256i *)(p))
-#define WTS_STORE(p, v) _mm256_storeu_si256((__m256i *)(p), (v))
-
-WTS_INLINE wts_quad wts_quad_load(const uint64_t *lo, const uint64_t *hi) {
-    wts_quad q;
-    q.lo = WTS_LOAD(lo);
-    q.hi = WTS_LOAD(hi);
-    return q;
-}
-WTS_INLINE wts_quad wts_quad_make(__m256i lo, __m256i hi) {
-    wts_quad q;
+WTS_INLINE wts_vboard wts_vboard_make(wts_vec lo, wts_vec hi) {
+    wts_vboard q;
     q.lo = lo;
     q.hi = hi;
     return q;
 }
-WTS_INLINE wts_quad wts_quad_and(wts_quad a, wts_quad b) {
-    return wts_quad_make(_mm256_and_si256(a.lo, b.lo), _mm256_and_si256(a.hi, b.hi));
+WTS_INLINE wts_vboard wts_vboard_load(const uint64_t *lo, const uint64_t *hi) {
+    return wts_vboard_make(WTS_VLOAD(lo), WTS_VLOAD(hi));
 }
-WTS_INLINE wts_quad wts_quad_or(wts_quad a, wts_quad b) {
-    return wts_quad_make(_mm256_or_si256(a.lo, b.lo), _mm256_or_si256(a.hi, b.hi));
+WTS_INLINE wts_vboard wts_vboard_and(wts_vboard a, wts_vboard b) {
+    return wts_vboard_make(wts_vand(a.lo, b.lo), wts_vand(a.hi, b.hi));
+}
+WTS_INLINE wts_vboard wts_vboard_or(wts_vboard a, wts_vboard b) {
+    return wts_vboard_make(wts_vor(a.lo, b.lo), wts_vor(a.hi, b.hi));
 }
 /* Shifts by a constant 0 < k < 64, as wts_shl and wts_shr. */
-#define WTS_QUAD_SHL(a, k) wts_quad_make(_mm256_slli_epi64((a).lo, (k)), \
-    _mm256_or_si256(_mm256_slli_epi64((a).hi, (k)), _mm256_srli_epi64((a).lo, 64 - (k))))
-#define WTS_QUAD_SHR(a, k) wts_quad_make(_mm256_or_si256(_mm256_srli_epi64((a).lo, (k)), \
-    _mm256_slli_epi64((a).hi, 64 - (k))), _mm256_srli_epi64((a).hi, (k)))
+#define WTS_VBOARD_SHL(a, k) wts_vboard_make(WTS_VSHL((a).lo, (k)), \
+    wts_vor(WTS_VSHL((a).hi, (k)), WTS_VSHR((a).lo, 64 - (k))))
+#define WTS_VBOARD_SHR(a, k) wts_vboard_make(wts_vor(WTS_VSHR((a).lo, (k)), \
+    WTS_VSHL((a).hi, 64 - (k))), WTS_VSHR((a).hi, (k)))
 
-WTS_INLINE __m256i wts_quad_rotl(__m256i x, int k) {
-    return _mm256_or_si256(_mm256_slli_epi64(x, k), _mm256_srli_epi64(x, 64 - k));
-}
-
-/* wts_rng_next of four lanes: x * 5 and x * 9 as a shift and an add. */
-WTS_INLINE __m256i wts_quad_rng_next(uint64_t *s0p, uint64_t *s1p, uint64_t *s2p, uint64_t *s3p) {
-    __m256i s0 = WTS_LOAD(s0p), s1 = WTS_LOAD(s1p), s2 = WTS_LOAD(s2p), s3 = WTS_LOAD(s3p);
-    __m256i x = wts_quad_rotl(_mm256_add_epi64(_mm256_slli_epi64(s1, 2), s1), 7);
-    __m256i result = _mm256_add_epi64(_mm256_slli_epi64(x, 3), x);
-    __m256i t = _mm256_slli_epi64(s1, 17);
-    s2 = _mm256_xor_si256(s2, s0);
-    s3 = _mm256_xor_si256(s3, s1);
-    s1 = _mm256_xor_si256(s1, s2);
-    s0 = _mm256_xor_si256(s0, s3);
-    s2 = _mm256_xor_si256(s2, t);
-    s3 = wts_quad_rotl(s3, 45);
-    WTS_STORE(s0p, s0);
-    WTS_STORE(s1p, s1);
-    WTS_STORE(s2p, s2);
-    WTS_STORE(s3p, s3);
+/* wts_rng_next of a vector of lanes: x * 5 and x * 9 as a shift and an add. */
+WTS_INLINE wts_vec wts_vrng_next(uint64_t *s0p, uint64_t *s1p, uint64_t *s2p, uint64_t *s3p) {
+    wts_vec s0 = WTS_VLOAD(s0p), s1 = WTS_VLOAD(s1p), s2 = WTS_VLOAD(s2p), s3 = WTS_VLOAD(s3p);
+    wts_vec x = WTS_VROTL(wts_vadd(WTS_VSHL(s1, 2), s1), 7);
+    wts_vec result = wts_vadd(WTS_VSHL(x, 3), x);
+    wts_vec t = WTS_VSHL(s1, 17);
+    s2 = wts_vxor(s2, s0);
+    s3 = wts_vxor(s3, s1);
+    s1 = wts_vxor(s1, s2);
+    s0 = wts_vxor(s0, s3);
+    s2 = wts_vxor(s2, t);
+    s3 = WTS_VROTL(s3, 45);
+    WTS_VSTORE(s0p, s0);
+    WTS_VSTORE(s1p, s1);
+    WTS_VSTORE(s2p, s2);
+    WTS_VSTORE(s3p, s3);
     return result;
 }
 
 /* The board of one padded bit per lane: a variable shift of 64 or more gives
  * 0, so the word not holding the bit comes out empty. */
-WTS_INLINE wts_quad wts_quad_bit(const uint64_t *bits) {
-    __m256i bit = WTS_LOAD(bits), one = _mm256_set1_epi64x(1);
-    return wts_quad_make(_mm256_sllv_epi64(one, bit),
-                         _mm256_sllv_epi64(one, _mm256_sub_epi64(bit, _mm256_set1_epi64x(64))));
+WTS_INLINE wts_vboard wts_vboard_bit(const uint64_t *bits) {
+    wts_vec bit = WTS_VLOAD(bits), one = wts_vset1(1);
+    return wts_vboard_make(wts_vshlv(one, bit), wts_vshlv(one, wts_vadd(bit, wts_vset1(-64))));
 }
 
 /* Adds to ``found`` the brackets ``arrival`` closes along shift k, both ways
  * (point 4): ``pairs`` marks each foe with a foe k higher, so a bracket going
  * up starts k below a pair, one going down 2k above one. */
-#define WTS_QUAD_CLOSES_ALONG(found, arrival, foe, own, k) do { \
-    wts_quad pairs_ = wts_quad_and(foe, WTS_QUAD_SHR(foe, k)); \
-    wts_quad up_ = wts_quad_and(WTS_QUAD_SHR(pairs_, k), WTS_QUAD_SHR(own, 3 * (k))); \
-    wts_quad down_ = wts_quad_and(WTS_QUAD_SHL(pairs_, 2 * (k)), WTS_QUAD_SHL(own, 3 * (k))); \
-    wts_quad closed_ = wts_quad_and(arrival, wts_quad_or(up_, down_)); \
-    found = _mm256_or_si256(found, _mm256_or_si256(closed_.lo, closed_.hi)); \
+#define WTS_VBOARD_CLOSES_ALONG(found, arrival, foe, own, k) do { \
+    wts_vboard pairs_ = wts_vboard_and(foe, WTS_VBOARD_SHR(foe, k)); \
+    wts_vboard up_ = wts_vboard_and(WTS_VBOARD_SHR(pairs_, k), WTS_VBOARD_SHR(own, 3 * (k))); \
+    wts_vboard down_ = wts_vboard_and(WTS_VBOARD_SHL(pairs_, 2 * (k)), \
+                                      WTS_VBOARD_SHL(own, 3 * (k))); \
+    wts_vboard closed_ = wts_vboard_and(arrival, wts_vboard_or(up_, down_)); \
+    found = wts_vor(found, wts_vor(closed_.lo, closed_.hi)); \
 } while (0)
 
 /* Non-zero in the lanes where ``arrival`` (one bit a lane) closes a bracket
  * in any direction. */
-WTS_INLINE __m256i wts_quad_closes(wts_quad arrival, wts_quad foe, wts_quad own) {
-    __m256i found = _mm256_setzero_si256();
-    WTS_QUAD_CLOSES_ALONG(found, arrival, foe, own, 1);
-    WTS_QUAD_CLOSES_ALONG(found, arrival, foe, own, 9);
-    WTS_QUAD_CLOSES_ALONG(found, arrival, foe, own, 10);
-    WTS_QUAD_CLOSES_ALONG(found, arrival, foe, own, 11);
+WTS_INLINE wts_vec wts_vboard_closes(wts_vboard arrival, wts_vboard foe, wts_vboard own) {
+    wts_vec found = wts_vzero();
+    WTS_VBOARD_CLOSES_ALONG(found, arrival, foe, own, 1);
+    WTS_VBOARD_CLOSES_ALONG(found, arrival, foe, own, 9);
+    WTS_VBOARD_CLOSES_ALONG(found, arrival, foe, own, 10);
+    WTS_VBOARD_CLOSES_ALONG(found, arrival, foe, own, 11);
     return found;
 }
 
 /* Adds to ``found`` the starts of runs of five of ``t`` along shift k (point 10). */
-#define WTS_QUAD_FIVES_ALONG(found, t, k) do { \
-    wts_quad pairs_ = wts_quad_and(t, WTS_QUAD_SHR(t, k)); \
-    wts_quad starts_ = wts_quad_and(wts_quad_and(pairs_, WTS_QUAD_SHR(pairs_, 2 * (k))), \
-                                    WTS_QUAD_SHR(t, 4 * (k))); \
-    found = _mm256_or_si256(found, _mm256_or_si256(starts_.lo, starts_.hi)); \
+#define WTS_VBOARD_FIVES_ALONG(found, t, k) do { \
+    wts_vboard pairs_ = wts_vboard_and(t, WTS_VBOARD_SHR(t, k)); \
+    wts_vboard starts_ = wts_vboard_and(wts_vboard_and(pairs_, WTS_VBOARD_SHR(pairs_, 2 * (k))), \
+                                        WTS_VBOARD_SHR(t, 4 * (k))); \
+    found = wts_vor(found, wts_vor(starts_.lo, starts_.hi)); \
 } while (0)
 
 /* Non-zero in the lanes where ``t`` holds a run of five. */
-WTS_INLINE __m256i wts_quad_fives(wts_quad t) {
-    __m256i found = _mm256_setzero_si256();
-    WTS_QUAD_FIVES_ALONG(found, t, 1);
-    WTS_QUAD_FIVES_ALONG(found, t, 9);
-    WTS_QUAD_FIVES_ALONG(found, t, 10);
-    WTS_QUAD_FIVES_ALONG(found, t, 11);
+WTS_INLINE wts_vec wts_vboard_fives(wts_vboard t) {
+    wts_vec found = wts_vzero();
+    WTS_VBOARD_FIVES_ALONG(found, t, 1);
+    WTS_VBOARD_FIVES_ALONG(found, t, 9);
+    WTS_VBOARD_FIVES_ALONG(found, t, 10);
+    WTS_VBOARD_FIVES_ALONG(found, t, 11);
     return found;
 }
 
-/* Places and tests the moves of lanes first..first+3; all ones where the
- * turn is not simple (or ``sent`` is set already). Simple lanes get their new
- * boards. The boards are read again where needed, not kept: sixteen vector
- * registers do not hold them all and spilling them costs more. */
-WTS_INLINE __m256i wts_quad_place(wts_lanes *lanes, int first, __m256i sent) {
-    wts_quad eggs = wts_quad_load(lanes->eggs_lo + first, lanes->eggs_hi + first);
-    wts_quad black_arrival = wts_quad_bit(lanes->black_bit + first);
-    wts_quad white_arrival = wts_quad_bit(lanes->white_bit + first);
-    wts_quad new_black = wts_quad_or(
-        wts_quad_load(lanes->black_lo + first, lanes->black_hi + first), black_arrival);
-    wts_quad new_white = wts_quad_or(
-        wts_quad_load(lanes->white_lo + first, lanes->white_hi + first), white_arrival);
-    __m256i found = _mm256_or_si256(
-        wts_quad_closes(black_arrival, wts_quad_or(new_white, eggs), new_black),
-        wts_quad_closes(white_arrival, wts_quad_or(new_black, eggs), new_white));
-    __m256i keep;
-    found = _mm256_or_si256(found, _mm256_or_si256(wts_quad_fives(new_black),
-                                                   wts_quad_fives(new_white)));
-    keep = _mm256_or_si256(
-        _mm256_or_si256(sent, _mm256_cmpeq_epi64(WTS_LOAD(lanes->black_bit + first),
-                                                 WTS_LOAD(lanes->white_bit + first))),
-        _mm256_xor_si256(_mm256_cmpeq_epi64(found, _mm256_setzero_si256()),
-                         _mm256_set1_epi64x(-1)));
-    WTS_STORE(lanes->black_lo + first,
-              _mm256_blendv_epi8(new_black.lo, WTS_LOAD(lanes->black_lo + first), keep));
-    WTS_STORE(lanes->black_hi + first,
-              _mm256_blendv_epi8(new_black.hi, WTS_LOAD(lanes->black_hi + first), keep));
-    WTS_STORE(lanes->white_lo + first,
-              _mm256_blendv_epi8(new_white.lo, WTS_LOAD(lanes->white_lo + first), keep));
-    WTS_STORE(lanes->white_hi + first,
-              _mm256_blendv_epi8(new_white.hi, WTS_LOAD(lanes->white_hi + first), keep));
-    return keep;
+/* Places and tests the moves of lanes first..first+WTS_VEC-1; bit l of
+ * ``sent`` set sends lane first+l to the scalar turn whatever the test says.
+ * Returns ``sent`` with the lanes whose turn is not simple added; the others
+ * get their new boards. The boards are read again where needed, not kept:
+ * the vector registers do not hold them all and spilling them costs more. */
+WTS_INLINE uint32_t wts_vboard_place(wts_lanes *lanes, int first, uint32_t sent) {
+    wts_vboard eggs = wts_vboard_load(lanes->eggs_lo + first, lanes->eggs_hi + first);
+    wts_vboard black_arrival = wts_vboard_bit(lanes->black_bit + first);
+    wts_vboard white_arrival = wts_vboard_bit(lanes->white_bit + first);
+    wts_vboard new_black = wts_vboard_or(
+        wts_vboard_load(lanes->black_lo + first, lanes->black_hi + first), black_arrival);
+    wts_vboard new_white = wts_vboard_or(
+        wts_vboard_load(lanes->white_lo + first, lanes->white_hi + first), white_arrival);
+    wts_vec found = wts_vor(
+        wts_vboard_closes(black_arrival, wts_vboard_or(new_white, eggs), new_black),
+        wts_vboard_closes(white_arrival, wts_vboard_or(new_black, eggs), new_white));
+    uint32_t simple;
+    found = wts_vor(found, wts_vor(wts_vboard_fives(new_black), wts_vboard_fives(new_white)));
+    sent |= wts_vnonzero(found) | wts_vequal(WTS_VLOAD(lanes->black_bit + first),
+                                             WTS_VLOAD(lanes->white_bit + first));
+    simple = ~sent & ((1u << WTS_VEC) - 1u);
+    WTS_VSTORE_WHERE(lanes->black_lo + first, simple, new_black.lo);
+    WTS_VSTORE_WHERE(lanes->black_hi + first, simple, new_black.hi);
+    WTS_VSTORE_WHERE(lanes->white_lo + first, simple, new_white.lo);
+    WTS_VSTORE_WHERE(lanes->white_hi + first, simple, new_white.hi);
+    return sent;
 }
 
 /* Places and tests the moves of every lane; bit l of ``scalar`` set sends
  * lane l to the scalar turn whatever the test says. Returns ``scalar`` with
  * the lanes whose turn is not simple added; the others get their new boards. */
 WTS_INLINE uint32_t wts_lanes_place_simd(wts_lanes *lanes, uint32_t scalar) {
+    const uint32_t vector = (1u << WTS_VEC) - 1u;
+    uint32_t result = 0;
     int first;
-    for (first = 0; first < WTS_LANES; first += 4) {
-        /* A lane already sent to the scalar turn keeps its boards too. */
-        __m256i sent = _mm256_cmpgt_epi64(
-            _mm256_and_si256(_mm256_set1_epi64x((long long)(scalar >> first)),
-                             _mm256_setr_epi64x(1, 2, 4, 8)), _mm256_setzero_si256());
-        scalar |= (uint32_t)_mm256_movemask_pd(
-            _mm256_castsi256_pd(wts_quad_place(lanes, first, sent))) << first;
+    for (first = 0; first < WTS_LANES; first += WTS_VEC) {
+        result |= wts_vboard_place(lanes, first, (scalar >> first) & vector) << first;
     }
-    return scalar;
+    return result;
 }
 
 WTS_INLINE uint32_t wts_lanes_step_simd(wts_lanes *lanes) {
-    const __m256i valid_lo = _mm256_set1_epi64x((long long)WTS_VALID_LO);
-    const __m256i valid_hi = _mm256_set1_epi64x((long long)WTS_VALID_HI);
+    const wts_vec valid_lo = wts_vset1(WTS_VALID_LO), valid_hi = wts_vset1(WTS_VALID_HI);
     uint64_t empty_lo[WTS_LANES], empty_hi[WTS_LANES];
     uint32_t scalar = 0;
     int first, lane;
-    for (first = 0; first < WTS_LANES; first += 4) {
-        WTS_STORE(lanes->draw + first, wts_quad_rng_next(lanes->s0 + first, lanes->s1 + first,
-                                                         lanes->s2 + first, lanes->s3 + first));
-        WTS_STORE(empty_lo + first, _mm256_andnot_si256(
-            _mm256_or_si256(_mm256_or_si256(WTS_LOAD(lanes->black_lo + first),
-                                            WTS_LOAD(lanes->white_lo + first)),
-                            WTS_LOAD(lanes->eggs_lo + first)), valid_lo));
-        WTS_STORE(empty_hi + first, _mm256_andnot_si256(
-            _mm256_or_si256(_mm256_or_si256(WTS_LOAD(lanes->black_hi + first),
-                                            WTS_LOAD(lanes->white_hi + first)),
-                            WTS_LOAD(lanes->eggs_hi + first)), valid_hi));
+    for (first = 0; first < WTS_LANES; first += WTS_VEC) {
+        WTS_VSTORE(lanes->draw + first, wts_vrng_next(lanes->s0 + first, lanes->s1 + first,
+                                                      lanes->s2 + first, lanes->s3 + first));
+        WTS_VSTORE(empty_lo + first, wts_vandnot(
+            wts_vor(wts_vor(WTS_VLOAD(lanes->black_lo + first), WTS_VLOAD(lanes->white_lo + first)),
+                    WTS_VLOAD(lanes->eggs_lo + first)), valid_lo));
+        WTS_VSTORE(empty_hi + first, wts_vandnot(
+            wts_vor(wts_vor(WTS_VLOAD(lanes->black_hi + first), WTS_VLOAD(lanes->white_hi + first)),
+                    WTS_VLOAD(lanes->eggs_hi + first)), valid_hi));
     }
     for (lane = 0; lane < WTS_LANES; lane++) {
         scalar |= (uint32_t)wts_lane_moves(
