@@ -39,6 +39,9 @@
 #undef WTS_VEC
 #define WTS_VEC 4  /* 512-bit vectors need AVX-512: this build has AVX2 at most */
 #endif
+#if WTS_VEC != 4 && WTS_VEC != 8
+#error "WTS_VEC is the lanes of one vector: 4 (256-bit) or 8 (512-bit)"
+#endif
 #ifndef WTS_LANES
 #define WTS_LANES (2 * WTS_VEC)
 #endif
