@@ -10,7 +10,8 @@ build it, and pass its ``src``.
 
 It prints ``simulate``'s turns a second on one thread and ``BatchGame.step``'s
 time a game-turn on 1,024 games (random legal moves recorded once, replayed
-by each build; games over take ``NO_MOVE``), and their ratio.
+by each build; games over take ``NO_MOVE``), and their ratio. A terminal
+sees which round is running; Ctrl-C stops the run.
 """
 
 from __future__ import annotations
@@ -91,12 +92,18 @@ def main(argv: list[str] | None = None) -> int:
         if not (source / "wts" / "__init__.py").is_file():
             parser.error(f"{source} holds no wts package (expected {source}/wts/__init__.py)")
     best: dict[str, dict[str, float | str]] = {}
-    for _ in range(args.rounds):
+    shown = sys.stderr.isatty()
+    for round_ in range(args.rounds):
         for name, source in (("old", args.old), ("new", args.new)):
+            if shown:
+                print(f"\rround {round_ + 1} of {args.rounds}: {name} build ", end="",
+                      file=sys.stderr, flush=True)
             figures = measure(source.resolve(), args.runs)
             kept = best.setdefault(name, figures)
             for key in ("step", "simulate"):
                 kept[key] = min(float(kept[key]), float(figures[key]))
+    if shown:
+        print("\r\033[K", end="", file=sys.stderr, flush=True)
     print("build  kernel        simulate, 1 thread  BatchGame.step, 1,024 games  step / simulate")
     for name in ("old", "new"):
         step, turn = float(best[name]["step"]), float(best[name]["simulate"])
@@ -108,4 +115,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    try:
+        raise SystemExit(main())
+    except KeyboardInterrupt:  # the children get the same Ctrl-C and stop
+        print("\nversus: stopped", file=sys.stderr)
+        raise SystemExit(130) from None
