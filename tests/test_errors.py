@@ -325,6 +325,25 @@ def test_batch_moves_numpy_cannot_read_are_a_batch_error() -> None:
     assert batch.turns.tolist() == [0, 0] and not batch.observation().any()
 
 
+def test_batch_moves_as_python_ints_past_int64_are_illegal_moves() -> None:
+    """numpy reads such a list as float64 or object: that was a BatchError saying
+    the moves were not integers."""
+    batch = wts.BatchGame(2)
+    for big in (2**64 - 1, 2**70, -(2**70)):
+        with pytest.raises(IllegalMoveError, match=rf"^game 1: white's move is illegal: "
+                                                   rf"{big} is not a square"):
+            batch.step([0, 2], [1, big])
+    with pytest.raises(wts.BatchError, match=r"must hold integers .*, not float64"):
+        batch.step([0, 2.0], [1, 3])
+    assert batch.turns.tolist() == [0, 0]
+
+
+def test_an_empty_batch_steps_on_empty_lists() -> None:
+    """numpy reads [] as float64: an empty batch took only typed empty arrays."""
+    result = wts.BatchGame(0).step([], [])
+    assert result.status.shape == (0,) and result.captures.shape == (0, 2)
+
+
 def test_batch_uint64_moves_past_int64_are_not_no_move() -> None:
     """A uint64 2**64 - 1 was cast to int64 -1: NO_MOVE for a finished game, and
     named -1 in the error for a running one."""

@@ -204,6 +204,42 @@ def test_shared_batch_steps_whole() -> None:
         check_position(game)
 
 
+def test_a_batch_reads_moves_another_thread_rewrites_once() -> None:
+    """The core checks the moves, then plays them, without the GIL: it must read
+    a copy of its own, or a move rewritten in between (not a square, or an
+    occupied one) is played unchecked: a crash, or two turtles on one square."""
+    n = 1 << 16
+    batch = wts.BatchGame(n)
+    batch.step(np.zeros(n, np.int64), np.ones(n, np.int64))
+    black, white = np.full(n, 2, np.int64), np.full(n, 3, np.int64)
+    stop = threading.Event()
+
+    def rewrite() -> None:
+        while not stop.is_set():
+            black[-1] = 2_000_000_000
+            black[-1] = 1  # white's square
+            black[-1] = 2
+
+    writer = threading.Thread(target=rewrite)
+    writer.start()
+    played = 0
+    try:
+        for _ in range(100):
+            try:
+                batch.step(black, white)
+                played += 1
+            except wts.IllegalMoveError as error:  # refused as a whole, and named
+                assert str(error).startswith(f"game {n - 1}: black's move ")
+            batch.reset()
+            batch.step(np.zeros(n, np.int64), np.ones(n, np.int64))
+    finally:
+        stop.set()
+        writer.join()
+    last = batch[n - 1]
+    assert not (last.black & last.white) and last.black | last.white <= {0, 1, 2, 3}
+    assert (batch.turns == 1).all()
+
+
 def test_shared_search_refuses_concurrent_calls() -> None:
     search = Search(wts.Game(), seed=1, max_memory=8 << 20)
     done = [0] * THREADS

@@ -43,29 +43,53 @@ class StepResult(NamedTuple):
 
 
 _INT64 = np.dtype(np.int64)
+_INT64_MIN, _INT64_MAX = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max)
 
 
 def _moves_array(moves: object, n: int, name: str) -> tuple[npt.NDArray[Any],
                                                              npt.NDArray[np.int64]]:
-    """The moves as given (for messages) and as int64 (for the core)."""
+    """The moves as given (for messages) and as int64 (for the core), both
+    copies this call owns: the core reads its array twice without the GIL (to
+    check, then to play), and another thread may be writing to the caller's."""
     if (type(moves) is np.ndarray and moves.dtype is _INT64 and moves.shape == (n,)
             and moves.flags.c_contiguous):
-        return moves, moves  # what a vectorised agent passes: nothing to convert
+        private = moves.copy()  # what a vectorised agent passes: nothing to convert
+        return private, private
     try:
-        array = np.asarray(moves)
+        array = np.array(moves)  # a copy, even of an array
     except (ValueError, TypeError, OverflowError):  # nested lists of uneven lengths, say
         raise BatchError(f"{name} must be an array of shape ({n},); numpy cannot read "
                          f"this {type(moves).__name__} as an array") from None
     if array.shape != (n,):
         raise BatchError(f"{name} must have shape ({n},), not {array.shape}")
-    if array.dtype.kind not in "iu":
-        raise BatchError(f"{name} must hold integers (square indices), not {array.dtype}")
+    if array.dtype.kind not in "iu" and array.size:
+        exact = None if isinstance(moves, np.ndarray) else _python_ints(moves, n)
+        if exact is None:
+            raise BatchError(f"{name} must hold integers (square indices), not {array.dtype}")
+        # Python ints past int64, which numpy reads as float64 or object: clamped,
+        # they stay what they are (not squares); the messages keep them exact.
+        clamped = np.array([min(max(value, _INT64_MIN), _INT64_MAX) for value in exact],
+                           dtype=np.int64)
+        return np.array(exact, dtype=object), clamped
     as_int64 = array
     if array.dtype == np.uint64:
         # Cast as they are, values past 2**63 - 1 wrap to negatives, 2**64 - 1 to
         # NO_MOVE; clamped, they stay what they are: not squares.
-        as_int64 = np.minimum(array, np.uint64(np.iinfo(np.int64).max))
+        as_int64 = np.minimum(array, np.uint64(_INT64_MAX))
     return array, np.ascontiguousarray(as_int64, dtype=np.int64)
+
+
+def _python_ints(moves: object, n: int) -> list[int] | None:
+    """The ``n`` moves as Python ints if every one is an integer (not a bool),
+    else None."""
+    try:
+        items = list(moves)  # type: ignore[call-overload]
+    except TypeError:
+        return None
+    if len(items) != n or not all(isinstance(item, (int, np.integer))
+                                  and not isinstance(item, (bool, np.bool_)) for item in items):
+        return None
+    return [int(item) for item in items]
 
 
 def _mask_array(mask: object, n: int) -> npt.NDArray[np.uint8]:
