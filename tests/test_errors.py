@@ -336,6 +336,9 @@ def test_batch_moves_as_python_ints_past_int64_are_illegal_moves() -> None:
     with pytest.raises(wts.BatchError, match=r"must hold integers .*, not float64"):
         batch.step([0, 2.0], [1, 3])
     assert batch.turns.tolist() == [0, 0]
+    won = wts.BatchGame.from_games([wts.Game.from_setup(black=names("A1 B1 C1 D1 E1"))])
+    with pytest.raises(GameOverError, match=r"not an int of 16610 bits and -1$"):
+        won.step([10**5000], [-1])
 
 
 def test_an_empty_batch_steps_on_empty_lists() -> None:

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import io
 import struct
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, cast
 
 import numpy as np
 
@@ -38,6 +38,7 @@ from wts.errors import (
 )
 from wts.formats import record as records
 from wts.formats.notation import STARTING_FEN, format_fen, parse_fen
+from wts.params import describe_int
 
 ENGINES: tuple[type[GameBase], ...] = (wts.Game, wts.reference.Game)
 
@@ -386,8 +387,15 @@ def _expected_step(games: list[wts.Game], black: object, white: object) -> tuple
             array = np.asarray(moves)
         except (ValueError, TypeError, OverflowError):
             return None, BatchError, None
-        if array.shape != (len(games),) or array.dtype.kind not in "iu":
+        if array.shape != (len(games),):
             return None, BatchError, None
+        if array.dtype.kind not in "iu" and array.size:
+            # A list of Python ints past int64 reads as float64 or object: still moves.
+            items = [] if isinstance(moves, np.ndarray) else list(cast(Iterable[Any], moves))
+            if not items or not all(isinstance(v, (int, np.integer))
+                                    and not isinstance(v, (bool, np.bool_)) for v in items):
+                return None, BatchError, None
+            array = np.array([int(v) for v in items], dtype=object)
         arrays.append(array)
     played = []
     for i, game in enumerate(games):
@@ -396,7 +404,8 @@ def _expected_step(games: list[wts.Game], black: object, white: object) -> tuple
         if game.is_over():
             if (b, w) != (wts.NO_MOVE, wts.NO_MOVE):
                 return None, GameOverError, (f"game {i}: the game is over ({game.status.words}); "
-                                             f"give it NO_MOVE (-1), not {b} and {w}")
+                                             f"give it NO_MOVE (-1), not {describe_int(b)} and "
+                                             f"{describe_int(w)}")
             played.append((None, after))
             continue
         result, error = _outcome(after.play, b, w)

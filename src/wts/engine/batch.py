@@ -19,6 +19,7 @@ from wts.engine.base import check_moves
 from wts.engine.game import Game
 from wts.engine.pieces import Status
 from wts.errors import BatchError, GameOverError, IllegalMoveError, ParameterError
+from wts.params import describe_int
 
 __all__ = ["BatchGame", "StepResult", "STATUSES", "NO_MOVE"]
 
@@ -274,7 +275,7 @@ def _raise_bad_move(index: int, game: Game, black: int, white: int) -> None:
     if game.is_over():
         raise GameOverError(
             f"game {index}: the game is over ({game.status.words}); "
-            f"give it NO_MOVE (-1), not {black} and {white}"
+            f"give it NO_MOVE (-1), not {describe_int(black)} and {describe_int(white)}"
         )
     try:
         check_moves(game, black, white)
