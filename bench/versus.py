@@ -23,6 +23,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from wts.interfaces.arguments import integer
+
 CHILD = r"""
 import json, sys, time
 import numpy as np
@@ -66,26 +68,15 @@ def measure(source: Path, runs: int) -> dict[str, float | str]:
     return figures
 
 
-def positive(text: str) -> int:
-    """An argparse type: an integer of 1 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
-    return value
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("old", type=Path, help="source directory of the build to compare with")
     parser.add_argument("new", type=Path, nargs="?",
                         default=Path(__file__).resolve().parent.parent / "src",
                         help="source directory of the build measured (default: this checkout)")
-    parser.add_argument("--rounds", type=positive, default=4,
+    parser.add_argument("--rounds", type=integer("a number of rounds", 1), default=4,
                         help="rounds, each measuring both builds (default 4)")
-    parser.add_argument("--runs", type=positive, default=5,
+    parser.add_argument("--runs", type=integer("a number of runs", 1), default=5,
                         help="runs of each figure in one process, the best kept (default 5)")
     args = parser.parse_args(argv)
     for source in (args.old, args.new):

@@ -222,12 +222,10 @@ def test_a_batch_reads_moves_another_thread_rewrites_once() -> None:
 
     writer = threading.Thread(target=rewrite)
     writer.start()
-    played = 0
     try:
         for _ in range(100):
             try:
                 batch.step(black, white)
-                played += 1
             except wts.IllegalMoveError as error:  # refused as a whole, and named
                 assert str(error).startswith(f"game {n - 1}: black's move ")
             batch.reset()
