@@ -99,13 +99,17 @@ def test_simulate_per_turn_for_batch_comparison(benchmark):
     benchmark.extra_info.update(variant="simulate", units=result.turns)
 
 
-def test_batch_step(benchmark):
-    """BatchGame.step over 1024 games, replaying recorded legal moves."""
+@pytest.mark.parametrize("restart", [False, True], ids=["over-left", "all-in-play"])
+def test_batch_step(benchmark, restart):
+    """BatchGame.step over 1024 games, replaying recorded legal moves: games
+    over left with NO_MOVE, or restarted so that all 1024 are in play."""
     benchmark.group = "step-vs-simulate"
-    moves, game_turns = record_batch_moves(1024, 60, seed=5)
-    benchmark.extra_info.update(variant="batch-step", units=game_turns)
-    batch = benchmark.pedantic(replay_batch, args=(1024, moves), rounds=3)
-    assert batch.turns.sum() == game_turns
+    workload = record_batch_moves(1024, 60, seed=5, restart=restart)
+    benchmark.extra_info.update(variant=f"batch-step-{'all-in-play' if restart else 'over-left'}",
+                                units=workload.game_turns)
+    batch, _ = benchmark.pedantic(replay_batch, args=(workload,), rounds=3)
+    if not restart:
+        assert batch.turns.sum() == workload.game_turns
 
 
 def test_single_env_steps(benchmark):

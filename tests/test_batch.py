@@ -140,6 +140,89 @@ def test_batch_step_rejects_bad_moves_before_any_game_changes(
 
 
 @pytest.mark.parametrize(
+    ("black", "white", "message"),
+    [
+        ([0, 40, -1], [1, 2, -1], "game 1: black's move E5 is illegal"),
+        ([81, 0, -1], [1, 2, -1], "game 0: black's move is illegal"),
+        ([2**63 - 1, 0, -1], [1, 2, -1], "game 0: black's move is illegal: 9223372036854775807"),
+        ([0, 1, 7], [1, 2, 8], "game 2: the game is over"),
+    ],
+)
+@pytest.mark.parametrize("dtype", [np.int64, np.longlong])
+def test_batch_step_rejects_bad_moves_in_int64_rows_as_in_lists(
+    busy_batch, black, white, message, dtype
+):
+    """Rows of int64 go to the core as they are; their errors read as a list's."""
+    before = snapshot(busy_batch)
+    with pytest.raises((wts.IllegalMoveError, wts.GameOverError), match=message):
+        busy_batch.step(np.array(black, dtype=dtype), np.array(white, dtype=dtype))
+    assert snapshot(busy_batch) == before
+
+
+@pytest.mark.parametrize("won_first", [True, False])
+def test_batch_step_names_the_first_game_it_cannot_play(won_first):
+    """A move given to a game over and an illegal move in a running game: the
+    error names whichever game comes first."""
+    won = wts.Game.from_setup(black=["A1", "A2", "A3", "A4", "A5"])
+    games = [won, wts.Game()] if won_first else [wts.Game(), won]
+    moves = [5, 81] if won_first else [81, 5]
+    batch = wts.BatchGame.from_games(games)
+    error = wts.GameOverError if won_first else wts.IllegalMoveError
+    with pytest.raises(error, match=r"^game 0: "):
+        batch.step(np.array(moves), np.array([6, 7]))
+
+
+def test_batch_step_sees_games_replaced_and_restarted():
+    """A game set over by assignment takes only NO_MOVE; restarted, it plays again."""
+    won = wts.Game.from_setup(black=["A1", "A2", "A3", "A4", "A5"])
+    batch = wts.BatchGame(2)
+    batch[1] = won
+    with pytest.raises(wts.GameOverError, match=r"^game 1: "):
+        batch.step(np.array([0, 1]), np.array([2, 3]))
+    assert batch.step(np.array([0, -1]), np.array([2, -1])).status.tolist() == [0, 2]
+    batch.reset(np.array([False, True]))
+    assert batch.step(np.array([1, 0]), np.array([3, 2])).status.tolist() == [0, 0]
+    assert batch[1].black == {0}
+    batch[0] = won
+    assert batch.step(np.array([-1, 1]), np.array([-1, 3])).status.tolist() == [2, 0]
+
+
+def test_batch_step_plays_the_same_turn_whatever_form_the_moves_take():
+    """int64 rows (the core's own form, numpy's or array.array's), other integer
+    dtypes, strided and read-only arrays, lists and tuples: one turn."""
+    import array
+
+    start = wts.BatchGame.from_games(
+        [wts.Game(), wts.Game.from_setup(black=["E5"], white=["E6"]),
+         wts.Game.from_setup(black=["A1", "A2", "A3", "A4", "A5"])]
+    )
+    black, white = [0, 30, -1], [1, 30, -1]
+
+    def strided(moves):
+        return np.repeat(np.array(moves, dtype=np.int64), 2)[::2]
+
+    def read_only(moves):
+        row = np.array(moves, dtype=np.int64)
+        row.flags.writeable = False
+        return row
+
+    forms = [list, tuple, np.array, strided, read_only,
+             lambda moves: np.array(moves, dtype=np.longlong),
+             lambda moves: np.array(moves, dtype=np.int32),
+             lambda moves: np.array(moves, dtype=np.int64).astype(">i8"),
+             lambda moves: array.array("q", moves),
+             lambda moves: memoryview(np.array(moves, dtype=np.int64))]
+    outcomes = []
+    for form in forms:
+        batch = wts.BatchGame.from_games(snapshot(start))
+        result = batch.step(form(black), form(white))
+        outcomes.append(([r.tolist() for r in result], snapshot(batch)))
+    assert all(outcome == outcomes[0] for outcome in outcomes)
+    assert outcomes[0][0][0] == [0, 0, 2]  # a collision, then a game already won
+    assert outcomes[0][1][1].eggs == (30,)
+
+
+@pytest.mark.parametrize(
     "mask", [np.array([True, False]), np.array([1, 0, 1]), [[True, False, True]]]
 )
 def test_batch_reset_rejects_a_bad_mask(busy_batch, mask):

@@ -23,13 +23,15 @@ class BatchCore:
     def _set_state(self, index: int, game: GameCore) -> None: ...
     def _step(
         self,
-        black: npt.NDArray[np.int64],
-        white: npt.NDArray[np.int64],
+        black: object,
+        white: object,
         status: npt.NDArray[np.uint8],
         captures: npt.NDArray[np.int32],
         hatches: npt.NDArray[np.int32],
         new_game: Callable[[], _G],
-    ) -> tuple[int, _G] | None: ...
+    ) -> tuple[int, _G, int, int] | bool | None:
+        """None once played; (index, game, black move, white move) for the first
+        game refused; False when the moves are not C-contiguous int64 rows."""
     def _status(self, out: npt.NDArray[np.uint8]) -> None: ...
     def _over(self, out: npt.NDArray[np.uint8]) -> None: ...
     def _counts(self, counts: npt.NDArray[np.int32], turns: npt.NDArray[np.int64]) -> None: ...

@@ -4,24 +4,50 @@
 
 cimport cython
 
+from cpython.buffer cimport (
+    PyBUF_RECORDS_RO, PyBuffer_IsContiguous, PyBuffer_Release, PyObject_CheckBuffer,
+    PyObject_GetBuffer,
+)
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 
 cdef extern from "Python.h":
     const Py_ssize_t PY_SSIZE_T_MAX
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from wts.engine._bits cimport (
     wts_any, wts_bit_square, wts_board, wts_clear_lowest, wts_lowest_bit, wts_square_bit,
     wts_test_bit,
 )
 from wts.engine._core cimport (
     WTS_BLACK_TURTLE, WTS_EGG, WTS_NUM_SQUARES, WTS_WHITE_TURTLE, wts_copy, wts_init,
-    wts_canonical_key, wts_first_unplayable, wts_is_over, wts_legal_moves, wts_piece_at,
+    wts_canonical_key, wts_is_over, wts_legal_moves, wts_piece_at,
     wts_resolve_turns, wts_state,
 )
 from wts.engine._game cimport GameCore
 
 from wts.params import check_int
+
+
+cdef bint _int64_row(object array, Py_ssize_t n, Py_buffer *view) except -1:
+    """Whether ``array`` exposes ``n`` native int64 in one C-contiguous row; if
+    so ``view`` holds its buffer, to be released."""
+    cdef const char *format
+    if not PyObject_CheckBuffer(array):
+        return False
+    try:
+        PyObject_GetBuffer(array, view, PyBUF_RECORDS_RO)
+    except Exception:  # an exporter that refuses: the caller converts it
+        return False
+    format = view.format
+    if format != NULL and (format[0] == b"@" or format[0] == b"="):
+        format += 1
+    # numpy's int64 is "l" on most platforms and "q" on Windows.
+    if (view.ndim == 1 and view.shape[0] == n and view.itemsize == 8
+            and PyBuffer_IsContiguous(view, b"C") and format != NULL
+            and (format[0] == b"l" or format[0] == b"q") and format[1] == 0):
+        return True
+    PyBuffer_Release(view)
+    return False
 
 
 cdef class BatchCore:
@@ -33,22 +59,44 @@ cdef class BatchCore:
     """
 
     cdef wts_state *states
+    # Each game's status beside its state, always equal to it: a step finds the
+    # games over without reading them.
+    cdef uint8_t *statuses
     cdef Py_ssize_t n
+    # A step's own copy of the moves (black's n, then white's), read under the
+    # mutex twice (to check, then to play), and the scratch space of the turns.
+    cdef int64_t *moves
+    cdef Py_ssize_t *live
     cdef cython.pymutex _lock
 
     def __cinit__(self, n=0):
         cdef Py_ssize_t i, size = check_int(n, "n", 0, PY_SSIZE_T_MAX)
-        if size > PY_SSIZE_T_MAX // <Py_ssize_t>sizeof(wts_state):
+        if size > PY_SSIZE_T_MAX // <Py_ssize_t>(sizeof(wts_state) + 4 * sizeof(int64_t)):
             raise MemoryError(f"a batch of {size} games does not fit in memory")
         self.states = <wts_state *>PyMem_Malloc(max(size, 1) * sizeof(wts_state))
-        if self.states == NULL:
+        self.statuses = <uint8_t *>PyMem_Malloc(max(size, 1))
+        self.moves = <int64_t *>PyMem_Malloc(max(size, 1) * 2 * sizeof(int64_t))
+        self.live = <Py_ssize_t *>PyMem_Malloc(max(size, 1) * sizeof(Py_ssize_t))
+        if (self.states == NULL or self.statuses == NULL or self.moves == NULL
+                or self.live == NULL):
             raise MemoryError(f"cannot allocate a batch of {size} games")
         self.n = size
         for i in range(size):
-            wts_init(&self.states[i])
+            self._put(i, NULL)
 
     def __dealloc__(self):
         PyMem_Free(self.states)
+        PyMem_Free(self.statuses)
+        PyMem_Free(self.moves)
+        PyMem_Free(self.live)
+
+    cdef inline void _put(self, Py_ssize_t index, const wts_state *state) noexcept nogil:
+        """Game ``index`` becomes ``state``, or a new game if NULL; the one way in."""
+        if state == NULL:
+            wts_init(&self.states[index])
+        else:
+            wts_copy(&self.states[index], state)
+        self.statuses[index] = self.states[index].status
 
     def __len__(self):
         return self.n
@@ -70,34 +118,53 @@ cdef class BatchCore:
         index = self._index(index)
         game.snapshot(&state)
         with self._lock:
-            wts_copy(&self.states[index], &state)
+            self._put(index, &state)
 
-    def _step(self, const int64_t[::1] black, const int64_t[::1] white, uint8_t[::1] status,
-              int32_t[:, ::1] captures, int32_t[::1] hatches, new_game):
+    def _step(self, black, white, uint8_t[::1] status, int32_t[:, ::1] captures,
+              int32_t[::1] hatches, new_game):
         """Play every game not over, if every move can be played, and return
-        None; else change nothing and return the index of the first game that
-        cannot and a copy of it, made by ``new_game()`` (only then: most
-        turns are played)."""
-        cdef Py_ssize_t first_bad = -1
+        None; else change nothing and return the first game that cannot, as
+        (index, a copy of it made by ``new_game()``, black's move, white's).
+        False, nothing done, unless ``black`` and ``white`` each expose one
+        C-contiguous row of ``n`` native int64."""
+        cdef Py_ssize_t first_bad = -1, n = self.n
+        cdef int64_t black_move = 0, white_move = 0
         cdef wts_state state
         cdef GameCore bad
-        if not (black.shape[0] == white.shape[0] == status.shape[0] == captures.shape[0]
-                == hatches.shape[0] == self.n and captures.shape[1] == 2):
+        cdef Py_buffer black_view, white_view
+        if not (status.shape[0] == captures.shape[0] == hatches.shape[0] == n
+                and captures.shape[1] == 2):
             raise ValueError("the arrays must have one entry per game")
-        with self._lock:
-            with nogil:
-                if self.n:
-                    first_bad = wts_first_unplayable(self.states, &black[0], &white[0], self.n)
-                if first_bad >= 0:
-                    wts_copy(&state, &self.states[first_bad])
-                elif self.n:
-                    wts_resolve_turns(self.states, &black[0], &white[0], self.n,
-                                      &captures[0, 0], &hatches[0], &status[0])
+        if not _int64_row(black, n, &black_view):
+            return False
+        if not _int64_row(white, n, &white_view):
+            PyBuffer_Release(&black_view)
+            return False
+        try:
+            with self._lock:
+                # The caller's arrays may change under another thread: this copy
+                # is what gets checked, played and named in an error.
+                memcpy(self.moves, black_view.buf, n * sizeof(int64_t))
+                memcpy(self.moves + n, white_view.buf, n * sizeof(int64_t))
+                with nogil:
+                    first_bad = wts_resolve_turns(self.states, self.statuses, self.moves,
+                                                  self.moves + n, n, self.live,
+                                                  &captures[0, 0] if n else NULL,
+                                                  &hatches[0] if n else NULL)
+                    if first_bad >= 0:
+                        wts_copy(&state, &self.states[first_bad])
+                        black_move = self.moves[first_bad]
+                        white_move = self.moves[n + first_bad]
+                    elif n:
+                        memcpy(&status[0], self.statuses, n)
+        finally:
+            PyBuffer_Release(&black_view)
+            PyBuffer_Release(&white_view)
         if first_bad < 0:
             return None
         bad = new_game()
         bad.load(&state)
-        return first_bad, bad
+        return first_bad, bad, black_move, white_move
 
     def _status(self, uint8_t[::1] out):
         cdef Py_ssize_t i
@@ -180,7 +247,7 @@ cdef class BatchCore:
         with self._lock:
             for i in range(self.n):
                 if mask[i]:
-                    wts_init(&self.states[i])
+                    self._put(i, NULL)
 
     cdef int _check_length(self, Py_ssize_t length) except -1:
         if length != self.n:

@@ -101,20 +101,20 @@ cdef void wts_settle(wts_state *state) noexcept nogil
 # event in ``record`` unless it is NULL.
 cdef void wts_resolve_turn(wts_state *state, int black_move, int white_move,
                            wts_turn_record *record) noexcept nogil
-# One turn in each of ``n`` games: wts_resolve_turn(&states[i], black_moves[i],
-# white_moves[i], ...) on every game not over (games over are left as they
-# are, their moves unread); game i's captures by black and by white go to
-# ``captures[2 * i]`` and ``captures[2 * i + 1]``, its hatched eggs to
-# ``hatches[i]`` (all 0 for a game over) and its status after the turn to
-# ``statuses[i]``.
-cdef void wts_resolve_turns(wts_state *states, const int64_t *black_moves,
-                            const int64_t *white_moves, Py_ssize_t n, int32_t *captures,
-                            int32_t *hatches, uint8_t *statuses) noexcept nogil
-# The first game ``i`` whose moves wts_resolve_turns cannot take: a game not
-# over with a move that is not one of its legal squares, or a game over with a
-# move other than -1 (its "no move"); -1 when every game's moves can be taken.
-cdef Py_ssize_t wts_first_unplayable(const wts_state *states, const int64_t *black_moves,
-                                     const int64_t *white_moves, Py_ssize_t n) noexcept nogil
+# One turn in each of ``n`` games, if every game's moves can be taken, and -1:
+# wts_resolve_turn(&states[i], black_moves[i], white_moves[i], ...) on every
+# game not over (games over are left as they are; their moves must be -1,
+# "no move"). ``statuses[i]`` must hold ``states[i].status`` and is kept so.
+# Game i's captures by black and by white go to ``captures[2 * i]`` and
+# ``captures[2 * i + 1]``, its hatched eggs to ``hatches[i]`` (all 0 for a game
+# over). Otherwise the first game whose moves cannot be taken (a game not over
+# with a move that is not one of its legal squares, or a game over with a move
+# other than -1), with nothing written. ``live`` is scratch space for ``n``
+# indices.
+cdef Py_ssize_t wts_resolve_turns(wts_state *states, uint8_t *statuses,
+                                  const int64_t *black_moves, const int64_t *white_moves,
+                                  Py_ssize_t n, Py_ssize_t *live, int32_t *captures,
+                                  int32_t *hatches) noexcept nogil
 # Distinct turtles of ``turtles`` in a line of five or more (point 10).
 cdef int wts_count_winning(wts_board turtles) noexcept nogil
 # The squares holding nothing.

@@ -8,7 +8,7 @@ the ones :mod:`wts.reference` spells out; the comments cite CLARIFICATIONS.
 """
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.string cimport memcpy, memmove
+from libc.string cimport memcpy, memmove, memset
 from wts.engine._bits cimport (
     wts_and, wts_andnot, wts_bit_board, wts_ctz64, wts_equal, wts_or, wts_rng_below_from,
     wts_rng_next, wts_select, wts_shl, wts_shr, wts_splitmix64, wts_square_board, wts_valid,
@@ -479,48 +479,64 @@ cdef void wts_resolve_turn(wts_state *state, int black_move, int white_move,
     _resolve_turn(state, black_move, white_move, record, True)
 
 
-cdef void wts_resolve_turns(wts_state *states, const int64_t *black_moves,
-                            const int64_t *white_moves, Py_ssize_t n, int32_t *captures,
-                            int32_t *hatches, uint8_t *statuses) noexcept nogil:
-    """One turn in each of ``n`` games: wts_resolve_turn on every game not over,
-    several at a time where the build has SIMD lanes."""
-    cdef Py_ssize_t i
-    if WTS_LANES_SIMD:
-        _resolve_turns_lanes(states, black_moves, white_moves, n, captures, hatches, statuses)
-        return
+cdef inline int _move_bit(int64_t move) noexcept nogil:
+    """The padded bit of ``move`` if it is a square, else bit 9, which no board
+    ever holds: one bit test then checks both the range and the square."""
+    return wts_square_bit(<int>move) if <uint64_t>move < WTS_NUM_SQUARES else 9
+
+
+cdef Py_ssize_t wts_resolve_turns(wts_state *states, uint8_t *statuses,
+                                  const int64_t *black_moves, const int64_t *white_moves,
+                                  Py_ssize_t n, Py_ssize_t *live, int32_t *captures,
+                                  int32_t *hatches) noexcept nogil:
+    """One turn in each of ``n`` games, all checked before any is played:
+    wts_resolve_turn on every game not over, several at a time where the build
+    has SIMD lanes. ``live`` is scratch space for ``n`` indices."""
+    cdef Py_ssize_t i, j, n_live = 0, first_over_moved = -1
+    cdef wts_board empty
+    cdef bint over
+    if n == 0:
+        return -1
+    # The games over are found from ``statuses`` alone, in a pass that reads no
+    # game, and take no further work; the others are listed, then played
+    # without a branch on whether a game is over (a coin toss once many have ended).
     for i in range(n):
+        over = statuses[i] >= WTS_BLACK_WINS
+        if over & ((black_moves[i] != -1) | (white_moves[i] != -1)):
+            first_over_moved = i  # unless a game listed before it has a bad move
+            break
+        live[n_live] = i
+        n_live += not over
+    for j in range(n_live):
+        i = live[j]
+        empty = wts_empty_squares(&states[i])
+        if not (wts_test_bit(empty, _move_bit(black_moves[i]))
+                & wts_test_bit(empty, _move_bit(white_moves[i]))):
+            return i
+        if WTS_LANES_SIMD and wts_lane_ends(<uint32_t>wts_popcount(empty), states[i].turn):
+            live[j] = ~i  # a turn the lanes cannot prove simple, marked while at hand
+    if first_over_moved >= 0:
+        return first_over_moved
+    memset(captures, 0, 2 * n * sizeof(int32_t))
+    memset(hatches, 0, n * sizeof(int32_t))
+    if WTS_LANES_SIMD:
+        _resolve_turns_lanes(states, statuses, black_moves, white_moves, live, n_live,
+                             captures, hatches)
+        return -1
+    for j in range(n_live):
+        i = live[j]
         _resolve_counted(&states[i], <int>black_moves[i], <int>white_moves[i],
                          &captures[2 * i], &hatches[i])
         statuses[i] = states[i].status
-
-
-cdef Py_ssize_t wts_first_unplayable(const wts_state *states, const int64_t *black_moves,
-                                     const int64_t *white_moves, Py_ssize_t n) noexcept nogil:
-    """The first game whose moves wts_resolve_turns cannot take, or -1."""
-    cdef Py_ssize_t i
-    cdef wts_board empty
-    for i in range(n):
-        if wts_is_over(&states[i]):
-            if black_moves[i] != -1 or white_moves[i] != -1:
-                return i
-            continue
-        empty = wts_empty_squares(&states[i])
-        if not (0 <= black_moves[i] < WTS_NUM_SQUARES and 0 <= white_moves[i] < WTS_NUM_SQUARES
-                and wts_test_bit(empty, wts_square_bit(<int>black_moves[i]))
-                and wts_test_bit(empty, wts_square_bit(<int>white_moves[i]))):
-            return i
     return -1
 
 
 cdef void _resolve_counted(wts_state *state, int black_move, int white_move,
                            int32_t *captures, int32_t *hatches) noexcept nogil:
     """wts_resolve_turn on a game not over, its captures by colour and its
-    hatched eggs counted; all 0 for a game over, which is left as it is."""
+    hatched eggs counted."""
     cdef wts_turn_record record
     cdef int j, black_captures = 0
-    if wts_is_over(state):
-        captures[0] = captures[1] = hatches[0] = 0
-        return
     wts_resolve_turn(state, black_move, white_move, &record)
     for j in range(record.n_captures):
         black_captures += record.captures[j].color == WTS_BLACK
@@ -529,45 +545,41 @@ cdef void _resolve_counted(wts_state *state, int black_move, int white_move,
     hatches[0] = record.n_hatched
 
 
-cdef void _resolve_turns_lanes(wts_state *states, const int64_t *black_moves,
-                               const int64_t *white_moves, Py_ssize_t n, int32_t *captures,
-                               int32_t *hatches, uint8_t *statuses) noexcept nogil:
-    """wts_resolve_turns, WTS_LANES games at a time: the lanes prove which turns
-    are simple (wts_lanes.h); those are played here as _resolve_turn would play
-    them (two turtles and their keys, one turn, no five, still ongoing, nothing
-    captured or hatched), every other one by _resolve_counted. Games over take
-    no lane, so a batch where many have ended fills its lanes with live ones."""
+cdef void _resolve_turns_lanes(wts_state *states, uint8_t *statuses,
+                               const int64_t *black_moves, const int64_t *white_moves,
+                               const Py_ssize_t *live, Py_ssize_t n_live, int32_t *captures,
+                               int32_t *hatches) noexcept nogil:
+    """wts_resolve_turns on the games ``live`` lists (none over; ``~i`` for game
+    i if its turn may end the game, see wts_lane_ends), WTS_LANES at a time:
+    the lanes prove which turns are simple (wts_lanes.h); those are
+    played here as _resolve_turn would play them (two turtles and their keys,
+    one turn, no five, still ongoing, nothing captured or hatched), every other
+    one by _resolve_counted. A simple turn captures and hatches nothing: its
+    zeros are already written."""
     cdef wts_lanes lanes
     cdef wts_state *state
     cdef wts_board none
     cdef Py_ssize_t games[WTS_LANES]
     cdef int black_bits[WTS_LANES]
     cdef int white_bits[WTS_LANES]
-    cdef Py_ssize_t next_game = 0, i
+    cdef Py_ssize_t first = 0, i
     cdef uint32_t scalar
     cdef int lane, used
     none.lo = none.hi = 0
-    while next_game < n:
-        used = 0
+    while first < n_live:
+        used = <int>min(<Py_ssize_t>WTS_LANES, n_live - first)
         scalar = 0
-        while used < WTS_LANES and next_game < n:
-            i = next_game
-            next_game += 1
+        for lane in range(used):
+            i = live[first + lane]
+            if i < 0:  # its turn may fill the board or reach the last turn number
+                i = ~i
+                scalar |= 1u << lane
+            games[lane] = i
             state = &states[i]
-            if wts_is_over(state):
-                captures[2 * i] = captures[2 * i + 1] = hatches[i] = 0
-                statuses[i] = state.status
-                continue
-            black_bits[used] = wts_square_bit(<int>black_moves[i])
-            white_bits[used] = wts_square_bit(<int>white_moves[i])
-            wts_lanes_put_moves(&lanes, used, state.black, state.white, state.eggs,
-                                black_bits[used], white_bits[used])
-            scalar |= <uint32_t>wts_lane_ends(
-                <uint32_t>wts_popcount(wts_empty_squares(state)), state.turn) << used
-            games[used] = i
-            used += 1
-        if used == 0:
-            break
+            black_bits[lane] = wts_square_bit(<int>black_moves[i])
+            white_bits[lane] = wts_square_bit(<int>white_moves[i])
+            wts_lanes_put_moves(&lanes, lane, state.black, state.white, state.eggs,
+                                black_bits[lane], white_bits[lane])
         for lane in range(used, WTS_LANES):
             wts_lanes_put_moves(&lanes, lane, none, none, none, 0, 0)
             scalar |= 1u << lane
@@ -584,10 +596,10 @@ cdef void _resolve_turns_lanes(wts_state *states, const int64_t *black_moves,
             state.white = wts_or(state.white, wts_bit_board(white_bits[lane]))
             state.key ^= (TURTLE_KEYS[WTS_BLACK][black_bits[lane]]
                           ^ TURTLE_KEYS[WTS_WHITE][white_bits[lane]])
+            # The counts stay 0 and the status ongoing, as they were: a game
+            # with a five on the board never passes the lanes' test.
             state.turn += 1
-            state.black_count = state.white_count = 0
-            state.status = statuses[i] = WTS_ONGOING
-            captures[2 * i] = captures[2 * i + 1] = hatches[i] = 0
+        first += used
 
 
 cdef inline void _resolve_turn(wts_state *state, int black_move, int white_move,

@@ -43,21 +43,15 @@ class StepResult(NamedTuple):
     hatches: npt.NDArray[np.int32]
 
 
-_INT64 = np.dtype(np.int64)
 _INT64_MIN, _INT64_MAX = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max)
 
 
 def _moves_array(moves: object, n: int, name: str) -> tuple[npt.NDArray[Any],
                                                              npt.NDArray[np.int64]]:
-    """The moves as given (for messages) and as int64 (for the core), both
-    copies this call owns: the core reads its array twice without the GIL (to
-    check, then to play), and another thread may be writing to the caller's."""
-    if (type(moves) is np.ndarray and moves.dtype is _INT64 and moves.shape == (n,)
-            and moves.flags.c_contiguous):
-        private = moves.copy()  # what a vectorised agent passes: nothing to convert
-        return private, private
+    """The moves as given (for messages) and as a C-contiguous row of int64
+    (for the core), for moves that are not already such a row."""
     try:
-        array = np.array(moves)  # a copy, even of an array
+        array = np.array(moves)
     except (ValueError, TypeError, OverflowError):  # nested lists of uneven lengths, say
         raise BatchError(f"{name} must be an array of shape ({n},); numpy cannot read "
                          f"this {type(moves).__name__} as an array") from None
@@ -210,15 +204,20 @@ class BatchGame(BatchCore):
         game, and wrong shapes or dtypes raise :class:`wts.BatchError`.
         """
         n = len(self)
-        black_given, black = _moves_array(black_moves, n, "black_moves")
-        white_given, white = _moves_array(white_moves, n, "white_moves")
         status = np.empty(n, dtype=np.uint8)
         captures = np.empty((n, 2), dtype=np.int32)
         hatches = np.empty(n, dtype=np.int32)
-        refused = self._step(black, white, status, captures, hatches, Game)
+        # What a vectorised agent passes, rows of int64, goes straight to the core.
+        refused = self._step(black_moves, white_moves, status, captures, hatches, Game)
+        if refused is False:
+            black_given, black = _moves_array(black_moves, n, "black_moves")
+            white_given, white = _moves_array(white_moves, n, "white_moves")
+            refused = self._step(black, white, status, captures, hatches, Game)
+            if refused is not None:  # the messages name the moves as given
+                index, game, _, _ = refused
+                refused = index, game, int(black_given[index]), int(white_given[index])
         if refused is not None:
-            index, game = refused
-            _raise_bad_move(index, game, int(black_given[index]), int(white_given[index]))
+            _raise_bad_move(*refused)
         return StepResult(status, captures, hatches)
 
     def legal_mask(self) -> npt.NDArray[np.bool_]:
