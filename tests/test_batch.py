@@ -128,6 +128,9 @@ def busy_batch():
         ([0, 1, -1], [[1, 2, -1]], wts.BatchError, r"white_moves must have shape \(3,\)"),
         ([0.0, 1.0, -1.0], [1, 2, -1], wts.BatchError, "must hold integers"),
         ([True, False, True], [1, 2, -1], wts.BatchError, "must hold integers"),
+        ([0, 1, -1], [True, 2, -1], wts.BatchError, "white_moves must hold integers .* not bool"),
+        (np.array([0, 1, 2**64 - 1], dtype=">u8"), np.array([1, 2, 2**64 - 1], dtype=">u8"),
+         wts.GameOverError, "not 18446744073709551615 and 18446744073709551615"),
     ],
 )
 def test_batch_step_rejects_bad_moves_before_any_game_changes(

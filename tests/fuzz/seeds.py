@@ -325,6 +325,9 @@ BATCH_SEEDS = {
     "game-over-uint64-max": batch([BLACK_WON], ints(np.uint64, ("raw", 2**64 - 1)),
                                   ints(np.uint64, ("raw", 2**64 - 1))),
     "uint64-max": batch([NEW], ints(np.uint64, ("raw", 2**64 - 1)), ints(np.int64, 0)),
+    "game-over-big-endian-uint64-max": batch(
+        [BLACK_WON], ints(np.dtype(">u8"), ("raw", 2**64 - 1)),
+        ints(np.dtype(">u8"), ("raw", 2**64 - 1))),
     "uint8-255": batch([NEW, NEW], ints(np.uint8, 0, ("raw", 255)), ints(np.int64, 1, 1)),
     "no-move-for-a-running-game": batch([NEW], ints(np.int8, "none"), ints(np.int8, 0)),
     "occupied": batch([EARLY, EARLY], ints(np.int64, 0, ("raw", E5)), ints(np.int64, 1, 0)),

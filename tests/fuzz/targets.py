@@ -321,7 +321,8 @@ def fuzz_moves(data: bytes) -> None:
 # --- Batches ----------------------------------------------------------------------------
 
 _INT_DTYPES: tuple[Any, ...] = (np.int64, np.int8, np.int16, np.int32, np.uint8, np.uint16,
-                                np.uint32, np.uint64, np.intp, np.dtype(">i8"), np.dtype(">u2"))
+                                np.uint32, np.uint64, np.intp, np.dtype(">i8"), np.dtype(">u2"),
+                                np.dtype(">u8"))
 _ANY_DTYPES: tuple[Any, ...] = (*_INT_DTYPES, np.float32, np.float64, np.bool_, object)
 ARRAY_FORMS = ("ints", "ints", "ints", "any_dtype", "wrong_shape", "list", "ragged", "scalar",
                "view")
@@ -389,6 +390,9 @@ def _expected_step(games: list[wts.Game], black: object, white: object) -> tuple
             return None, BatchError, None
         if array.shape != (len(games),):
             return None, BatchError, None
+        if not isinstance(moves, np.ndarray) and any(
+                isinstance(v, (bool, np.bool_)) for v in cast(Iterable[Any], moves)):
+            return None, BatchError, None  # a bool is not a square, even among ints
         if array.dtype.kind not in "iu" and array.size:
             # A list of Python ints past int64 reads as float64 or object: still moves.
             items = [] if isinstance(moves, np.ndarray) else list(cast(Iterable[Any], moves))

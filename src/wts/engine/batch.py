@@ -57,6 +57,10 @@ def _moves_array(moves: object, n: int, name: str) -> tuple[npt.NDArray[Any],
                          f"this {type(moves).__name__} as an array") from None
     if array.shape != (n,):
         raise BatchError(f"{name} must have shape ({n},), not {array.shape}")
+    # numpy reads a list of ints and bools as ints: the bools are found here.
+    if (array.dtype.kind in "iu" and isinstance(moves, Sequence)
+            and any(isinstance(item, (bool, np.bool_)) for item in moves)):
+        raise BatchError(f"{name} must hold integers (square indices), not bool")
     if array.dtype.kind not in "iu" and array.size:
         exact = None if isinstance(moves, np.ndarray) else _python_ints(moves, n)
         if exact is None:
@@ -67,7 +71,7 @@ def _moves_array(moves: object, n: int, name: str) -> tuple[npt.NDArray[Any],
                            dtype=np.int64)
         return np.array(exact, dtype=object), clamped
     as_int64 = array
-    if array.dtype == np.uint64:
+    if array.dtype.kind == "u" and array.dtype.itemsize == 8:  # either byte order
         # Cast as they are, values past 2**63 - 1 wrap to negatives, 2**64 - 1 to
         # NO_MOVE; clamped, they stay what they are: not squares.
         as_int64 = np.minimum(array, np.uint64(_INT64_MAX))
