@@ -65,7 +65,7 @@ __all__ = [
 
 #: Playouts per move of each ``MCTSAgent`` level. The measured time per move
 #: on one core of a 2-core x86-64 machine is in the README.
-LEVELS: dict[int, int] = {1: 1_000, 2: 8_000, 3: 32_000, 4: 100_000, 5: 250_000}
+LEVELS: dict[int, int] = {1: 1_000, 2: 8_000, 3: 32_000, 4: 100_000, 5: 640_000}
 
 
 def ucb_exploration(playouts: int) -> float:
@@ -74,7 +74,7 @@ def ucb_exploration(playouts: int) -> float:
     as a larger search gains from looking wider (docs/search.md has the matches).
 
     >>> [round(ucb_exploration(n), 2) for n in LEVELS.values()]
-    [0.2, 0.32, 0.4, 0.47, 0.52]
+    [0.2, 0.32, 0.4, 0.47, 0.57]
     """
     playouts = check_int(playouts, "playouts", 1, MAX_PLAYOUTS)
     return 0.2 + 0.04 * max(0.0, math.log2(playouts / 1000))
