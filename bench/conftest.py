@@ -16,6 +16,8 @@ RATIOS = [
     ("play", "reference", "fast", "Game.play fast vs reference", ">= 100x"),
     ("undo", "copy-play", "push-pop", "push + pop vs copy() + play", "(measured)"),
     ("random-play", "reference", "simulate", "simulate vs reference random play", ">= 1000x"),
+    ("random-play", "scalar-loop", "simulate", "simulate vs the plain scalar C loop",
+     ">= 1.6x AVX2, 2.0x AVX-512"),
     ("threads", "1", "2", "simulate 2 threads vs 1", ">= 1.8x"),
     ("step-vs-simulate", "batch-step-all-in-play", "simulate",
      "batch step / simulate, all in play (restarts timed)", "<= 1.3x"),

@@ -26,6 +26,7 @@ from wts.devtools.bench import (
     try_by_undo,
     vector_env_workload,
 )
+from wts.devtools.scalar_loop import ScalarLoopError, load
 
 ENGINES = {"fast": wts.Game, "reference": wts.reference.Game}
 
@@ -76,6 +77,17 @@ def test_simulate_random_play(benchmark):
     benchmark.group = "random-play"
     result = benchmark.pedantic(wts.simulate, args=(20_000,), kwargs={"seed": 1}, rounds=3)
     benchmark.extra_info.update(variant="simulate", units=result.turns)
+
+
+def test_scalar_loop_random_play(benchmark):
+    """The plain scalar C loop, built for this CPU, playing the same random games."""
+    try:
+        loop = load()
+    except ScalarLoopError as error:
+        pytest.skip(str(error))
+    benchmark.group = "random-play"
+    turns = benchmark.pedantic(loop.run, args=(20_000, 1), rounds=3)
+    benchmark.extra_info.update(variant="scalar-loop", units=turns)
 
 
 def test_reference_random_play(benchmark):

@@ -234,7 +234,8 @@ def test_bench_subcommand_prints_one_table_with_every_measure() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     for measure in ["Game.play fast / reference", "simulate, 1 thread",
                     "simulate / reference random play", "simulate, 2 threads / 1 thread",
-                    "BatchGame.step / simulate, per game-turn", "bytes per game state"]:
+                    "BatchGame.step / simulate, per game-turn", "bytes per game state",
+                    "simulate / plain scalar C loop, 1 thread"]:
         assert measure in proc.stdout
     assert "152 B" in proc.stdout
 

@@ -5,7 +5,8 @@
 #   2. the wheel holds the .pxd files, wts_bits.h, the .pyi stubs, py.typed and
 #      one compiled module per .pyx, on x86-64 the core's builds for x86-64-v2,
 #      -v3 and -v4 too (objdump: no POPCNT or PDEP in the baseline core, PDEP
-#      in the v3 one), and no .c or .pyx (the sdist carries the
+#      in the v3 one) and the plain scalar C loop `wts bench` compiles
+#      (devtools/scalar_loop.c), and no other .c nor any .pyx (the sdist carries the
 #      .pyx sources; the wheel does not need them: `cimport wts.engine._core` reads
 #      only the .pxd files and the header);
 #   3. `auditwheel show`, then `auditwheel repair` to a manylinux tag;
@@ -64,7 +65,8 @@ wheel, sdist, modules = sys.argv[1], sys.argv[2], sys.argv[3].split()
 names = set(zipfile.ZipFile(wheel).namelist())
 problems = []
 required = ["wts/_core.pxd", "wts/engine/_core.pxd", "wts/engine/_game.pxd",
-            "wts/engine/wts_bits.h", "wts/py.typed", "wts/__init__.py", "wts/_version.py"]
+            "wts/engine/wts_bits.h", "wts/py.typed", "wts/__init__.py", "wts/_version.py",
+            "wts/devtools/scalar_loop.c"]
 required += [f"wts/{m}.pyi" for m in modules]
 problems += [f"wheel lacks {n}" for n in required if n not in names]
 for m in modules:
@@ -74,16 +76,20 @@ if platform.machine() == "x86_64":  # the core's builds for each level (setup.py
     for level in ("v2", "v3", "v4"):
         if not any(n.startswith(f"wts/engine/_core_x86_64_{level}.") for n in names):
             problems.append(f"wheel lacks the core's x86-64-{level} build")
-problems += [f"wheel holds {n}" for n in sorted(names) if n.endswith((".c", ".pyx"))]
+# The one .c file shipped is the plain scalar C loop; any other is Cython's output.
+loop = "devtools/scalar_loop.c"
+problems += [f"wheel holds {n}" for n in sorted(names)
+             if n.endswith((".c", ".pyx")) and n != f"wts/{loop}"]
 problems += [f"wheel holds {n} outside wts/" for n in sorted(names)
              if not n.startswith(("wts/", "wts-"))]
 members = {m.split("/", 1)[1] for m in tarfile.open(sdist).getnames() if "/" in m}
 needed = ["pyproject.toml", "setup.py", "LICENSE", "README.md", "CHANGELOG.md",
           "src/wts/engine/wts_bits.h", "src/wts/py.typed", "tests/conftest.py",
-          "tests/perft/expected.json", "tests/typed_example.py"]
+          "tests/perft/expected.json", "tests/typed_example.py", f"src/wts/{loop}"]
 needed += [f"src/wts/{m}.pyx" for m in modules] + [f"src/wts/{m}.pyi" for m in modules]
 problems += [f"sdist lacks {n}" for n in needed if n not in members]
-problems += [f"sdist holds {n}" for n in sorted(members) if n.endswith((".c", ".so", ".pyd"))]
+problems += [f"sdist holds {n}" for n in sorted(members)
+             if n.endswith((".c", ".so", ".pyd")) and n != f"src/wts/{loop}"]
 print(f"wheel: {len(names)} files; sdist: {len(members)} entries; modules: {', '.join(modules)}")
 if problems:
     sys.exit("\n".join(problems))

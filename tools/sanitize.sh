@@ -42,7 +42,8 @@ cp setup.py pyproject.toml "$work/tree/"
 [[ -e README.md ]] && cp README.md "$work/tree/"
 # The sources only: no build products of the tree's own (an in-place build).
 (cd src && find wts \( -name '*.py' -o -name '*.pyx' -o -name '*.pxd' -o -name '*.pyi' \
-    -o -name '*.h' -o -name py.typed \) -exec cp --parents {} "$work/tree/src/" \;)
+    -o -name '*.h' -o -name py.typed -o -path 'wts/devtools/*.c' \) \
+    -exec cp --parents {} "$work/tree/src/" \;)
 cp -r tests "$work/tests"
 cp pyproject.toml "$work/"  # pytest's settings (markers) for the copied tests
 find "$work/tests" -name __pycache__ -prune -exec rm -rf {} +
@@ -105,7 +106,7 @@ native_tests=(
     test_clarifications.py test_rulebook_figures.py test_wts_rulings.py test_errors.py
     test_api.py test_squares.py test_history.py test_batch.py test_simulate.py test_perft.py
     test_agents.py test_threads.py test_openspiel.py test_env.py test_keys.py test_symmetry.py
-    test_undo.py test_search_team.py test_kernels.py
+    test_undo.py test_search_team.py test_kernels.py test_scalar_loop.py
 )
 present=()
 for name in "${native_tests[@]}"; do
@@ -163,6 +164,9 @@ run_level() {  # run_level LEVEL [PYTEST_ARGS...]: the tests on one build; its s
         --deselect tests/test_perft.py::test_perft_fast_core_matches_expected_counts
         --deselect tests/test_openspiel.py::test_random_sim_test)
     # The million-position key test is numpy's work, not the kernels': left out.
+    # The extra flags reach the plain scalar C loop test_scalar_loop.py builds.
+    WTS_EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all $level -g" \
+    WTS_EXTRA_LDFLAGS="-fsanitize=address,undefined" \
     sanitized "$work/tree$level" malloc "$python" -m pytest -q -p no:cacheprovider \
         --deselect tests/test_keys.py::test_a_million_distinct_positions_have_distinct_keys \
         "${lighter[@]}" "${present[@]}" "$@" >"$work/output$level" 2>&1 || status=$?
