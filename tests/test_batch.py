@@ -175,6 +175,25 @@ def test_batch_step_names_the_first_game_it_cannot_play(won_first):
         batch.step(np.array(moves), np.array([6, 7]))
 
 
+def test_batch_step_capture_without_eggs_ends_a_sudden_death():
+    # Five against five, no egg: black's C6 takes C7 and C8 out of white's
+    # line, white's C4 takes C3 and C2 out of black's, in one turn; both lines
+    # break, so play is normal again (point 11), counts 0, nothing hatched.
+    start = wts.Game.from_setup(black=["A2", "B2", "C2", "D2", "E2", "C3", "C9"],
+                                white=["A8", "B8", "C8", "D8", "E8", "C7", "C1"])
+    assert start.status is wts.Status.SUDDEN_DEATH
+    batch = wts.BatchGame.from_games([start] * 9)
+    result = batch.step([wts.parse_square("C6")] * 9, [wts.parse_square("C4")] * 9)
+    game = start.copy()
+    turn = game.play("C6", "C4")
+    assert game.status is wts.Status.ONGOING and len(turn.captures) == 2
+    for i in range(9):
+        assert batch[i] == game and batch.keys()[i] == game.key()
+        assert wts.STATUSES[result.status[i]] is wts.Status.ONGOING
+        assert result.captures[i].tolist() == [1, 1] and result.hatches[i] == 0
+    assert batch.winning_counts.tolist() == [[0, 0]] * 9
+
+
 def test_batch_step_sees_games_replaced_and_restarted():
     """A game set over by assignment takes only NO_MOVE; restarted, it plays again."""
     won = wts.Game.from_setup(black=["A1", "A2", "A3", "A4", "A5"])

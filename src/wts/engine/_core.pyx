@@ -25,16 +25,27 @@ cdef extern from "wts_lanes.h" nogil:
     void wts_lanes_get(const wts_lanes *lanes, int lane, wts_board *black, wts_board *white,
                        wts_board *eggs, uint32_t *turn, wts_rng *rng)
     uint64_t wts_lanes_draw(const wts_lanes *lanes, int lane)
-    # Bit l set: lane l's turn is not simple, left for _random_turns.
-    uint32_t wts_lanes_step(wts_lanes *lanes)
+    int wts_lanes_black_bit(const wts_lanes *lanes, int lane)
+    int wts_lanes_white_bit(const wts_lanes *lanes, int lane)
+    void wts_lanes_turtles(const wts_lanes *lanes, int lane, wts_board *black,
+                           wts_board *white)
+    void wts_lanes_put_boards(wts_lanes *lanes, int lane, wts_board black, wts_board white,
+                              wts_board eggs)
+    # Bit l set: lane l's turn is not simple, left for _random_turns. Bit l
+    # of laid set: lane l laid an egg on its board, not yet in its queue; of
+    # captured: lane l placed both turtles in a game with no egg, and closed
+    # brackets whose pieces are still on the board.
+    uint32_t wts_lanes_step(wts_lanes *lanes, uint32_t *laid, uint32_t *captured)
     # The proof alone, for turns of given moves: a lane's boards and move bits,
     # whether its empty squares and turn number rule a simple turn out, and
     # the test of every lane (bit l of ``scalar`` set sends lane l to the
-    # scalar turn anyway); simple lanes get their new boards.
+    # scalar turn anyway); simple lanes get their new boards, and bits in
+    # laid and captured as wts_lanes_step gives them.
     void wts_lanes_put_moves(wts_lanes *lanes, int lane, wts_board black, wts_board white,
                              wts_board eggs, int black_bit, int white_bit)
     int wts_lane_ends(uint32_t count, uint32_t turn)
-    uint32_t wts_lanes_place(wts_lanes *lanes, uint32_t scalar)
+    uint32_t wts_lanes_place(wts_lanes *lanes, uint32_t scalar, uint32_t *laid,
+                             uint32_t *captured)
 
 from wts.engine.keys import KEY_SEED as _KEY_SEED
 from wts.engine.pieces import Status
@@ -552,10 +563,10 @@ cdef void _resolve_turns_lanes(wts_state *states, uint8_t *statuses,
     """wts_resolve_turns on the games ``live`` lists (none over; ``~i`` for game
     i if its turn may end the game, see wts_lane_ends), WTS_LANES at a time:
     the lanes prove which turns are simple (wts_lanes.h); those are
-    played here as _resolve_turn would play them (two turtles and their keys,
-    one turn, no five, still ongoing, nothing captured or hatched), every other
-    one by _resolve_counted. A simple turn captures and hatches nothing: its
-    zeros are already written."""
+    played here as _resolve_turn would play them, every other one by
+    _resolve_counted. A simple turn is two turtles and their keys, with their
+    captures in a game with no egg, or a collision's egg; then one turn more,
+    no five, still ongoing, nothing hatched (its zeros are already written)."""
     cdef wts_lanes lanes
     cdef wts_state *state
     cdef wts_board none
@@ -563,7 +574,8 @@ cdef void _resolve_turns_lanes(wts_state *states, uint8_t *statuses,
     cdef int black_bits[WTS_LANES]
     cdef int white_bits[WTS_LANES]
     cdef Py_ssize_t first = 0, i
-    cdef uint32_t scalar
+    cdef uint32_t scalar, laid, captured
+    cdef wts_board taken
     cdef int lane, used
     none.lo = none.hi = 0
     while first < n_live:
@@ -583,7 +595,7 @@ cdef void _resolve_turns_lanes(wts_state *states, uint8_t *statuses,
         for lane in range(used, WTS_LANES):
             wts_lanes_put_moves(&lanes, lane, none, none, none, 0, 0)
             scalar |= 1u << lane
-        scalar = wts_lanes_place(&lanes, scalar)
+        scalar = wts_lanes_place(&lanes, scalar, &laid, &captured)
         for lane in range(used):
             i = games[lane]
             state = &states[i]
@@ -592,14 +604,45 @@ cdef void _resolve_turns_lanes(wts_state *states, uint8_t *statuses,
                                  &captures[2 * i], &hatches[i])
                 statuses[i] = state.status
                 continue
+            # The counts stay 0 and the status ongoing, as they were: a game
+            # with a five on the board never passes the lanes' test.
+            state.turn += 1
+            if (laid >> lane) & 1u:
+                _lay_egg(state, <int>black_moves[i], True)
+                continue
             state.black = wts_or(state.black, wts_bit_board(black_bits[lane]))
             state.white = wts_or(state.white, wts_bit_board(white_bits[lane]))
             state.key ^= (TURTLE_KEYS[WTS_BLACK][black_bits[lane]]
                           ^ TURTLE_KEYS[WTS_WHITE][white_bits[lane]])
-            # The counts stay 0 and the status ongoing, as they were: a game
-            # with a five on the board never passes the lanes' test.
-            state.turn += 1
+            if (captured >> lane) & 1u:
+                taken = _captured_without_eggs(black_bits[lane], white_bits[lane], state.black,
+                                               state.white, &captures[2 * i])
+                state.key ^= (_turtle_keys(wts_and(state.black, taken), WTS_BLACK)
+                              ^ _turtle_keys(wts_and(state.white, taken), WTS_WHITE))
+                state.black = wts_andnot(state.black, taken)
+                state.white = wts_andnot(state.white, taken)
         first += used
+
+
+cdef inline wts_board _captured_without_eggs(int black_bit, int white_bit, wts_board black,
+                                             wts_board white, int32_t *counts) noexcept nogil:
+    """The pieces a turn's brackets capture in a game with no egg, both
+    turtles placed (points 5-6), and each colour's brackets in ``counts``;
+    with no egg, nothing dissolves or hatches (point 8)."""
+    cdef wts_board captured
+    captured.lo = captured.hi = 0
+    counts[0] = _find_brackets_of_one(black_bit, black, white, WTS_BLACK, 0, &captured, NULL)
+    counts[1] = _find_brackets_of_one(white_bit, white, black, WTS_WHITE, 0, &captured, NULL)
+    return captured
+
+
+cdef inline void _lay_egg(wts_state *state, int square, bint keyed) noexcept nogil:
+    """Point 9: a collision lays the newest egg."""
+    state.eggs = wts_or(state.eggs, wts_square_board(square))
+    state.egg_queue[state.egg_count] = <uint8_t>square
+    if keyed:
+        state.key ^= EGG_KEYS[state.egg_count][square]
+    state.egg_count += 1
 
 
 cdef inline void _resolve_turn(wts_state *state, int black_move, int white_move,
@@ -613,12 +656,8 @@ cdef inline void _resolve_turn(wts_state *state, int black_move, int white_move,
         record.collision = -1
         record.n_captures = record.n_dissolved = record.n_hatched = 0
     if black_move == white_move:
-        # Point 9: a collision lays the newest egg; nothing captures or hatches.
-        state.eggs = wts_or(state.eggs, wts_square_board(black_move))
-        state.egg_queue[state.egg_count] = <uint8_t>black_move
-        if keyed:
-            state.key ^= EGG_KEYS[state.egg_count][black_move]
-        state.egg_count += 1
+        # Nothing captures or hatches.
+        _lay_egg(state, black_move, keyed)
         if record != NULL:
             record.collision = <int8_t>black_move
     else:
@@ -782,16 +821,36 @@ cdef void _playout_lanes(const wts_state *start, uint64_t seed, uint64_t first,
     cdef wts_state states[WTS_LANES]
     cdef uint64_t games[WTS_LANES]
     cdef uint64_t next_game = first
-    cdef uint32_t active = 0, scalar
+    cdef uint32_t active = 0, scalar, laid, captured
+    cdef int32_t counts[2]
+    cdef wts_board black, white, taken, none
     cdef wts_rng rng
     cdef int lane
     cdef wts_state *state
+    none.lo = none.hi = 0
     for lane in range(WTS_LANES):
         if _lane_load(&lanes, lane, &states[lane], &games[lane], &next_game, start, seed,
                       first, stop, lengths, statuses):
             active |= 1u << lane
     while active:
-        scalar = wts_lanes_step(&lanes) & active
+        scalar = wts_lanes_step(&lanes, &laid, &captured) & active
+        captured &= active
+        while captured:
+            # Both turtles are placed; the captured pieces leave.
+            lane = wts_ctz64(captured)
+            captured &= captured - 1
+            wts_lanes_turtles(&lanes, lane, &black, &white)
+            taken = _captured_without_eggs(wts_lanes_black_bit(&lanes, lane),
+                                           wts_lanes_white_bit(&lanes, lane), black, white,
+                                           counts)
+            wts_lanes_put_boards(&lanes, lane, wts_andnot(black, taken),
+                                 wts_andnot(white, taken), none)
+        laid &= active
+        while laid:
+            # A collision laid an egg on the lane's board: into the game's queue.
+            lane = wts_ctz64(laid)
+            laid &= laid - 1
+            _lay_egg(&states[lane], wts_bit_square(wts_lanes_black_bit(&lanes, lane)), False)
         while scalar:
             lane = wts_ctz64(scalar)
             scalar &= scalar - 1

@@ -1,12 +1,14 @@
 /* Random games in lanes: WTS_LANES games advance together, one turn a step.
  *
  * A step draws both moves of every lane, places them and proves the turn
- * simple: no collision, no bracket closed by either arrival, no run of five
- * after it, more than two empty squares before it, no rejected draw and not
- * the last turn number. Then the turn is played: two turtles more, status
- * still ongoing. Every other lane is left as it was and reported, with its
- * draw, for the core's scalar turn to play (_core.pyx), so each lane follows
- * its game's generator exactly as wts_playout would.
+ * simple: more than two empty squares before it, no rejected draw, not the
+ * last turn number, no run of five once both moves are on the board, and no
+ * bracket closed by either arrival; or else a collision, or brackets in a
+ * game with no egg (whose captured pieces the caller removes). Then the turn
+ * is played: two turtles more, or one egg more, and no five. Every other
+ * lane is left as it was and reported, with its draw, for the core's scalar
+ * turn to play (_core.pyx), so each lane follows its game's generator
+ * exactly as wts_playout would.
  *
  * The proof alone (wts_lane_ends and wts_lanes_place) also serves turns of
  * given moves: wts_lanes_put_moves loads them.
@@ -22,6 +24,8 @@
  */
 #ifndef WTS_LANES_H
 #define WTS_LANES_H
+
+#include <stddef.h>
 
 #include "wts_bits.h"
 #if defined(__AVX2__)
@@ -93,6 +97,18 @@ WTS_INLINE void wts_lanes_get(const wts_lanes *lanes, int lane, wts_board *black
 }
 
 WTS_INLINE uint64_t wts_lanes_draw(const wts_lanes *lanes, int lane) { return lanes->draw[lane]; }
+/* The padded bits of one lane's moves in the last step, and its turtles. */
+WTS_INLINE int wts_lanes_black_bit(const wts_lanes *lanes, int lane) {
+    return (int)lanes->black_bit[lane];
+}
+WTS_INLINE int wts_lanes_white_bit(const wts_lanes *lanes, int lane) {
+    return (int)lanes->white_bit[lane];
+}
+WTS_INLINE void wts_lanes_turtles(const wts_lanes *lanes, int lane, wts_board *black,
+                                  wts_board *white) {
+    *black = wts_board_make(lanes->black_lo[lane], lanes->black_hi[lane]);
+    *white = wts_board_make(lanes->white_lo[lane], lanes->white_hi[lane]);
+}
 
 /* One lane's boards and the padded bits of its two moves, for
  * wts_lanes_place; the turn and generator are not touched. */
@@ -285,8 +301,19 @@ WTS_INLINE wts_vec wts_vboard_fives(wts_vboard t) {
  * ``sent`` set sends lane first+l to the scalar turn whatever the test says.
  * Returns ``sent`` with the lanes whose turn is not simple added; the others
  * get their new boards. The boards are read again where needed, not kept:
- * the vector registers do not hold them all and spilling them costs more. */
-WTS_INLINE uint32_t wts_vboard_place(wts_lanes *lanes, int first, uint32_t sent) {
+ * the vector registers do not hold them all and spilling them costs more.
+ *
+ * With ``laid`` and ``captured`` (both NULL or neither), two more kinds of
+ * turn are simple. A collision lays its egg on the lane's board and sets the
+ * lane's bit in *laid: the caller adds the egg to the game's queue, which the
+ * lanes do not hold. A turn that closes a bracket in a game with no egg, and
+ * leaves no five even before its captures, gets both turtles placed and its
+ * bit in *captured: the caller removes the captured pieces, which is the
+ * whole of points 6-8 with no egg to dissolve or hatch. (Finding them for
+ * the one lane that captures costs less than for a vector of lanes.) */
+WTS_INLINE uint32_t wts_vboard_place(wts_lanes *lanes, int first, uint32_t sent,
+                                     uint32_t *laid, uint32_t *captured) {
+    const uint32_t all = (1u << WTS_VEC) - 1u;
     wts_vboard eggs = wts_vboard_load(lanes->eggs_lo + first, lanes->eggs_hi + first);
     wts_vboard black_arrival = wts_vboard_bit(lanes->black_bit + first);
     wts_vboard white_arrival = wts_vboard_bit(lanes->white_bit + first);
@@ -294,35 +321,52 @@ WTS_INLINE uint32_t wts_vboard_place(wts_lanes *lanes, int first, uint32_t sent)
         wts_vboard_load(lanes->black_lo + first, lanes->black_hi + first), black_arrival);
     wts_vboard new_white = wts_vboard_or(
         wts_vboard_load(lanes->white_lo + first, lanes->white_hi + first), white_arrival);
-    wts_vec found = wts_vor(
+    uint32_t simple, resolved, collided = wts_vequal(WTS_VLOAD(lanes->black_bit + first),
+                                                     WTS_VLOAD(lanes->white_bit + first));
+    uint32_t capturing = wts_vnonzero(wts_vor(
         wts_vboard_closes(black_arrival, wts_vboard_or(new_white, eggs), new_black),
-        wts_vboard_closes(white_arrival, wts_vboard_or(new_black, eggs), new_white));
-    uint32_t simple;
-    found = wts_vor(found, wts_vor(wts_vboard_fives(new_black), wts_vboard_fives(new_white)));
-    sent |= wts_vnonzero(found) | wts_vequal(WTS_VLOAD(lanes->black_bit + first),
-                                             WTS_VLOAD(lanes->white_bit + first));
-    simple = ~sent & ((1u << WTS_VEC) - 1u);
+        wts_vboard_closes(white_arrival, wts_vboard_or(new_black, eggs), new_white)));
+    resolved = laid == NULL ? 0 : capturing & ~collided
+                                  & wts_vequal(wts_vor(eggs.lo, eggs.hi), wts_vzero());
+    /* A collision's boards here hold its square as both turtles: brackets or
+     * a five on them send it to the scalar turn, which is never wrong. */
+    sent |= (capturing & ~resolved) | (laid == NULL ? collided : 0)
+            | wts_vnonzero(wts_vor(wts_vboard_fives(new_black), wts_vboard_fives(new_white)));
+    simple = ~(sent | collided) & all;
     WTS_VSTORE_WHERE(lanes->black_lo + first, simple, new_black.lo);
     WTS_VSTORE_WHERE(lanes->black_hi + first, simple, new_black.hi);
     WTS_VSTORE_WHERE(lanes->white_lo + first, simple, new_white.lo);
     WTS_VSTORE_WHERE(lanes->white_hi + first, simple, new_white.hi);
+    if (laid != NULL) {
+        uint32_t egg = collided & ~sent & all;
+        if (egg) {
+            WTS_VSTORE_WHERE(lanes->eggs_lo + first, egg, wts_vor(eggs.lo, black_arrival.lo));
+            WTS_VSTORE_WHERE(lanes->eggs_hi + first, egg, wts_vor(eggs.hi, black_arrival.hi));
+        }
+        *laid |= egg << first;
+        *captured |= (resolved & ~sent) << first;
+    }
     return sent;
 }
 
 /* Places and tests the moves of every lane; bit l of ``scalar`` set sends
  * lane l to the scalar turn whatever the test says. Returns ``scalar`` with
- * the lanes whose turn is not simple added; the others get their new boards. */
-WTS_INLINE uint32_t wts_lanes_place_simd(wts_lanes *lanes, uint32_t scalar) {
+ * the lanes whose turn is not simple added; the others get their new boards.
+ * ``laid`` and ``captured``: as wts_vboard_place, set here to 0 first. */
+WTS_INLINE uint32_t wts_lanes_place_simd(wts_lanes *lanes, uint32_t scalar, uint32_t *laid,
+                                         uint32_t *captured) {
     const uint32_t vector = (1u << WTS_VEC) - 1u;
     uint32_t result = 0;
     int first;
+    if (laid != NULL) *laid = *captured = 0;
     for (first = 0; first < WTS_LANES; first += WTS_VEC) {
-        result |= wts_vboard_place(lanes, first, (scalar >> first) & vector) << first;
+        result |= wts_vboard_place(lanes, first, (scalar >> first) & vector, laid, captured)
+                  << first;
     }
     return result;
 }
 
-WTS_INLINE uint32_t wts_lanes_step_simd(wts_lanes *lanes) {
+WTS_INLINE uint32_t wts_lanes_step_simd(wts_lanes *lanes, uint32_t *laid, uint32_t *captured) {
     const wts_vec valid_lo = wts_vset1(WTS_VALID_LO), valid_hi = wts_vset1(WTS_VALID_HI);
     uint64_t empty_lo[WTS_LANES], empty_hi[WTS_LANES];
     uint32_t scalar = 0;
@@ -341,7 +385,7 @@ WTS_INLINE uint32_t wts_lanes_step_simd(wts_lanes *lanes) {
         scalar |= (uint32_t)wts_lane_moves(
             lanes, lane, wts_board_make(empty_lo[lane], empty_hi[lane])) << lane;
     }
-    scalar = wts_lanes_place_simd(lanes, scalar);
+    scalar = wts_lanes_place_simd(lanes, scalar, laid, captured);
     for (lane = 0; lane < WTS_LANES; lane++) {
         lanes->turn[lane] += ((scalar >> lane) & 1u) ^ 1u;
     }
@@ -351,26 +395,33 @@ WTS_INLINE uint32_t wts_lanes_step_simd(wts_lanes *lanes) {
 
 /* One step of every lane; bit l of the result set when lane l's turn is left
  * to the scalar turn: its boards and turn as the step began, its generator
- * past the step's draw (``draw``), as wts_playout holds them mid-turn.
+ * past the step's draw (``draw``), as wts_playout holds them mid-turn. Bit l
+ * of *laid set when lane l's turn was a collision, played here but for the
+ * egg queue: its egg is the square of ``wts_lanes_black_bit``. Bit l of
+ * *captured set when lane l's turn was played here but for its captures
+ * (see wts_vboard_place).
  * Without SIMD the core plays one game at a time and never steps lanes (a
  * lane-by-lane form of this step measured slower than wts_playout): every
  * lane would go to the scalar turn. */
-WTS_INLINE uint32_t wts_lanes_step(wts_lanes *lanes) {
+WTS_INLINE uint32_t wts_lanes_step(wts_lanes *lanes, uint32_t *laid, uint32_t *captured) {
 #if WTS_LANES_SIMD
-    return wts_lanes_step_simd(lanes);
+    return wts_lanes_step_simd(lanes, laid, captured);
 #else
     (void)lanes;
+    *laid = *captured = 0;
     return (1u << WTS_LANES) - 1u;
 #endif
 }
 
 /* wts_lanes_place_simd; without SIMD every lane goes to the scalar turn. */
-WTS_INLINE uint32_t wts_lanes_place(wts_lanes *lanes, uint32_t scalar) {
+WTS_INLINE uint32_t wts_lanes_place(wts_lanes *lanes, uint32_t scalar, uint32_t *laid,
+                                    uint32_t *captured) {
 #if WTS_LANES_SIMD
-    return wts_lanes_place_simd(lanes, scalar);
+    return wts_lanes_place_simd(lanes, scalar, laid, captured);
 #else
     (void)lanes;
     (void)scalar;
+    if (laid != NULL) *laid = *captured = 0;
     return (1u << WTS_LANES) - 1u;
 #endif
 }
