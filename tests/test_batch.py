@@ -175,6 +175,22 @@ def test_batch_step_names_the_first_game_it_cannot_play(won_first):
         batch.step(np.array(moves), np.array([6, 7]))
 
 
+def test_batch_step_captures_in_games_with_and_without_eggs():
+    # Black's E5 takes F5 and G5 against H5; white's A1 takes nothing. With
+    # no egg nothing hatches (the captures are lost); with one, it hatches.
+    plain = wts.Game.from_setup(black=["H5"], white=["F5", "G5"])
+    egged = wts.Game.from_setup(black=["H5"], white=["F5", "G5"], eggs=["I9"])
+    starts = [plain, egged, plain, plain, egged, plain, plain, plain, plain]
+    batch = wts.BatchGame.from_games(starts)
+    result = batch.step([wts.parse_square("E5")] * 9, [wts.parse_square("A1")] * 9)
+    for i, start in enumerate(starts):
+        game = start.copy()
+        turn = game.play("E5", "A1")
+        assert batch[i] == game and batch.keys()[i] == game.key()
+        assert result.captures[i].tolist() == [1, 0]
+        assert result.hatches[i] == len(turn.hatched) == (start is egged)
+
+
 def test_batch_step_capture_without_eggs_ends_a_sudden_death():
     # Five against five, no egg: black's C6 takes C7 and C8 out of white's
     # line, white's C4 takes C3 and C2 out of black's, in one turn; both lines

@@ -164,9 +164,9 @@ run_level() {  # run_level LEVEL [PYTEST_ARGS...]: the tests on one build; its s
         --deselect tests/test_perft.py::test_perft_fast_core_matches_expected_counts
         --deselect tests/test_openspiel.py::test_random_sim_test)
     # The million-position key test is numpy's work, not the kernels': left out.
-    # The extra flags reach the plain scalar C loop test_scalar_loop.py builds.
-    WTS_EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all $level -g" \
-    WTS_EXTRA_LDFLAGS="-fsanitize=address,undefined" \
+    # The plain scalar C loop test_scalar_loop.py builds is instrumented too.
+    WTS_SCALAR_LOOP_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all $level -g" \
+    WTS_SCALAR_LOOP_LDFLAGS="-fsanitize=address,undefined" \
     sanitized "$work/tree$level" malloc "$python" -m pytest -q -p no:cacheprovider \
         --deselect tests/test_keys.py::test_a_million_distinct_positions_have_distinct_keys \
         "${lighter[@]}" "${present[@]}" "$@" >"$work/output$level" 2>&1 || status=$?

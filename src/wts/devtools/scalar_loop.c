@@ -14,11 +14,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#if defined(_MSC_VER)
-#define EXPORT __declspec(dllexport)
-#else
+/* GCC and Clang (the builtins below): scalar_loop.py looks for no other. */
 #define EXPORT __attribute__((visibility("default")))
-#endif
 
 #if defined(__BMI2__)
 #include <immintrin.h>
@@ -97,7 +94,7 @@ static inline uint32_t below(rng *r, uint32_t n) {
 
 /* ---- the game ----------------------------------------------------------- */
 
-enum { ONGOING = 0, BLACK_WINS = 1, WHITE_WINS = 2, DRAW = 3 };
+enum { ONGOING = 0, BLACK_WINS = 1, WHITE_WINS = 2, DRAW = 3, SUDDEN_DEATH = 4 };
 
 /* ring3[bit]: the squares three steps away in each of the 8 directions, where
  * the far end of a bracket closed on that square would stand. star[bit]: the
@@ -132,6 +129,7 @@ typedef struct {
     board eggs;
     int8_t queue[81];       /* egg bits, oldest first */
     int n_eggs;
+    uint32_t turn;          /* turns played */
     int winning[2];         /* winning turtles of each colour after the last turn */
     const tables *t;
 } game;
@@ -214,6 +212,18 @@ static inline int count_after_placement(const game *g, int colour, int bit) {
     return count_winning(g->turtles[colour]);
 }
 
+/* Points 11-12 and the last turn number's draw, from the counts of the turn. */
+static int game_status(const game *g) {
+    board occupied = b_or(b_or(g->turtles[0], g->turtles[1]), g->eggs);
+    if (g->winning[0] != g->winning[1]) {
+        return g->winning[0] > g->winning[1] ? BLACK_WINS : WHITE_WINS;
+    }
+    if ((occupied.lo == VALID_LO && occupied.hi == VALID_HI) || g->turn == 0xFFFFFFFFu) {
+        return DRAW;
+    }
+    return g->winning[0] ? SUDDEN_DEATH : ONGOING;
+}
+
 static int play_turn(game *g, int black_bit, int white_bit) {
     if (black_bit == white_bit) {
         /* No turtle moves: the counts stand. */
@@ -252,13 +262,8 @@ static int play_turn(game *g, int black_bit, int white_bit) {
             g->winning[1] = count_after_placement(g, 1, white_bit);
         }
     }
-    if (g->winning[0] != g->winning[1]) {
-        return g->winning[0] > g->winning[1] ? BLACK_WINS : WHITE_WINS;
-    }
-    {
-        board occupied = b_or(b_or(g->turtles[0], g->turtles[1]), g->eggs);
-        return occupied.lo == VALID_LO && occupied.hi == VALID_HI ? DRAW : ONGOING;
-    }
+    g->turn++;
+    return game_status(g);
 }
 
 static inline int random_empty(rng *r, board empty, int n) {
@@ -277,7 +282,7 @@ static uint64_t play_game(const tables *t, uint64_t seed, int32_t *moves, uint64
     memset(&g, 0, sizeof g);
     g.t = t;
     for (i = 0; i < 4; i++) r.s[i] = splitmix64(&x);
-    while (result == ONGOING) {
+    while (result == ONGOING || result == SUDDEN_DEATH) {
         board empty = b_andnot(mk(VALID_LO, VALID_HI),
                                b_or(b_or(g.turtles[0], g.turtles[1]), g.eggs));
         int n = popcount(empty);
@@ -298,13 +303,16 @@ static uint64_t game_seed(uint64_t seed, uint64_t index) {
     return splitmix64(&x);
 }
 
-/* Plays `games` games from one seed; returns the turns played. */
-EXPORT uint64_t wts_scalar_loop_run(uint64_t games, uint64_t seed) {
+/* Plays games first..first+count-1 of the run from `seed`; returns the turns
+ * played. */
+EXPORT uint64_t wts_scalar_loop_run(uint64_t first, uint64_t count, uint64_t seed) {
     uint64_t i, turns = 0;
-    int status;
+    int result;
     tables t;
     init_tables(&t);
-    for (i = 0; i < games; i++) turns += play_game(&t, game_seed(seed, i), NULL, 0, &status);
+    for (i = first; i - first < count; i++) {
+        turns += play_game(&t, game_seed(seed, i), NULL, 0, &result);
+    }
     return turns;
 }
 
@@ -318,4 +326,55 @@ EXPORT uint64_t wts_scalar_loop_game(uint64_t seed, uint64_t index, int32_t *mov
     turns = play_game(&t, game_seed(seed, index), moves, capacity, &result);
     *status = result;
     return turns;
+}
+
+static inline int square_bit(int square) { return square + square / 9; }
+
+/* Plays given moves from a set-up, for the tests: ``cells`` holds the 81
+ * squares (0 empty, 1 black, 2 white, 3 egg) and ``eggs`` the egg squares,
+ * oldest first, as scalar_loop.py checked them; each turn is two squares of
+ * ``moves``. Stops when the game is over, and returns the turns played, or
+ * -(k + 1) if turn k names a square that is not empty (the game then stands
+ * as before that turn). Writes the position reached back into ``cells``,
+ * ``eggs`` and *n_eggs, and its status into *result. */
+EXPORT int32_t wts_scalar_loop_play(int8_t *cells, int8_t *eggs, int32_t *n_eggs,
+                                    uint32_t turn, const int32_t *moves, int32_t n_turns,
+                                    int32_t *result) {
+    game g;
+    tables t;
+    int32_t k, played = 0;
+    int i, state;
+    init_tables(&t);
+    memset(&g, 0, sizeof g);
+    g.t = &t;
+    g.turn = turn;
+    for (i = 0; i < 81; i++) {
+        if (cells[i] == 1) g.turtles[0] = b_or(g.turtles[0], bit_board(square_bit(i)));
+        if (cells[i] == 2) g.turtles[1] = b_or(g.turtles[1], bit_board(square_bit(i)));
+        if (cells[i] == 3) g.eggs = b_or(g.eggs, bit_board(square_bit(i)));
+    }
+    for (i = 0; i < *n_eggs; i++) g.queue[i] = (int8_t)square_bit(eggs[i]);
+    g.n_eggs = *n_eggs;
+    g.winning[0] = count_winning(g.turtles[0]);
+    g.winning[1] = count_winning(g.turtles[1]);
+    state = game_status(&g);
+    for (k = 0; k < n_turns && (state == ONGOING || state == SUDDEN_DEATH); k++) {
+        int black_bit = square_bit(moves[2 * k]), white_bit = square_bit(moves[2 * k + 1]);
+        board occupied = b_or(b_or(g.turtles[0], g.turtles[1]), g.eggs);
+        if (test_bit(occupied, black_bit) || test_bit(occupied, white_bit)) {
+            played = -(k + 1);
+            break;
+        }
+        state = play_turn(&g, black_bit, white_bit);
+        played = k + 1;
+    }
+    for (i = 0; i < 81; i++) {
+        int bit = square_bit(i);
+        cells[i] = (int8_t)(test_bit(g.turtles[0], bit) ? 1 : test_bit(g.turtles[1], bit) ? 2
+                            : test_bit(g.eggs, bit) ? 3 : 0);
+    }
+    for (i = 0; i < g.n_eggs; i++) eggs[i] = (int8_t)(g.queue[i] - g.queue[i] / 10);
+    *n_eggs = g.n_eggs;
+    *result = state;
+    return played;
 }

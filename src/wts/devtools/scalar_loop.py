@@ -2,85 +2,162 @@
 
 ``scalar_loop.c`` plays uniformly random games with its own small copy of the
 rules, written directly in C for one game at a time. :func:`load` compiles it
-with the machine's C compiler for the host CPU (``-O3 -march=native``) into a
-shared library kept in the temporary directory, and loads it with ctypes.
-It is a yardstick, not part of the engine: ``tests/test_scalar_loop.py``
-replays its games on the engine to show both play the same game.
+with the machine's C compiler (GCC or Clang) for the host CPU (``-O3
+-march=native``) into a shared library kept in a private cache folder, and
+loads it with ctypes. It is a yardstick, not part of the engine:
+``tests/test_scalar_loop.py`` replays its games, and plays set-ups through
+it, on the engine to show both play the same game.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import hashlib
 import os
+import platform
 import shlex
 import shutil
+import stat
 import subprocess
 import sys
 import sysconfig
 import tempfile
+import threading
+import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from wts.engine.squares import square_name
+from wts.engine.squares import to_square
+from wts.errors import IllegalMoveError, SetupError
+from wts.params import check_int, check_seed
 
-__all__ = ["SOURCE", "ScalarLoop", "ScalarLoopError", "load"]
+__all__ = ["SOURCE", "LoopGame", "LoopPosition", "ScalarLoop", "ScalarLoopError", "load"]
 
 SOURCE = Path(__file__).with_name("scalar_loop.c")
+
+#: Extra compiler and linker flags for the loop (tools/sanitize.sh sets them).
+CFLAGS_VARIABLE = "WTS_SCALAR_LOOP_CFLAGS"
+LDFLAGS_VARIABLE = "WTS_SCALAR_LOOP_LDFLAGS"
 
 # Flag sets tried in order: the host CPU's instructions where the compiler
 # has a way to ask for them, else plain -O3.
 _FLAG_SETS = (["-march=native"], ["-mcpu=native"], [])
-_STATUSES = ("ongoing", "black_wins", "white_wins", "draw")
+_STATUSES = ("ongoing", "black_wins", "white_wins", "draw", "sudden_death")
+_COMPILE_SECONDS = 300
+# Games a call into C plays: a run stops on Ctrl-C between two calls.
+_CHUNK = 10_000
+# Libraries of other sources or flags older than this are removed.
+_STALE_SECONDS = 86_400
+_build_lock = threading.Lock()
 
 
 class ScalarLoopError(RuntimeError):
-    """No C compiler, or the loop did not compile: what was tried and why it failed."""
+    """No C compiler, or the loop did not build or load: what was tried and why."""
 
 
 @dataclass(frozen=True)
 class LoopGame:
-    """One game of the loop: both players' squares each turn, and how it ended."""
+    """One random game of the loop: both players' squares each turn, and how it ended."""
 
     moves: list[tuple[int, int]]
     status: str
 
-    def names(self) -> list[tuple[str, str]]:
-        return [(square_name(b), square_name(w)) for b, w in self.moves]
+
+@dataclass(frozen=True)
+class LoopPosition:
+    """Where :meth:`ScalarLoop.play` stopped: the turns it played, the
+    position (eggs oldest first) and its status."""
+
+    turns: int
+    black: frozenset[int]
+    white: frozenset[int]
+    eggs: tuple[int, ...]
+    status: str
 
 
 class ScalarLoop:
-    """The compiled loop: ``run`` plays games for speed, ``game`` returns one."""
+    """The compiled loop: ``run`` plays random games for speed, ``game``
+    returns one of them, ``play`` plays given moves from a set-up."""
 
     def __init__(self, library: ctypes.CDLL, command: list[str]) -> None:
         self._run = library.wts_scalar_loop_run
-        self._run.argtypes = [ctypes.c_uint64, ctypes.c_uint64]
+        self._run.argtypes = [ctypes.c_uint64, ctypes.c_uint64, ctypes.c_uint64]
         self._run.restype = ctypes.c_uint64
         self._game = library.wts_scalar_loop_game
         self._game.argtypes = [ctypes.c_uint64, ctypes.c_uint64, ctypes.POINTER(ctypes.c_int32),
                                ctypes.c_uint64, ctypes.POINTER(ctypes.c_int32)]
         self._game.restype = ctypes.c_uint64
+        self._play = library.wts_scalar_loop_play
+        self._play.argtypes = [ctypes.POINTER(ctypes.c_int8), ctypes.POINTER(ctypes.c_int8),
+                               ctypes.POINTER(ctypes.c_int32), ctypes.c_uint32,
+                               ctypes.POINTER(ctypes.c_int32), ctypes.c_int32,
+                               ctypes.POINTER(ctypes.c_int32)]
+        self._play.restype = ctypes.c_int32
         #: The compiler and flags that built it, as ``wts bench`` names them.
         self.build = " ".join(command)
 
-    def run(self, games: int, seed: int) -> int:
-        """Plays ``games`` games from ``seed``; returns the turns played."""
-        if not isinstance(games, int) or isinstance(games, bool) or not 0 <= games < 2**63:
-            raise ValueError(f"games must be an int from 0 to 2**63 - 1, got {games!r}")
-        return int(self._run(games, seed & (2**64 - 1)))
+    def run(self, games: int, seed: int = 0) -> int:
+        """Plays ``games`` random games from ``seed``; returns the turns played."""
+        games = check_int(games, "games", 0, 2**63 - 1)
+        seed = check_seed(seed)
+        turns = 0
+        for first in range(0, games, _CHUNK):
+            turns += int(self._run(first, min(_CHUNK, games - first), seed))
+        return turns
 
     def game(self, seed: int, index: int) -> LoopGame:
         """Game ``index`` of a run from ``seed``, move by move."""
+        seed = check_seed(seed)
+        index = check_int(index, "index", 0, 2**64 - 1)
         capacity = 256
         while True:
             moves = (ctypes.c_int32 * (2 * capacity))()
             status = ctypes.c_int32()
-            turns = int(self._game(seed & (2**64 - 1), index & (2**64 - 1), moves, capacity,
-                                   ctypes.byref(status)))
+            turns = int(self._game(seed, index, moves, capacity, ctypes.byref(status)))
             if turns <= capacity:
                 pairs = [(moves[2 * i], moves[2 * i + 1]) for i in range(turns)]
                 return LoopGame(pairs, _STATUSES[status.value])
             capacity = turns
+
+    def play(self, moves: Iterable[tuple[object, object]], *, black: Iterable[object] = (),
+             white: Iterable[object] = (), eggs: Sequence[object] = (),
+             turn: int = 0) -> LoopPosition:
+        """Plays ``moves`` (black's square, white's) from the set-up of
+        ``black``, ``white`` and ``eggs`` (oldest first) at turn number
+        ``turn``, until they run out or the game is over. Squares are names
+        or indices; a square named twice in the set-up raises
+        :class:`wts.SetupError`, a move on a square that is not empty
+        :class:`wts.IllegalMoveError`."""
+        cells = (ctypes.c_int8 * 81)()
+        queue = (ctypes.c_int8 * 81)()
+        seen: set[int] = set()
+        for code, squares in ((1, black), (2, white), (3, eggs)):
+            for value in squares:
+                square = to_square(value)
+                if square in seen:
+                    raise SetupError(f"square {square} is named twice in the set-up")
+                seen.add(square)
+                cells[square] = code
+        for i, value in enumerate(eggs):
+            queue[i] = to_square(value)
+        pairs = [(to_square(b), to_square(w)) for b, w in moves]
+        flat = (ctypes.c_int32 * max(1, 2 * len(pairs)))(*[s for pair in pairs for s in pair])
+        n_eggs = ctypes.c_int32(len(eggs))
+        status = ctypes.c_int32()
+        played = int(self._play(cells, queue, ctypes.byref(n_eggs),
+                                check_int(turn, "turn", 0, 2**32 - 1), flat, len(pairs),
+                                ctypes.byref(status)))
+        if played < 0:
+            raise IllegalMoveError(f"turn {-played - 1} names a square that is not empty")
+        return LoopPosition(
+            played,
+            frozenset(s for s in range(81) if cells[s] == 1),
+            frozenset(s for s in range(81) if cells[s] == 2),
+            tuple(queue[i] for i in range(n_eggs.value)),
+            _STATUSES[status.value],
+        )
 
 
 def _compiler() -> list[str]:
@@ -97,37 +174,116 @@ def _compiler() -> list[str]:
                           "the plain scalar C loop is not built")
 
 
+def _machine(compiler: list[str]) -> bytes:
+    """What a library built with -march=native depends on besides its source:
+    the compiler's version and the CPU (on Linux, its feature flags)."""
+    try:
+        version = subprocess.run([*compiler, "--version"], capture_output=True, text=True,
+                                 timeout=60).stdout.partition("\n")[0]
+    except (OSError, subprocess.SubprocessError) as error:
+        raise ScalarLoopError(f"the C compiler {compiler[0]} did not run: {error}") from None
+    cpu = platform.processor()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as info:
+            cpu = next((line for line in info if line.startswith(("flags", "Features"))), cpu)
+    except OSError:
+        pass
+    return "\n".join([platform.machine(), version, cpu]).encode()
+
+
+def _private_folder(folder: Path) -> bool:
+    """Whether ``folder`` is ours alone: no one else could have put a library there."""
+    try:
+        info = folder.stat()
+    except OSError:
+        return False
+    if not hasattr(os, "getuid"):
+        return True
+    return info.st_uid == os.getuid() and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def _cache_folder(directory: str | os.PathLike[str] | None) -> Path:
+    """``directory``/wts-scalar-loop, else the user's cache folder's; a fresh
+    temporary folder where neither is private to this user."""
+    base = Path(directory) if directory is not None else Path(
+        os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    folder = base / "wts-scalar-loop"
+    with contextlib.suppress(OSError):
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if _private_folder(folder):
+        return folder
+    return Path(tempfile.mkdtemp(prefix="wts-scalar-loop-"))
+
+
 def _suffix() -> str:
     return ".dll" if sys.platform == "win32" else ".so"
 
 
+def _build(command: list[str], link: list[str], library: Path) -> str | None:
+    """Compiles the loop into ``library``; None, or why it failed."""
+    descriptor, partial = tempfile.mkstemp(dir=library.parent, prefix=library.stem,
+                                           suffix=".partial" + _suffix())
+    os.close(descriptor)
+    try:
+        done = subprocess.run([*command, "-shared", "-fPIC", *link, "-o", partial,
+                               str(SOURCE)], capture_output=True, text=True,
+                              timeout=_COMPILE_SECONDS)
+        if done.returncode != 0:
+            return f"{' '.join(command)}: {done.stderr.strip()[:300]}"
+        os.replace(partial, library)
+        return None
+    except (OSError, subprocess.SubprocessError) as error:
+        return f"{' '.join(command)}: {error}"
+    finally:
+        if os.path.exists(partial):
+            os.unlink(partial)
+
+
+def _prune(folder: Path, keep: Path) -> None:
+    """Removes the libraries of other sources or flags left for a day."""
+    now = time.time()
+    for path in folder.glob("scalar_loop_*"):
+        try:
+            if path != keep and now - path.stat().st_mtime > _STALE_SECONDS:
+                path.unlink()
+        except OSError:
+            pass
+
+
 def load(directory: str | os.PathLike[str] | None = None) -> ScalarLoop:
-    """Compiles the loop (once; the library is kept under ``directory``, by
-    default the temporary directory, named by a hash of the source and the
-    compiler) and loads it. Raises :class:`ScalarLoopError` when it cannot."""
-    compiler = _compiler()
-    # The extra flags every native build of wts takes (setup.py): a sanitizer
-    # run builds the loop instrumented too.
-    extra = shlex.split(os.environ.get("WTS_EXTRA_CFLAGS", ""))
-    extra_link = shlex.split(os.environ.get("WTS_EXTRA_LDFLAGS", ""))
-    source = SOURCE.read_bytes()
-    folder = Path(directory) if directory is not None else Path(tempfile.gettempdir())
-    folder = folder / "wts-scalar-loop"
-    folder.mkdir(parents=True, exist_ok=True)
-    failures = []
-    for flags in _FLAG_SETS:
-        command = [*compiler, "-O3", *flags, *extra]
-        digest = hashlib.sha256(source + " ".join(command + extra_link).encode()).hexdigest()[:16]
-        library = folder / f"scalar_loop_{digest}{_suffix()}"
-        if not library.exists():
-            # Built under a name of its own, then renamed: two processes may build at once.
-            partial = folder / f"{library.stem}.{os.getpid()}.partial{_suffix()}"
-            done = subprocess.run([*command, "-shared", "-fPIC", *extra_link, "-o", str(partial),
-                                   str(SOURCE)], capture_output=True, text=True)
-            if done.returncode != 0:
-                failures.append(f"{' '.join(command)}: {done.stderr.strip()[:300]}")
-                partial.unlink(missing_ok=True)
-                continue
-            os.replace(partial, library)
-        return ScalarLoop(ctypes.CDLL(str(library)), command)
-    raise ScalarLoopError("the plain scalar C loop did not compile:\n" + "\n".join(failures))
+    """Compiles the loop (once: the library is kept in a folder private to
+    the user, under ``directory`` if given, else the user's cache folder, and
+    named by a hash of the source, the flags, the compiler and the CPU) and
+    loads it. Raises :class:`ScalarLoopError` when it cannot."""
+    with _build_lock:
+        compiler = _compiler()
+        extra = shlex.split(os.environ.get(CFLAGS_VARIABLE, ""))
+        link = shlex.split(os.environ.get(LDFLAGS_VARIABLE, ""))
+        try:
+            identity = SOURCE.read_bytes() + _machine(compiler)
+        except OSError as error:
+            raise ScalarLoopError(f"the loop's source is missing: {error}") from None
+        folder = _cache_folder(directory)
+        failures = []
+        for flags in _FLAG_SETS:
+            command = [*compiler, "-O3", *flags, *extra]
+            digest = hashlib.sha256(identity + " ".join(command + link).encode()).hexdigest()
+            library = folder / f"scalar_loop_{digest[:16]}{_suffix()}"
+            if not library.exists():
+                failure = _build(command, link, library)
+                if failure is not None:
+                    failures.append(failure)
+                    continue
+            try:
+                loaded = ctypes.CDLL(str(library))
+            except OSError:
+                # A damaged file: built again, once.
+                failure = _build(command, link, library)
+                try:
+                    loaded = ctypes.CDLL(str(library))
+                except OSError as error:
+                    failures.append(f"{' '.join(command)}: {failure or error}")
+                    continue
+            _prune(folder, library)
+            return ScalarLoop(loaded, command)
+    raise ScalarLoopError("the plain scalar C loop did not build:\n" + "\n".join(failures))
