@@ -814,9 +814,12 @@ cdef void wts_playout_range(const wts_state *start, uint64_t seed, uint64_t firs
 cdef void _playout_lanes(const wts_state *start, uint64_t seed, uint64_t first,
                          uint64_t stop, int32_t *lengths, uint8_t *statuses) noexcept nogil:
     """wts_playout_range with WTS_LANES games at a time: each step plays the
-    simple turns in the lanes (wts_lanes.h) and every other one here, by
-    _random_turns on the lane's own state and generator; a lane whose game
-    ends takes the next game, and idles once none is left."""
+    simple turns in the lanes (wts_lanes.h), finishes here those the lanes
+    leave a part of (a capture's pieces to remove, a collision's egg to
+    queue), and plays every other one here, by _random_turns on the lane's
+    own state and generator; a lane whose game ends takes the next game, and
+    idles once none is left. A lane's state is brought up to date only for a
+    scalar turn: its status and key may lag until then."""
     cdef wts_lanes lanes
     cdef wts_state states[WTS_LANES]
     cdef uint64_t games[WTS_LANES]
