@@ -105,6 +105,10 @@ def test_scalar_loop_refuses_bad_arguments(loop: ScalarLoop) -> None:
         loop.play([("J1", "E5")])
     with pytest.raises(wts.IllegalMoveError, match="turn 1"):
         loop.play([("E5", "E6"), ("E5", "A1")])
+    for bad in ("E5", ("E5",), ("E5", "E6", "E7"), 40):
+        with pytest.raises(wts.ParameterError, match="turn 0 must be a pair"):
+            loop.play([bad])  # type: ignore[list-item]
+    assert loop.play([], eggs=iter(["E5", "A1"])).eggs == (40, 0)
 
 
 def egg_filled(black: str, white: str, empty: str) -> dict[str, list[str]]:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wts.engine.squares import to_square
-from wts.errors import IllegalMoveError, SetupError
+from wts.errors import IllegalMoveError, ParameterError, SetupError
 from wts.params import check_int, check_seed
 
 __all__ = ["SOURCE", "LoopGame", "LoopPosition", "ScalarLoop", "ScalarLoopError", "load"]
@@ -121,8 +121,8 @@ class ScalarLoop:
                 return LoopGame(pairs, _STATUSES[status.value])
             capacity = turns
 
-    def play(self, moves: Iterable[tuple[object, object]], *, black: Iterable[object] = (),
-             white: Iterable[object] = (), eggs: Sequence[object] = (),
+    def play(self, moves: Iterable[Sequence[object]], *, black: Iterable[object] = (),
+             white: Iterable[object] = (), eggs: Iterable[object] = (),
              turn: int = 0) -> LoopPosition:
         """Plays ``moves`` (black's square, white's) from the set-up of
         ``black``, ``white`` and ``eggs`` (oldest first) at turn number
@@ -130,6 +130,7 @@ class ScalarLoop:
         or indices; a square named twice in the set-up raises
         :class:`wts.SetupError`, a move on a square that is not empty
         :class:`wts.IllegalMoveError`."""
+        eggs = list(eggs)
         cells = (ctypes.c_int8 * 81)()
         queue = (ctypes.c_int8 * 81)()
         seen: set[int] = set()
@@ -142,7 +143,12 @@ class ScalarLoop:
                 cells[square] = code
         for i, value in enumerate(eggs):
             queue[i] = to_square(value)
-        pairs = [(to_square(b), to_square(w)) for b, w in moves]
+        pairs = []
+        for k, move in enumerate(moves):
+            if isinstance(move, (str, bytes)) or not hasattr(move, "__len__") or len(move) != 2:
+                raise ParameterError(f"turn {k} must be a pair of squares (black's, white's), "
+                                     f"not {move!r}")
+            pairs.append((to_square(move[0]), to_square(move[1])))
         flat = (ctypes.c_int32 * max(1, 2 * len(pairs)))(*[s for pair in pairs for s in pair])
         n_eggs = ctypes.c_int32(len(eggs))
         status = ctypes.c_int32()
