@@ -619,8 +619,7 @@ cdef void _resolve_turns_lanes(wts_state *states, uint8_t *statuses,
                                                state.white, &captures[2 * i])
                 state.key ^= (_turtle_keys(wts_and(state.black, taken), WTS_BLACK)
                               ^ _turtle_keys(wts_and(state.white, taken), WTS_WHITE))
-                state.black = wts_andnot(state.black, taken)
-                state.white = wts_andnot(state.white, taken)
+                _remove_captured(state, taken, True)
         first += used
 
 
