@@ -131,7 +131,8 @@ class BuildExt(build_ext):
 modules = cythonize(
     [extension(name) for name in ("engine._core", "engine._cpu", "engine._history",
                                   "engine._game", "engine._perft", "engine._simulate",
-                                  "engine._batch", "players._search", "players._greedy")],
+                                  "engine._batch", "players._prior", "players._search",
+                                  "players._greedy")],
     # Safe without the GIL by design: every shared object holds its own lock
     # (README, "Threads"), so a free-threaded CPython keeps the GIL off.
     compiler_directives={"language_level": "3", "freethreading_compatible": True},

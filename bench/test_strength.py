@@ -12,6 +12,9 @@ speed is printed, never asserted. ``WTS_STRENGTH_GAMES`` changes the number
 of games, ``WTS_STRENGTH_JOBS`` the games played at once (default: one per
 core; the search runs without the GIL).
 
+``test_learned_prior_meets_its_target`` plays level 1 with the learned prior
+against level 1 without it (at least 60% of the points, over 200 games).
+
 ``test_ladder_meets_its_targets`` runs ``wts ladder`` and checks the ladder's
 targets: every level at least +100 Elo over the level below, level 5 at least
 +500 over level 1. ``WTS_LADDER_LEVELS`` (default ``1-5``),
@@ -49,6 +52,8 @@ STEP_TARGET, SPAN_TARGET = 100.0, 500.0
 
 # (A, B, the share of the games A must win)
 TARGETS = [("mcts:3", "random", 0.95), ("mcts:3", "greedy", 0.70)]
+#: The learned prior's score at level 1 against the same search without it.
+PRIOR_TARGET = 0.60
 
 
 @pytest.mark.parametrize(("a", "b", "target"), TARGETS, ids=[f"{a}-{b}" for a, b, _ in TARGETS])
@@ -64,6 +69,15 @@ def test_mcts_level_3_meets_its_target(a: str, b: str, target: float,
     command = f"wts tournament {a} {b} --games {GAMES} --seed 0"
     if command in shown:
         assert reproduces(shown[command], report + "\n"), report
+
+
+def test_learned_prior_meets_its_target(capsys: pytest.CaptureFixture[str]) -> None:
+    """``mcts:1,prior=learned`` against ``mcts:1,prior=none``: 200 games at equal playouts."""
+    a, b = "mcts:1,prior=learned", "mcts:1,prior=none"
+    result = play_match(a, b, GAMES, seed=0, jobs=JOBS)
+    with capsys.disabled():
+        print(f"\n{format_result(result)}\n  target: {a} scores at least {PRIOR_TARGET:.0%}")
+    assert result.score >= PRIOR_TARGET
 
 
 def _positions() -> list[wts.Game]:

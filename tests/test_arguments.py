@@ -52,8 +52,8 @@ def test_bad_values_say_what_was_expected(convert, text: str, message: str) -> N
 
 
 def test_seconds_may_include_or_exclude_the_lower_bound() -> None:
-    closed = arguments.seconds("a delay", 0.0, 10.0)
-    opened = arguments.seconds("a limit", 0.0, 10.0, low_open=True)
+    closed = arguments.real("a delay", 0.0, 10.0)
+    opened = arguments.real("a limit", 0.0, 10.0, low_open=True)
     assert closed("0") == 0.0 and opened("10") == 10.0
     with pytest.raises(argparse.ArgumentTypeError, match="above 0 and at most 10"):
         opened("0")

@@ -106,7 +106,7 @@ native_tests=(
     test_clarifications.py test_rulebook_figures.py test_wts_rulings.py test_errors.py
     test_api.py test_squares.py test_history.py test_batch.py test_simulate.py test_perft.py
     test_agents.py test_threads.py test_openspiel.py test_env.py test_keys.py test_symmetry.py
-    test_undo.py test_search_team.py test_kernels.py test_scalar_loop.py
+    test_undo.py test_search_team.py test_kernels.py test_scalar_loop.py test_prior.py
 )
 present=()
 for name in "${native_tests[@]}"; do
@@ -143,7 +143,9 @@ for level in -O0 -O2; do
     fi
     sanitized "$tree" malloc "$python" -c '
 import sys, wts, wts.engine._core, wts.engine._game, wts.players._search, wts.players._greedy
-for module in (wts, wts.engine._core, wts.engine._game, wts.players._search, wts.players._greedy):
+import wts.players._prior
+for module in (wts, wts.engine._core, wts.engine._game, wts.players._search, wts.players._greedy,
+               wts.players._prior):
     if not module.__file__.startswith(sys.argv[1]):
         sys.exit(f"{module.__name__} comes from {module.__file__}, not from {sys.argv[1]}")' \
         "$tree/src/" || exit 1

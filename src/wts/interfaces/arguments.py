@@ -19,7 +19,7 @@ from wts.players.agents import LEVELS, MAX_TIME_LIMIT, parse_agent_spec
 
 __all__ = [
     "integer",
-    "seconds",
+    "real",
     "seed",
     "level",
     "threads",
@@ -30,6 +30,8 @@ __all__ = [
     "game_count",
     "agent_spec",
     "fuzz_seconds",
+    "holdout",
+    "ridge",
     "jobs_or_all",
     "engine_class",
 ]
@@ -69,10 +71,10 @@ def integer(what: str, low: int, high: int | None = None, *,
     return convert
 
 
-def seconds(what: str, low: float, high: float, *,
-            low_open: bool = False) -> Callable[[str], float]:
-    """A converter to a finite number of seconds from ``low`` (excluded with
-    ``low_open``) to ``high``; NaN and infinities are refused."""
+def real(what: str, low: float, high: float, *,
+         low_open: bool = False) -> Callable[[str], float]:
+    """A converter to a finite number from ``low`` (excluded with ``low_open``)
+    to ``high``; NaN and infinities are refused."""
 
     def convert(text: str) -> float:
         try:
@@ -94,8 +96,10 @@ threads = integer("a number of threads", 1, MAX_THREADS)
 jobs = integer("a number of jobs", 1, MAX_THREADS)
 turn = integer("a turn number", 0)
 pixels = integer("a size in pixels", 16, 10_000)
-time_limit = seconds("a number of seconds", 0.0, MAX_TIME_LIMIT, low_open=True)
-fuzz_seconds = seconds("a number of seconds", 0.0, 366 * 86_400.0, low_open=True)
+time_limit = real("a number of seconds", 0.0, MAX_TIME_LIMIT, low_open=True)
+fuzz_seconds = real("a number of seconds", 0.0, 366 * 86_400.0, low_open=True)
+holdout = real("a share of the games", 0.0, 0.9)
+ridge = real("a ridge penalty", 0.0, 1e6)
 jobs_or_all = integer("a number of jobs (0: one per CPU)", 0, MAX_THREADS)
 
 

@@ -1,5 +1,5 @@
 """The ``wts`` command line: ``wts simulate``, ``demo``, ``bench``, ``fuzz``,
-``play``, ``replay``, ``tournament``, ``ladder`` and ``selfplay``.
+``play``, ``replay``, ``tournament``, ``ladder``, ``selfplay`` and ``fit-prior``.
 
 ``main(argv)`` returns the exit status instead of raising ``SystemExit``:
 0 on success, 1 when the fuzzer finds a mismatch, 2 on bad arguments (with
@@ -143,6 +143,42 @@ def run_selfplay(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def add_fit_prior_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``wts fit-prior``."""
+    parser.add_argument("run", metavar="DIR", help="a wts selfplay run's directory")
+    parser.add_argument("--holdout", type=arguments.holdout, default=0.2,
+                        help="share of the games, the last ones, kept out of the fit to "
+                        "measure it (default 0.2)")
+    parser.add_argument("--ridge", type=arguments.ridge, default=1e-3,
+                        help="penalty on the squared weights (default 0.001)")
+    parser.add_argument("--out", metavar="FILE", default=None,
+                        help="also write the weights and the figures as JSON")
+
+
+def run_fit_prior(args: argparse.Namespace, out: TextIO) -> int:
+    """Fit the prior's weights to a self-play run and print them."""
+    import dataclasses
+    import json
+
+    from wts.players.prior import FEATURES, fit
+    from wts.scale.selfplay import load
+
+    data = load(args.run)
+    result = fit(data, holdout=args.holdout, ridge=args.ridge)
+    print(f"wts fit-prior: {len(data):,} examples of {data.agent} in {args.run}", file=out)
+    print(result.table(), file=out)
+    print(f"weights: {', '.join(f'{w:.3f}' for w in result.weights)}", file=out)
+    if args.out is not None:
+        document = {"features": list(FEATURES), **dataclasses.asdict(result)}
+        try:
+            with open(args.out, "w", encoding="utf-8") as file:
+                json.dump(document, file, indent=1)
+                file.write("\n")
+        except OSError as exc:
+            raise WtsError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    return 0
+
+
 def add_fuzz_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``wts fuzz``."""
     parser.add_argument(
@@ -280,6 +316,13 @@ def build_parser() -> argparse.ArgumentParser:
         "backend and number of workers writes the same bytes. Run it again to resume.",
     )
     add_selfplay_arguments(selfplay_parser)
+    fit_prior = commands.add_parser(
+        "fit-prior", help="fit the search's prior over the squares to self-play data",
+        description="Fit the weights of the linear prior over the squares (wts.players.prior) "
+        "to a wts selfplay run by Newton's method, matching the search's final strategy at "
+        "each turn, and print them with the cross-entropy on held-out games.",
+    )
+    add_fit_prior_arguments(fit_prior)
     for command in commands.choices.values():  # for the errors found after parsing
         command.set_defaults(subparser=command)
     return parser
@@ -323,6 +366,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return ladder.run(args)
         if args.command == "selfplay":
             return run_selfplay(args, sys.stdout)
+        if args.command == "fit-prior":
+            return run_fit_prior(args, sys.stdout)
         return run_fuzz_command(args, sys.stdout)
     except KeyboardInterrupt:
         return report_interrupt(f"wts {args.command}")

@@ -506,7 +506,7 @@ def write_pictures(
 
 
 #: What ``--delay`` takes: seconds, from none to the longest pause.
-delay_seconds = arguments.seconds("a number of seconds", 0.0, MAX_DELAY)
+delay_seconds = arguments.real("a number of seconds", 0.0, MAX_DELAY)
 
 
 def add_play_arguments(parser: Any) -> None:

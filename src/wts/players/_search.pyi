@@ -4,6 +4,7 @@
 squares ints 0-80.
 """
 
+from collections.abc import Sequence
 from typing import Protocol, SupportsIndex
 
 from typing_extensions import disjoint_base
@@ -25,6 +26,8 @@ class Search:
         expand_threshold: SupportsIndex = 1,
         max_memory: SupportsIndex = 268435456,
         transpositions: bool = False,
+        prior: Sequence[float] | None = None,
+        prior_weight: float = 1.0,
     ) -> None: ...
     def run(self, iterations: SupportsIndex, stop: _Stop | None = None) -> int:
         """Do up to ``iterations`` more iterations without the GIL; returns how many

@@ -18,7 +18,10 @@ opponent's (``"tactical"``). The result (1 black wins, 0 white wins, 0.5 a
 draw) is backed up along the path. The loop runs without the GIL, on no
 Python object. Optionally, a second table from position keys to nodes lets
 paths that reach one position share its node (``transpositions``), and
-``advance`` moves the root on by a turn, keeping what lies below it.
+``advance`` moves the root on by a turn, keeping what lies below it. With
+a learned prior over the squares (``prior``, ``wts.players.prior``), UCB1
+tries the squares the prior favours first and leans towards them while they
+have few visits, as PUCT does.
 
 Values are kept from black's side: black's reward is ``v``, white's ``1 - v``.
 """
@@ -33,19 +36,20 @@ from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
 from wts.engine._bits cimport (
-    wts_any, wts_bit_square, wts_board, wts_or, wts_popcount, wts_rng, wts_rng_below, wts_rng_seed,
-    wts_select,
+    wts_any, wts_bit_square, wts_board, wts_clear_lowest, wts_lowest_bit, wts_or, wts_popcount,
+    wts_rng, wts_rng_below, wts_rng_seed, wts_select,
 )
 from wts.engine._core cimport (
-    WTS_BLACK_WINS, WTS_NUM_SQUARES, WTS_WHITE_WINS, wts_capturing_moves, wts_copy,
+    WTS_BLACK_WINS, WTS_NUM_SQUARES, WTS_PADDED_BITS, WTS_WHITE_WINS, wts_capturing_moves, wts_copy,
     wts_empty_squares, wts_is_over,
     wts_legal_moves,
     wts_playout, wts_resolve_turn, wts_state, wts_winning_moves,
 )
 from wts.engine._game cimport GameCore
+from wts.players._prior cimport MAX_WEIGHT, NUM_FEATURES, square_features
 from wts.players._sampling cimport random_square, uniform
 
-from wts.errors import BusyError
+from wts.errors import BusyError, ParameterError, ParameterTypeError
 from wts.params import check_bool, check_choice, check_float, check_int, check_seed
 
 cdef enum:
@@ -59,6 +63,9 @@ cdef enum:
     PLAYOUT_CAPTURES = 2
 
 cdef enum:
+    # Each player's arrays of an expanded node (see "selection"), and the node's.
+    PLAYER_STATS = 5
+    NODE_STATS = 2 * PLAYER_STATS
     MAX_DEPTH = 512      # a path longer than this stops descending and plays out
     MAX_PLAYOUT_TURNS = 1000
     NOT_EXPANDED = -1
@@ -140,7 +147,7 @@ ctypedef struct Node:
     wts_state state
     int32_t visits
     int32_t n            # legal squares (the empty ones; the same for both players)
-    int64_t stats        # offset of 8 * n doubles in the stats arena, or NOT_EXPANDED
+    int64_t stats        # offset of NODE_STATS * n numbers in the stats arena, or NOT_EXPANDED
     int32_t updates      # results backed up through the node's statistics
     double value         # their sum (black's rewards)
 
@@ -253,11 +260,30 @@ cdef bint _table_grow(Table *table) noexcept nogil:
     return True
 
 
+def _check_prior(prior, policy):
+    """The prior's NUM_FEATURES weights as floats, or None for no prior."""
+    if prior is None:
+        return None
+    if policy != "ucb":
+        raise ParameterError(f"a prior needs policy 'ucb', not {policy!r}")
+    try:
+        weights = list(prior)
+    except TypeError:
+        raise ParameterTypeError(
+            f"prior must be a sequence of {NUM_FEATURES} weights, not {type(prior).__name__}"
+        ) from None
+    if len(weights) != NUM_FEATURES:
+        raise ParameterError(f"prior must hold {NUM_FEATURES} weights, not {len(weights)}")
+    return [check_float(w, f"prior weight {i}", -MAX_WEIGHT, MAX_WEIGHT)
+            for i, w in enumerate(weights)]
+
+
 cdef class Search:
     """A simultaneous-move MCTS from one position; both players' statistics.
 
     ``Search(game, seed=0, policy="ucb", exploration=None, playout="tactical",
-    expand_threshold=1, max_memory=256 MiB, transpositions=False)``. ``run(n)``
+    expand_threshold=1, max_memory=256 MiB, transpositions=False, prior=None,
+    prior_weight=1.0)``. ``run(n)``
     does ``n`` more iterations (each one playout, or a finished position reached in the tree)
     without the GIL; ``strategy``, ``visits`` and ``values`` read the root.
     ``exploration`` is gamma for ``"rm"`` and ``"exp3"`` and the UCB1 constant
@@ -266,7 +292,11 @@ cdef class Search:
     position already in the tree links to its node (``edges`` counts the
     links). :meth:`advance` moves the root on by a turn, keeping the
     subtree. Once the tree holds about ``max_memory`` bytes it stops growing;
-    the search goes on below its leaves.
+    the search goes on below its leaves. ``prior`` (with ``"ucb"``), the
+    weights of :mod:`wts.players.prior`'s features, gives each expanded node a
+    prior over its squares: it orders the untried ones and adds
+    ``prior_weight`` x prior x sqrt(node visits) / (1 + square visits) to the
+    UCB1 values.
 
     A search runs one call at a time: a call made while another thread's call
     is running raises :class:`wts.BusyError`.
@@ -283,6 +313,9 @@ cdef class Search:
     cdef wts_rng rng
     cdef int policy, playout, expand_threshold
     cdef double exploration
+    cdef bint use_prior
+    cdef double prior_factors[NUM_FEATURES]  # exp of the prior's weights
+    cdef double prior_weight
     cdef int64_t n_iterations
     cdef bint full
     cdef PyThread_type_lock busy  # held for the length of every call
@@ -311,8 +344,9 @@ cdef class Search:
 
     def __init__(self, GameCore game not None, seed=0, policy="ucb", exploration=None,
                  playout="tactical", expand_threshold=1, max_memory=268435456,
-                 transpositions=False):
+                 transpositions=False, prior=None, prior_weight=1.0):
         cdef wts_state root
+        cdef int f
         seed = check_seed(seed)
         policy = check_choice(policy, "policy", tuple(POLICIES))
         playout = check_choice(playout, "playout", tuple(PLAYOUTS))
@@ -327,10 +361,16 @@ cdef class Search:
         else:
             exploration = check_float(exploration, "exploration (gamma)", 0.0, 1.0,
                                       exclude_minimum=True)
+        weights = _check_prior(prior, policy)
+        prior_weight = check_float(prior_weight, "prior_weight", 0.0, MAX_UCB_CONSTANT)
         game.snapshot(&root)
         if not PyThread_acquire_lock(self.busy, NOWAIT_LOCK):
             raise BusyError("this search is in use by another thread")
         try:
+            self.use_prior = weights is not None
+            for f in range(NUM_FEATURES):
+                self.prior_factors[f] = exp(weights[f]) if weights is not None else 1.0
+            self.prior_weight = prior_weight
             self._build(&root, seed, POLICIES[policy], exploration, PLAYOUTS[playout],
                         expand_threshold, max_memory, transpositions)
         finally:
@@ -351,7 +391,7 @@ cdef class Search:
         # The root and its statistics always fit; growth is what max_memory bounds.
         self.cap_nodes = 64
         self.tree = <Node *>malloc(self.cap_nodes * sizeof(Node))
-        self.cap_stats = 8 * WTS_NUM_SQUARES
+        self.cap_stats = NODE_STATS * WTS_NUM_SQUARES
         self.stats = <stat_t *>malloc(self.cap_stats * sizeof(stat_t))
         if (self.tree == NULL or self.stats == NULL or not _table_init(&self.edges, MIN_TABLE)
                 or (transpositions and not _table_init(&self.positions, MIN_TABLE))):
@@ -428,10 +468,10 @@ cdef class Search:
         return <int32_t>(self.n_nodes - 1)
 
     cdef bint _expand(self, int32_t index) noexcept nogil:
-        """Give a node its statistics: 4 arrays of n numbers for each player."""
+        """Give a node its statistics: PLAYER_STATS arrays of n numbers for each player."""
         cdef Node *node = &self.tree[index]
         cdef int n = wts_popcount(wts_legal_moves(&node.state))
-        cdef int64_t need = self.n_stats + 8 * n, cap = self.cap_stats
+        cdef int64_t need = self.n_stats + NODE_STATS * n, cap = self.cap_stats
         cdef stat_t *grown
         if need > cap:
             cap = self._grown_capacity(cap, need, sizeof(stat_t))
@@ -444,11 +484,49 @@ cdef class Search:
                 return False
             self.stats = grown
             self.cap_stats = cap
-        memset(&self.stats[self.n_stats], 0, 8 * n * sizeof(stat_t))
+        memset(&self.stats[self.n_stats], 0, NODE_STATS * n * sizeof(stat_t))
         node.n = n
         node.stats = self.n_stats
         self.n_stats = need
+        if self.use_prior:
+            self._fill_prior(node, &self.stats[node.stats])
         return True
+
+    cdef void _fill_prior(self, const Node *node, stat_t *block) noexcept nogil:
+        """Each player's prior over the node's legal squares (summing to 1), in
+        its ``p`` array: in proportion to exp(the sum of the weights of the
+        square's features), a product of the factors exp(weight)."""
+        cdef wts_board features[NUM_FEATURES]
+        cdef wts_board legal = wts_legal_moves(&node.state), rest
+        cdef const wts_state *state = &node.state
+        cdef stat_t *p
+        cdef double factor, total
+        cdef double weights[WTS_PADDED_BITS]  # by padded bit
+        cdef int side, i, f, bit
+        for side in range(2):
+            if side == 0:
+                square_features(state.black, state.white, state.eggs, features)
+            else:
+                square_features(state.white, state.black, state.eggs, features)
+            for i in range(WTS_PADDED_BITS):
+                weights[i] = 1.0
+            for f in range(NUM_FEATURES):  # the features are sparse: visit their squares
+                factor = self.prior_factors[f]
+                rest = features[f]
+                while wts_any(rest):
+                    weights[wts_lowest_bit(rest)] *= factor
+                    rest = wts_clear_lowest(rest)
+            p = block + side * PLAYER_STATS * node.n + 4 * node.n
+            total = 0.0
+            rest = legal
+            while wts_any(rest):
+                total += weights[wts_lowest_bit(rest)]
+                rest = wts_clear_lowest(rest)
+            rest = legal
+            for i in range(node.n):
+                bit = wts_lowest_bit(rest)
+                rest = wts_clear_lowest(rest)
+                p[i] = <stat_t>(weights[bit] / total)
 
     cdef bint _grow_table(self, Table *table) noexcept nogil:
         """Double ``table`` if max_memory and the system allow; otherwise the
@@ -539,7 +617,7 @@ cdef class Search:
             old = order[head]
             head += 1
             if self.tree[old].stats != NOT_EXPANDED:
-                n_stats += 8 * self.tree[old].n
+                n_stats += NODE_STATS * self.tree[old].n
             for e in range(first[old], first[old + 1]):
                 kept_edges += 1
                 child = self.edges.values[edge_slot[e]]
@@ -550,7 +628,7 @@ cdef class Search:
         cap_nodes = count if count > 64 else 64
         tree = <Node *>malloc(cap_nodes * sizeof(Node))
         # Room to expand the new root at once if it never was.
-        stats = <stat_t *>malloc((n_stats + 8 * WTS_NUM_SQUARES) * sizeof(stat_t))
+        stats = <stat_t *>malloc((n_stats + NODE_STATS * WTS_NUM_SQUARES) * sizeof(stat_t))
         ok = (tree != NULL and stats != NULL
               and _table_init(&edges, _table_capacity(kept_edges))
               and (not self.transpositions
@@ -561,7 +639,7 @@ cdef class Search:
                 old = order[i]
                 tree[i] = self.tree[old]
                 if tree[i].stats != NOT_EXPANDED:
-                    block = 8 * tree[i].n
+                    block = NODE_STATS * tree[i].n
                     memcpy(&stats[n_stats], &self.stats[tree[i].stats], block * sizeof(stat_t))
                     tree[i].stats = n_stats
                     n_stats += block
@@ -573,7 +651,8 @@ cdef class Search:
                     _table_add(&edges, key, renumber[self.edges.values[slot]])
             self._free()
             self.tree, self.cap_nodes, self.n_nodes = tree, cap_nodes, count
-            self.stats, self.cap_stats, self.n_stats = stats, n_stats + 8 * WTS_NUM_SQUARES, n_stats
+            self.stats, self.n_stats = stats, n_stats
+            self.cap_stats = n_stats + NODE_STATS * WTS_NUM_SQUARES
             self.edges = edges
             self.positions = positions
             self.full = False
@@ -594,22 +673,43 @@ cdef class Search:
 
     # -- selection ------------------------------------------------------------
     #
-    # Each player of an expanded node has 4 arrays of n numbers, one entry per
-    # legal square (ascending): ``q`` the sum of the rewards and ``c`` the
-    # visits; for "rm" and "exp3" ``a`` the policy's own (regrets, cumulative
+    # Each player of an expanded node has PLAYER_STATS arrays of n numbers, one
+    # entry per legal square (ascending), in this order: ``a``, ``s``, ``q`` the
+    # sum of the rewards, ``c`` the visits and ``p`` the prior (zero without
+    # one). For "rm" and "exp3" ``a`` is the policy's own (regrets, cumulative
     # reward estimates) and ``s`` the cumulative strategy; for "ucb" ``a`` the
     # mean reward and ``s`` 1/sqrt(visits), kept by each update so that a
     # selection is a multiply-add a square, not a division and a square root.
 
-    cdef int _select(self, stat_t *block, int n, int32_t visits, double *prob) noexcept nogil:
-        """One player's choice among ``n`` squares, and the probability it had."""
+    cdef int _select(self, stat_t *block, int n, int32_t visits, double mean,
+                     double *prob) noexcept nogil:
+        """One player's choice among ``n`` squares, and the probability it had;
+        ``mean`` is the player's mean reward at the node so far."""
         cdef stat_t *a = block
         cdef stat_t *s = block + n
         cdef stat_t *c = block + 3 * n
+        cdef stat_t *prior = block + 4 * n
         cdef double gamma = self.exploration, total = 0.0, x, acc = 0.0, p = 0.0, best, value
         cdef double top
         cdef double weights[WTS_NUM_SQUARES]
         cdef int i, k, chosen = -1, ties = 0
+        if self.policy == POLICY_UCB and self.use_prior:
+            # UCB1 and a prior term that fades with the square's visits (as in
+            # PUCT); an unvisited square counts as one visit of the mean reward, so
+            # the prior orders the squares the search tries first.
+            prob[0] = 1.0
+            x = gamma * sqrt(log(<double>visits))
+            top = self.prior_weight * sqrt(<double>visits)
+            chosen = 0
+            for i in range(n):
+                if c[i] == 0.0:
+                    value = mean + x + top * prior[i]
+                else:
+                    value = a[i] + x * s[i] + top * prior[i] / (1.0 + c[i])
+                if i == 0 or value > best:
+                    best = value
+                    chosen = i
+            return chosen
         if self.policy == POLICY_UCB:
             # Decoupled UCT: UCB1 on each player's own statistics; unvisited squares
             # first, one of them uniformly at random.
@@ -724,8 +824,10 @@ cdef class Search:
                     break
                 node = &self.tree[index]
             st = &self.stats[node.stats]
-            black = self._select(st, node.n, node.visits, &black_prob)
-            white = self._select(st + 4 * node.n, node.n, node.visits, &white_prob)
+            baseline = node.value / node.updates if node.updates else 0.5
+            black = self._select(st, node.n, node.visits, baseline, &black_prob)
+            white = self._select(st + PLAYER_STATS * node.n, node.n, node.visits,
+                                 1.0 - baseline, &white_prob)
             path[depth].node = index
             path[depth].black = black
             path[depth].white = white
@@ -769,7 +871,7 @@ cdef class Search:
             node.value += value
             node.updates += 1
             self._update(st, node.n, path[i].black, path[i].black_prob, value, baseline)
-            self._update(st + 4 * node.n, node.n, path[i].white, path[i].white_prob,
+            self._update(st + PLAYER_STATS * node.n, node.n, path[i].white, path[i].white_prob,
                          1.0 - value, 1.0 - baseline)
 
     def run(self, iterations, stop=None):
@@ -903,7 +1005,7 @@ cdef class Search:
             root = &self.tree[0]
             if root.stats == NOT_EXPANDED:
                 return result
-            array = &self.stats[root.stats + (4 * side + which) * root.n]
+            array = &self.stats[root.stats + (PLAYER_STATS * side + which) * root.n]
             legal = wts_legal_moves(&root.state)
             for i in range(root.n):
                 result[wts_bit_square(wts_select(legal, i))] = array[i]

@@ -30,6 +30,7 @@ import random
 import re
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -41,6 +42,7 @@ from wts.errors import BusyError, GameOverError, ParameterError, ParameterTypeEr
 from wts.params import check_bool, check_choice, check_float, check_int, check_seed
 from wts.players._greedy import greedy_move
 from wts.players._search import Search
+from wts.players.prior import LEARNED
 from wts.players.search_team import MAX_PLAYOUTS, SearchTeam
 
 if TYPE_CHECKING:
@@ -55,6 +57,7 @@ __all__ = [
     "SearchInfo",
     "LEVELS",
     "ucb_exploration",
+    "default_prior_weight",
     "AGENT_NAMES",
     "OPENSPIEL_SIMULATIONS",
     "make_agent",
@@ -78,6 +81,19 @@ def ucb_exploration(playouts: int) -> float:
     """
     playouts = check_int(playouts, "playouts", 1, MAX_PLAYOUTS)
     return 0.2 + 0.04 * max(0.0, math.log2(playouts / 1000))
+
+def default_prior_weight(playouts: int) -> float:
+    """The weight ``MCTSAgent`` gives the learned prior by default for ``playouts``
+    a move: 1 up to 1,000 playouts, then sqrt(1,000 / playouts), so that the prior's
+    pull on the root at the end of a search, which grows with the square root of
+    its visits, stays that of level 1 (docs/search.md has the matches).
+
+    >>> [round(default_prior_weight(n), 3) for n in LEVELS.values()]
+    [1.0, 0.354, 0.177, 0.1, 0.04]
+    """
+    playouts = check_int(playouts, "playouts", 1, MAX_PLAYOUTS)
+    return min(1.0, math.sqrt(1000 / playouts))
+
 
 #: The most threads one MCTSAgent searches on.
 MAX_THREADS = 256
@@ -109,6 +125,22 @@ def _color_index(color: Color | str) -> int:
         if name in ("black", "white"):
             return 0 if name == "black" else 1
     raise ParameterError(f"expected a colour (wts.Color, 'black' or 'white'), got {color!r}")
+
+
+#: The names ``MCTSAgent``'s ``prior`` takes.
+PRIORS = ("none", "learned")
+
+
+def _prior_weights(prior: str | Sequence[float] | None) -> tuple[float, ...] | None:
+    """The search's prior weights for the ``prior`` option: None for no prior."""
+    if prior is None or isinstance(prior, str):
+        name = check_choice("none" if prior is None else prior, "prior", PRIORS)
+        return LEARNED if name == "learned" else None
+    try:
+        return tuple(prior)  # the search checks the values
+    except TypeError:
+        raise ParameterTypeError(f"prior must be 'none', 'learned' or a sequence of weights, "
+                                 f"not {type(prior).__name__}") from None
 
 
 def _check_not_over(game: GameBase) -> None:
@@ -231,6 +263,14 @@ class MCTSAgent:
       least ``0.2`` times as often as the most chosen one (smoothed by one
       drawn game), ``"sample"`` a draw from the final strategy without the
       squares under ``purify`` (default 0.5) times the most likely one;
+    - ``prior``: ``"none"`` (the default) or ``"learned"``: the linear prior
+      over the squares of :mod:`wts.players.prior`, fitted to self-play, which
+      orders the squares each node tries first and adds ``prior_weight``
+      times prior x sqrt(node visits) / (1 + square visits) to their UCB1
+      values; or a sequence of weights, one a feature. It needs
+      ``policy="ucb"``. ``prior_weight`` defaults to
+      :func:`default_prior_weight` of ``playouts``: 1 at level 1, 0.18 at
+      level 3;
     - ``max_memory``: the bytes the trees may hold together (256 MiB; beyond,
       the search goes on without growing them);
     - ``stop``: a :class:`threading.Event` that, once set from any thread,
@@ -255,6 +295,8 @@ class MCTSAgent:
         final: str = "max",
         purify: float = 0.5,
         max_memory: int = 256 << 20,
+        prior: str | Sequence[float] | None = None,
+        prior_weight: float | None = None,
         stop: threading.Event | None = None,
     ) -> None:
         self.level = check_int(level, "level", min(LEVELS), max(LEVELS))
@@ -279,8 +321,13 @@ class MCTSAgent:
         if stop is not None and not callable(getattr(stop, "is_set", None)):
             raise ParameterTypeError(f"stop must be a threading.Event, not {type(stop).__name__}")
         self.stop = stop
+        self.prior = _prior_weights(prior)
+        if prior_weight is None:
+            prior_weight = default_prior_weight(self.playouts)
+        self.prior_weight = prior_weight
         options: dict[str, Any] = {"policy": policy, "exploration": self.exploration,
-                                   "playout": playout, "transpositions": self.transpositions}
+                                   "playout": playout, "transpositions": self.transpositions,
+                                   "prior": self.prior, "prior_weight": prior_weight}
         # Check the search options now rather than at the first move.
         Search(Game(), max_memory=0, **options)
         self._team = SearchTeam(self.threads, options, self.max_memory, self.reuse)
@@ -407,7 +454,8 @@ AGENT_OPTIONS: dict[str, dict[str, type]] = {
     "greedy": {},
     "mcts": {"playouts": int, "time_limit": float, "clock": float, "threads": int,
              "reuse": bool, "transpositions": bool, "policy": str, "exploration": float,
-             "playout": str, "final": str, "purify": float},
+             "playout": str, "final": str, "purify": float, "prior": str,
+             "prior_weight": float},
     "openspiel-mcts": {"uct_c": float},
 }
 _TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
