@@ -59,7 +59,10 @@ def literal_features(own: set[int], foe: set[int], eggs: set[int]) -> list[set[i
             if one in own | eggs and two in own | eggs and three in foe:
                 result["foe_capture"].add(square)
             back = at(rank - dr, file - df)
-            if one in own and two in foe and back in empty:
+            # The pair (square, one): a turtle of the opponent at one end, an
+            # empty square at the other.
+            if one in own and ((two in foe and back in empty)
+                               or (two in empty and back in foe)):
                 result["exposed"].add(square)
             for pieces, name in ((own, "near_own"), (foe, "near_foe"), (eggs, "near_egg")):
                 if one in pieces:
@@ -295,3 +298,89 @@ def test_fit_learns_a_turn_without_a_policy_from_its_move():
     result = fit(data, holdout=0.0)
     assert all(math.isfinite(w) for w in result.weights)
     assert result.test_examples == 0 and result.train_examples == 40
+
+
+@pytest.mark.parametrize("white", [38, 41], ids=["foe-beside-the-new-turtle", "foe-beyond"])
+def test_exposed_marks_a_pair_the_opponent_can_bracket_either_way(white):
+    # Black on E5 (40), white on C5 (38) or F5 (41): a black turtle on D5 (39)
+    # makes a pair with E5 that white closes at the other end next turn.
+    game = wts.Game.from_setup(black=[40], white=[white])
+    planes = observation_planes(game, "black")[np.newaxis]
+    assert features(planes)[0, 39, FEATURES.index("exposed")] == 1
+    game.play(39, 0)
+    turn = game.play(72, 41 if white == 38 else 38)
+    assert [sorted(c.squares) for c in turn.captures] == [[39, 40]]
+
+
+def test_fit_refuses_malformed_data_naming_the_problem():
+    data = synthetic_data(np.array(LEARNED), 30, seed=4)
+
+    def changed(**columns):
+        return dataclasses.replace(data, **columns)
+
+    with pytest.raises(ParameterTypeError, match="self-play data"):
+        fit(None)
+    with pytest.raises(ParameterError, match="differ in length"):
+        fit(changed(game=data.game[:10]))
+    with pytest.raises(ParameterError, match=r"shape \(30, 81\)"):
+        fit(changed(policy=data.policy[:, :80]))
+    bad = data.policy.copy()
+    bad[7, 3] = np.nan
+    with pytest.raises(ParameterError, match="example 7's policy"):
+        fit(changed(policy=bad))
+    bad = data.policy.copy()
+    bad[2, 0] = -0.5
+    with pytest.raises(ParameterError, match="example 2's policy"):
+        fit(changed(policy=bad))
+    moves = data.move.copy()
+    moves[4] = 81
+    with pytest.raises(ParameterError, match="example 4's move 81"):
+        fit(changed(move=moves))
+    with pytest.raises(ParameterTypeError, match="integers"):
+        fit(changed(game=data.game.astype(np.float64)))
+
+
+def test_fit_with_nothing_held_out_says_so():
+    result = fit(synthetic_data(np.array(LEARNED), 20, seed=6), holdout=0.0)
+    assert result.test_examples == 0
+    assert "nothing held out" in result.table() and "held-out moves" not in result.table()
+
+
+def test_weights_are_never_read_from_an_endless_iterable():
+    import itertools
+
+    with pytest.raises(ParameterTypeError, match="sequence"):
+        prior(wts.Game(), "black", itertools.repeat(0.0))
+    with pytest.raises(ParameterTypeError, match="sequence"):
+        Search(wts.Game(), prior=itertools.repeat(0.0))
+    with pytest.raises(ParameterTypeError, match="sequence"):
+        MCTSAgent(level=1, prior=itertools.repeat(0.0))
+    with pytest.raises(ParameterTypeError, match="sequence"):
+        prior(wts.Game(), "black", 5)
+    with pytest.raises(ParameterTypeError, match="numpy array"):
+        features(np.ma.masked_array(np.zeros((1, 4, 9, 9), np.uint8), mask=True))
+
+
+def test_prior_weight_needs_a_prior_and_the_agent_says_which_it_has():
+    with pytest.raises(ParameterError, match="prior_weight needs a prior"):
+        MCTSAgent(level=1, prior_weight=0.5)
+    with pytest.raises(ParameterError, match="prior_weight needs a prior"):
+        make_agent("mcts:1,prior_weight=0.5")
+    agent = MCTSAgent(level=1, seed=2, prior="learned", prior_weight=np.float32(0.5))
+    assert type(agent.prior_weight) is float
+    assert repr(agent) == "MCTSAgent(level=1, seed=2, prior='learned')"
+    assert repr(MCTSAgent(level=1, seed=2)) == "MCTSAgent(level=1, seed=2)"
+
+
+def test_fit_prior_refuses_an_unwritable_out_before_fitting(tmp_path, capsys):
+    pytest.importorskip("pyarrow")
+    from wts.scale.selfplay import selfplay
+
+    run = tmp_path / "run"
+    selfplay(run, 2, agent="random", seed=1)
+    assert main(["fit-prior", str(run), "--holdout", "0", "--out", str(tmp_path)]) == 1
+    captured = capsys.readouterr()
+    assert "cannot write" in captured.err and "weights:" not in captured.out
+    assert main(["fit-prior", str(run), "--holdout", "0",
+                 "--out", str(tmp_path / "missing" / "prior.json")]) == 1
+    assert list(tmp_path.iterdir()) == [run]

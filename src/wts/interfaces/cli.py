@@ -159,23 +159,39 @@ def run_fit_prior(args: argparse.Namespace, out: TextIO) -> int:
     """Fit the prior's weights to a self-play run and print them."""
     import dataclasses
     import json
+    import tempfile
+    from pathlib import Path
 
     from wts.players.prior import FEATURES, fit
     from wts.scale.selfplay import load
 
+    target = None if args.out is None else Path(args.out)
+    if target is not None:  # refused before the fit, not after it
+        folder = target.parent
+        if target.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
+            raise WtsError(f"cannot write {args.out}: not a file in a folder this user can "
+                           "write to")
     data = load(args.run)
     result = fit(data, holdout=args.holdout, ridge=args.ridge)
     print(f"wts fit-prior: {len(data):,} examples of {data.agent} in {args.run}", file=out)
     print(result.table(), file=out)
     print(f"weights: {', '.join(f'{w:.3f}' for w in result.weights)}", file=out)
-    if args.out is not None:
+    if target is not None:
         document = {"features": list(FEATURES), **dataclasses.asdict(result)}
-        try:
-            with open(args.out, "w", encoding="utf-8") as file:
+        partial = None
+        try:  # written beside the target and renamed: never half a file
+            with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=target.parent,
+                                             prefix=f".{target.name}.", delete=False) as file:
+                partial = file.name
                 json.dump(document, file, indent=1)
                 file.write("\n")
+            os.replace(partial, target)
+            partial = None
         except OSError as exc:
             raise WtsError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+        finally:
+            if partial is not None:
+                os.unlink(partial)
     return 0
 
 

@@ -160,15 +160,20 @@ cdef inline wts_board _near(wts_board pieces) noexcept nogil:
 
 cdef inline wts_board _exposed_along(wts_board own, wts_board foe, wts_board empty,
                                      int k) noexcept nogil:
-    # s + k own, s + 2k foe, s - k empty; and the mirror image.
-    return wts_or(wts_and(wts_and(wts_shr(own, k), wts_shr(foe, 2 * k)), wts_shl(empty, k)),
-                  wts_and(wts_and(wts_shl(own, k), wts_shl(foe, 2 * k)), wts_shr(empty, k)))
+    # The pair is s and s + k (own), or s and s - k: a foe at one end and an
+    # empty square at the other, either way round.
+    cdef wts_board up = wts_shr(own, k), down = wts_shl(own, k)
+    return wts_or(
+        wts_or(wts_and(wts_and(up, wts_shr(foe, 2 * k)), wts_shl(empty, k)),
+               wts_and(wts_and(up, wts_shr(empty, 2 * k)), wts_shl(foe, k))),
+        wts_or(wts_and(wts_and(down, wts_shl(foe, 2 * k)), wts_shr(empty, k)),
+               wts_and(wts_and(down, wts_shl(empty, 2 * k)), wts_shr(foe, k))))
 
 
 cdef inline wts_board _exposed(wts_board own, wts_board foe, wts_board empty) noexcept nogil:
     """Squares where a turtle of ``own`` would make a pair with one already
-    there, the pair closed by ``foe`` on one side and open on the other: the
-    opponent could capture both next turn."""
+    there, a ``foe`` turtle at one end of the pair and an empty square at the
+    other: the opponent could capture both next turn."""
     return wts_or(wts_or(_exposed_along(own, foe, empty, 1), _exposed_along(own, foe, empty, 10)),
                   wts_or(_exposed_along(own, foe, empty, 11), _exposed_along(own, foe, empty, 9)))
 
@@ -206,7 +211,7 @@ def features(planes):
     turtles, the opponent's turtles and the eggs (as :func:`wts.env` gives
     them); the result a uint8 array of shape (n, 81, NUM_FEATURES), 1 where the
     square has the feature (always 0 on an occupied square)."""
-    if not isinstance(planes, np.ndarray):
+    if not isinstance(planes, np.ndarray) or isinstance(planes, np.ma.MaskedArray):
         raise ParameterTypeError(f"planes must be a numpy array, not {type(planes).__name__}")
     if planes.ndim != 4 or planes.shape[1] < 3 or planes.shape[2:] != (9, 9):
         raise ParameterError(f"planes must have shape (n, 3 or more, 9, 9), not {planes.shape}")

@@ -266,16 +266,14 @@ def _check_prior(prior, policy):
         return None
     if policy != "ucb":
         raise ParameterError(f"a prior needs policy 'ucb', not {policy!r}")
-    try:
-        weights = list(prior)
-    except TypeError:
+    # The length first: an endless iterable is refused, not read.
+    if isinstance(prior, (str, bytes)) or not hasattr(prior, "__len__"):
         raise ParameterTypeError(
-            f"prior must be a sequence of {NUM_FEATURES} weights, not {type(prior).__name__}"
-        ) from None
-    if len(weights) != NUM_FEATURES:
-        raise ParameterError(f"prior must hold {NUM_FEATURES} weights, not {len(weights)}")
+            f"prior must be a sequence of {NUM_FEATURES} weights, not {type(prior).__name__}")
+    if len(prior) != NUM_FEATURES:
+        raise ParameterError(f"prior must hold {NUM_FEATURES} weights, not {len(prior)}")
     return [check_float(w, f"prior weight {i}", -MAX_WEIGHT, MAX_WEIGHT)
-            for i, w in enumerate(weights)]
+            for i, w in enumerate(prior)]
 
 
 cdef class Search:

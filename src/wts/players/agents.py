@@ -136,11 +136,10 @@ def _prior_weights(prior: str | Sequence[float] | None) -> tuple[float, ...] | N
     if prior is None or isinstance(prior, str):
         name = check_choice("none" if prior is None else prior, "prior", PRIORS)
         return LEARNED if name == "learned" else None
-    try:
-        return tuple(prior)  # the search checks the values
-    except TypeError:
+    if not hasattr(prior, "__len__"):  # an endless iterable is refused, not read
         raise ParameterTypeError(f"prior must be 'none', 'learned' or a sequence of weights, "
-                                 f"not {type(prior).__name__}") from None
+                                 f"not {type(prior).__name__}")
+    return tuple(prior)  # the search checks the values
 
 
 def _check_not_over(game: GameBase) -> None:
@@ -269,8 +268,9 @@ class MCTSAgent:
       times prior x sqrt(node visits) / (1 + square visits) to their UCB1
       values; or a sequence of weights, one a feature. It needs
       ``policy="ucb"``. ``prior_weight`` defaults to
-      :func:`default_prior_weight` of ``playouts``: 1 at level 1, 0.18 at
-      level 3;
+      :func:`default_prior_weight` of ``playouts`` (the level's unless given,
+      as for ``exploration``: also for a timed search and whatever the
+      threads): 1 at level 1, 0.18 at level 3;
     - ``max_memory``: the bytes the trees may hold together (256 MiB; beyond,
       the search goes on without growing them);
     - ``stop``: a :class:`threading.Event` that, once set from any thread,
@@ -324,7 +324,9 @@ class MCTSAgent:
         self.prior = _prior_weights(prior)
         if prior_weight is None:
             prior_weight = default_prior_weight(self.playouts)
-        self.prior_weight = prior_weight
+        elif self.prior is None:
+            raise ParameterError("prior_weight needs a prior: give prior='learned' or weights")
+        self.prior_weight = check_float(prior_weight, "prior_weight", 0.0, 1e6)
         options: dict[str, Any] = {"policy": policy, "exploration": self.exploration,
                                    "playout": playout, "transpositions": self.transpositions,
                                    "prior": self.prior, "prior_weight": prior_weight}
@@ -437,7 +439,10 @@ class MCTSAgent:
 
     def __repr__(self) -> str:
         limit = f", time_limit={self.time_limit!r}" if self.time_limit is not None else ""
-        return f"MCTSAgent(level={self.level}, seed={self.seed!r}{limit})"
+        prior = ""
+        if self.prior is not None:
+            prior = ", prior='learned'" if self.prior == LEARNED else ", prior=(...)"
+        return f"MCTSAgent(level={self.level}, seed={self.seed!r}{limit}{prior})"
 
 
 #: The agent names :func:`make_agent` knows.

@@ -27,7 +27,7 @@ import numpy.typing as npt
 from wts.engine.base import GameBase
 from wts.engine.observation import observation_planes
 from wts.engine.pieces import Color
-from wts.errors import ParameterError
+from wts.errors import ParameterError, ParameterTypeError
 from wts.params import check_float, check_int
 from wts.players._prior import features
 
@@ -47,10 +47,11 @@ FEATURES: tuple[str, ...] = (
     "own2",          # ... holding 2 own turtles
     "foe2",
     "own1",          # ... holding 1 own turtle
-    "capture",       # closes a bracket on two of the opponent's pieces
+    "capture",       # closes a bracket on two pieces, the opponent's turtles or eggs
     "capture_hatches",  # a capture while an egg is on the board, which it hatches
     "foe_capture",   # a square where the opponent captures (a collision there stops it)
-    "exposed",       # makes a pair of own turtles the opponent can bracket next turn
+    "exposed",       # makes a pair of own turtles with a foe turtle at one end and an
+                     # empty square at the other: the opponent can capture it next turn
     "near_own",      # next to an own turtle (8 directions)
     "near_foe",
     "near_egg",
@@ -63,10 +64,10 @@ FEATURES: tuple[str, ...] = (
 MAX_WEIGHT = 10.0
 
 #: The weights MCTSAgent's ``prior="learned"`` uses, in the order of FEATURES:
-#: fitted by ``wts prior-fit`` (see docs/search.md).
+#: fitted by ``wts fit-prior`` (see docs/search.md).
 LEARNED: tuple[float, ...] = (
-    2.687, 2.932, 1.165, 0.898, 0.281, 0.288, 0.335, 0.246, -0.035, 1.538, 1.032, 2.251, -0.801,
-    0.297, 0.252, -0.003, 0.078, -0.122, -0.115,
+    2.680, 2.951, 1.164, 0.902, 0.265, 0.262, 0.330, 0.233, -0.042, 1.543, 1.051, 2.239, -0.962,
+    0.356, 0.294, -0.010, 0.198, -0.069, -0.106,
 )
 
 
@@ -86,11 +87,15 @@ def prior(game: GameBase, color: Color | str,
 
 
 def _check_weights(weights: Sequence[float]) -> npt.NDArray[np.float64]:
-    values = list(weights)
-    if len(values) != len(FEATURES):
-        raise ParameterError(f"a prior has {len(FEATURES)} weights, not {len(values)}")
+    """``weights`` as an array, refused unless a sequence of NUM_FEATURES numbers
+    within MAX_WEIGHT (its length read first: an endless iterable is refused)."""
+    if isinstance(weights, (str, bytes)) or not hasattr(weights, "__len__"):
+        raise ParameterTypeError(f"the prior's weights must be a sequence of {len(FEATURES)} "
+                                 f"numbers, not {type(weights).__name__}")
+    if len(weights) != len(FEATURES):
+        raise ParameterError(f"a prior has {len(FEATURES)} weights, not {len(weights)}")
     return np.array([check_float(v, f"prior weight {i}", -MAX_WEIGHT, MAX_WEIGHT)
-                     for i, v in enumerate(values)])
+                     for i, v in enumerate(weights)])
 
 
 @dataclass(frozen=True)
@@ -113,88 +118,143 @@ class PriorFit:
     def table(self) -> str:
         """The weights and the figures, as text."""
         lines = [f"{name:<17} {w:+.3f}" for name, w in zip(FEATURES, self.weights)]
-        lines += [
-            f"examples: {self.train_examples} to fit, {self.test_examples} held out "
-            f"(the last games)",
-            f"cross-entropy (nats a turn): {self.train_cross_entropy:.3f} fitted, "
-            f"{self.test_cross_entropy:.3f} held out, {self.uniform_cross_entropy:.3f} uniform",
-            f"held-out moves that are the prior's top square: {self.agreement:.1%}",
-        ]
+        lines.append(f"examples: {self.train_examples} to fit, {self.test_examples} held out"
+                     + (" (the last games)" if self.test_examples else ""))
+        if self.test_examples:
+            lines += [
+                f"cross-entropy (nats a turn): {self.train_cross_entropy:.3f} fitted, "
+                f"{self.test_cross_entropy:.3f} held out, {self.uniform_cross_entropy:.3f} "
+                "uniform",
+                f"held-out moves that are the prior's top square: {self.agreement:.1%}",
+            ]
+        else:
+            lines.append(f"cross-entropy (nats a turn): {self.train_cross_entropy:.3f} fitted "
+                         "(nothing held out to measure it on)")
         return "\n".join(lines)
 
 
 def fit(data: SelfplayData, *, holdout: float = 0.2, ridge: float = 1e-3,
         max_iterations: int = 50) -> PriorFit:
     """Fit the weights to a self-play run (:func:`wts.scale.selfplay.load`): the
-    first games to fit, the last ``holdout`` share of them to measure. The loss
-    is the mean cross-entropy from the search's final strategy to the prior,
-    plus ``ridge`` / 2 times the squared weights; Newton's method minimises it."""
+    first games to fit, the last ``holdout`` share of them (at least one game
+    when ``holdout`` is above 0) to measure. The loss is the mean cross-entropy
+    from the search's final strategy to the prior, plus ``ridge`` / 2 times the
+    squared weights; Newton's method minimises it. A turn whose strategy gives
+    the legal squares nothing is learned from its move. With nothing held out,
+    the held-out figures of the result are those of the fitted games."""
     holdout = check_float(holdout, "holdout", 0.0, 0.9)
     ridge = check_float(ridge, "ridge", 0.0, 1e6)
     max_iterations = check_int(max_iterations, "max_iterations", 1, 10_000)
-    if len(data) == 0:
-        raise ParameterError("the self-play data holds no example")
-    games = np.unique(data.game)
+    game, observation, policy, move = _check_data(data)
+    games = np.unique(game)
     cut = games[min(len(games) - 1, round(len(games) * (1 - holdout)))] if holdout else None
-    test = data.game >= cut if cut is not None else np.zeros(len(data), dtype=bool)
+    test = game >= cut if cut is not None else np.zeros(len(game), dtype=bool)
     if test.all():
         raise ParameterError("nothing left to fit: hold out fewer games, or play more")
-    x = features(data.observation).astype(np.float64)
-    legal = data.observation[:, :3].sum(axis=1).reshape(len(data), 81) == 0
-    target = np.where(legal, data.policy.astype(np.float64), 0.0)
-    # A turn whose policy gives the legal squares nothing is learned from its move.
+    legal = observation[:, :3].sum(axis=1).reshape(len(game), 81) == 0
+    target = np.where(legal, policy.astype(np.float64), 0.0)
     played = np.zeros_like(target)
-    played[np.arange(len(data)), data.move.astype(np.int64) % 81] = 1.0
+    played[np.arange(len(game)), move] = 1.0
     total = target.sum(axis=1, keepdims=True)
     target = np.where(total > 0, target / np.where(total > 0, total, 1.0), played)
-    train = ~test
+    # The features as float32 (exact for 0 and 1), split once: the fit's memory
+    # is about 6 KiB an example.
+    train = (features(observation[~test]).astype(np.float32), legal[~test], target[~test])
+    held = (features(observation[test]).astype(np.float32), legal[test], target[test]) \
+        if test.any() else train
     w = np.zeros(len(FEATURES))
     iterations = 0
     while iterations < max_iterations:
         iterations += 1
-        loss, grad, hess = _loss(w, x[train], legal[train], target[train], ridge, True)
+        loss, grad, hess = _loss(w, *train, ridge, True)
         step = np.linalg.solve(hess, grad)
-        scale = 1.0
-        trial = w
+        scale, trial = 1.0, w
         while scale > 1e-6:  # backtrack until the loss goes down
             trial = np.clip(w - scale * step, -MAX_WEIGHT, MAX_WEIGHT)
-            if _loss(trial, x[train], legal[train], target[train], ridge, False)[0] <= loss:
+            if _loss(trial, *train, ridge, False)[0] <= loss:
                 break
             scale /= 2
-        moved = np.abs(trial - w).max() if scale > 1e-6 else 0.0
-        w = trial if scale > 1e-6 else w
-        if moved < 1e-6:
+        if scale <= 1e-6 or np.abs(trial - w).max() < 1e-6:
+            w = trial if scale > 1e-6 else w
             break
-    held = test if test.any() else train
-    uniform = float(np.mean(np.log(legal[held].sum(axis=1))))
-    top = np.argmax(np.where(legal[held], x[held] @ w, -np.inf), axis=1)
+        w = trial
+    x_held, legal_held, _ = held
+    top = np.argmax(np.where(legal_held, x_held @ w, -np.inf), axis=1)
     return PriorFit(
         weights=tuple(float(v) for v in w),
-        train_examples=int(train.sum()),
+        train_examples=int((~test).sum()),
         test_examples=int(test.sum()),
-        train_cross_entropy=_loss(w, x[train], legal[train], target[train], 0.0, False)[0],
-        test_cross_entropy=_loss(w, x[held], legal[held], target[held], 0.0, False)[0],
-        uniform_cross_entropy=uniform,
-        agreement=float(np.mean(top == data.move[held])),
+        train_cross_entropy=_loss(w, *train, 0.0, False)[0],
+        test_cross_entropy=_loss(w, *held, 0.0, False)[0],
+        uniform_cross_entropy=float(np.mean(np.log(legal_held.sum(axis=1)))),
+        agreement=float(np.mean(top == (move[test] if test.any() else move))),
         iterations=iterations,
     )
 
 
-def _loss(w: npt.NDArray[np.float64], x: npt.NDArray[np.float64], legal: npt.NDArray[np.bool_],
+def _check_data(data: SelfplayData) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8],
+                                               npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+    """The columns ``fit`` reads, checked: game ids, observations, strategies, moves."""
+    columns = {}
+    for name in ("game", "observation", "policy", "move"):
+        value = getattr(data, name, None)
+        if not isinstance(value, np.ndarray):
+            raise ParameterTypeError(
+                f"fit takes self-play data (wts.scale.selfplay.load), whose {name} is a numpy "
+                f"array; got {type(data).__name__}")
+        columns[name] = value
+    n = len(columns["game"])
+    if n == 0:
+        raise ParameterError("the self-play data holds no example")
+    for name, value in columns.items():
+        if len(value) != n:
+            raise ParameterError(f"the self-play data's columns differ in length: game has {n} "
+                                 f"rows, {name} {len(value)}")
+    game, policy, move = columns["game"], columns["policy"], columns["move"]
+    if game.dtype.kind not in "iu":
+        raise ParameterTypeError(f"the game column must hold integers, not {game.dtype}")
+    if policy.shape != (n, 81):
+        raise ParameterError(f"the policy column must have shape ({n}, 81), not {policy.shape}")
+    bad = np.flatnonzero(~np.isfinite(policy).all(axis=1) | (policy < 0).any(axis=1))
+    if bad.size:
+        raise ParameterError(f"example {bad[0]}'s policy holds a value that is not a finite "
+                             "number >= 0")
+    if move.dtype.kind not in "iu" or move.ndim != 1:
+        raise ParameterTypeError(f"the move column must be one integer an example, not "
+                                 f"{move.dtype} of shape {move.shape}")
+    bad = np.flatnonzero((move < 0) | (move > 80))
+    if bad.size:
+        raise ParameterError(f"example {bad[0]}'s move {move[bad[0]]} is not a square 0-80")
+    features(columns["observation"][:1])  # the planes' checks, before the work
+    return game.astype(np.int64), columns["observation"], policy, move.astype(np.int64)
+
+
+#: Examples a pass of the fit's derivatives takes at once: bounds its temporaries.
+_CHUNK = 4096
+
+
+def _loss(w: npt.NDArray[np.float64], x: npt.NDArray[np.float32], legal: npt.NDArray[np.bool_],
           target: npt.NDArray[np.float64], ridge: float, derivatives: bool
           ) -> tuple[float, npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """The mean cross-entropy plus the ridge, and its gradient and Hessian."""
-    n, squares, width = x.shape
-    flat = x.reshape(n * squares, width)
-    scores = np.where(legal, (flat @ w).reshape(n, squares), -np.inf)
+    n, _, width = x.shape
+    scores = np.where(legal, x @ w.astype(np.float32), -np.inf).astype(np.float64)
     top = scores.max(axis=1, keepdims=True)
     log_norm = top[:, 0] + np.log(np.exp(scores - top).sum(axis=1))
     log_p = np.where(legal, scores - log_norm[:, None], 0.0)
     loss = float(-(target * log_p).sum() / n + ridge / 2 * (w @ w))
     if not derivatives:
         return loss, w, w
-    p = np.exp(log_p) * legal
-    mean = np.matmul(p[:, None, :], x)[:, 0, :]  # each example's expected features
-    grad = (mean.sum(axis=0) - target.reshape(-1) @ flat) / n + ridge * w
-    hess = ((flat * p.reshape(-1, 1)).T @ flat - mean.T @ mean) / n
-    return loss, grad, hess + (ridge + 1e-9) * np.eye(width)
+    p = (np.exp(log_p) * legal).astype(np.float32)
+    grad = np.zeros(width)
+    hess = np.zeros((width, width))
+    for first in range(0, n, _CHUNK):
+        xs = x[first:first + _CHUNK]
+        ps = p[first:first + _CHUNK]
+        mean = np.matmul(ps[:, None, :], xs)[:, 0, :].astype(np.float64)  # expected features
+        wanted = np.matmul(target[first:first + _CHUNK, None, :].astype(np.float32), xs)
+        grad += mean.sum(axis=0) - wanted[:, 0, :].sum(axis=0, dtype=np.float64)
+        flat = xs.reshape(-1, width)
+        hess += (flat * ps.reshape(-1, 1)).T.astype(np.float64) @ flat - mean.T @ mean
+    grad = grad / n + ridge * w
+    return loss, grad, hess / n + (ridge + 1e-9) * np.eye(width)
