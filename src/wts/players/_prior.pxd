@@ -4,7 +4,7 @@ the search to cimport: one board per feature, from one player's side."""
 
 from wts.engine._bits cimport wts_board
 
-cdef enum:
+cpdef enum:  # Python sees these too
     NUM_FEATURES = 19
     # The largest |weight| taken: exp() of NUM_FEATURES of them, times 81, stays
     # finite in a double.

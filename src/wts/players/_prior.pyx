@@ -22,6 +22,7 @@ from wts.engine._bits cimport (
 from wts.engine._core cimport WTS_NUM_SQUARES, wts_capturing_moves
 
 from wts.errors import ParameterError, ParameterTypeError
+from wts.params import check_float
 
 # The four line directions are the shifts 1 (E), 10 (N), 11 (NE) and 9 (NW) of
 # the padded board.
@@ -203,6 +204,19 @@ cdef void square_features(wts_board own, wts_board foe, wts_board eggs,
     out[F_NEAR_EGG] = wts_and(_near(eggs), empty)
     for i in range(3):
         out[F_RING1 + i] = wts_and(RINGS[i], empty)
+
+
+def check_weights(weights):
+    """``weights`` as a list of NUM_FEATURES floats, refused unless a sequence of
+    that many numbers within MAX_WEIGHT (its length read first: an endless
+    iterable is refused, not read)."""
+    if isinstance(weights, (str, bytes)) or not hasattr(weights, "__len__"):
+        raise ParameterTypeError(f"a prior's weights must be a sequence of {NUM_FEATURES} "
+                                 f"numbers, not {type(weights).__name__}")
+    if len(weights) != NUM_FEATURES:
+        raise ParameterError(f"a prior has {NUM_FEATURES} weights, not {len(weights)}")
+    return [check_float(w, f"prior weight {i}", -MAX_WEIGHT, MAX_WEIGHT)
+            for i, w in enumerate(weights)]
 
 
 def features(planes):

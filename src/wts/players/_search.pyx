@@ -46,11 +46,12 @@ from wts.engine._core cimport (
     wts_playout, wts_resolve_turn, wts_state, wts_winning_moves,
 )
 from wts.engine._game cimport GameCore
-from wts.players._prior cimport MAX_WEIGHT, NUM_FEATURES, square_features
+from wts.players._prior cimport NUM_FEATURES, square_features
 from wts.players._sampling cimport random_square, uniform
 
-from wts.errors import BusyError, ParameterError, ParameterTypeError
+from wts.errors import BusyError, ParameterError
 from wts.params import check_bool, check_choice, check_float, check_int, check_seed
+from wts.players._prior import check_weights
 
 cdef enum:
     POLICY_RM = 0
@@ -266,14 +267,7 @@ def _check_prior(prior, policy):
         return None
     if policy != "ucb":
         raise ParameterError(f"a prior needs policy 'ucb', not {policy!r}")
-    # The length first: an endless iterable is refused, not read.
-    if isinstance(prior, (str, bytes)) or not hasattr(prior, "__len__"):
-        raise ParameterTypeError(
-            f"prior must be a sequence of {NUM_FEATURES} weights, not {type(prior).__name__}")
-    if len(prior) != NUM_FEATURES:
-        raise ParameterError(f"prior must hold {NUM_FEATURES} weights, not {len(prior)}")
-    return [check_float(w, f"prior weight {i}", -MAX_WEIGHT, MAX_WEIGHT)
-            for i, w in enumerate(prior)]
+    return check_weights(prior)
 
 
 cdef class Search:

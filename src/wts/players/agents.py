@@ -329,7 +329,7 @@ class MCTSAgent:
         self.prior_weight = check_float(prior_weight, "prior_weight", 0.0, 1e6)
         options: dict[str, Any] = {"policy": policy, "exploration": self.exploration,
                                    "playout": playout, "transpositions": self.transpositions,
-                                   "prior": self.prior, "prior_weight": prior_weight}
+                                   "prior": self.prior, "prior_weight": self.prior_weight}
         # Check the search options now rather than at the first move.
         Search(Game(), max_memory=0, **options)
         self._team = SearchTeam(self.threads, options, self.max_memory, self.reuse)

@@ -29,7 +29,7 @@ from wts.engine.observation import observation_planes
 from wts.engine.pieces import Color
 from wts.errors import ParameterError, ParameterTypeError
 from wts.params import check_float, check_int
-from wts.players._prior import features
+from wts.players._prior import MAX_WEIGHT, check_weights, features
 
 if TYPE_CHECKING:
     from wts.scale.selfplay import SelfplayData
@@ -60,8 +60,6 @@ FEATURES: tuple[str, ...] = (
     "ring3",         # 3 steps (the edge, 4 steps, has none of the ring features)
 )
 
-#: The largest weight magnitude a prior may have.
-MAX_WEIGHT = 10.0
 
 #: The weights MCTSAgent's ``prior="learned"`` uses, in the order of FEATURES:
 #: fitted by ``wts fit-prior`` (see docs/search.md).
@@ -76,7 +74,7 @@ def prior(game: GameBase, color: Color | str,
     """The prior of each of the 81 squares for ``color`` in ``game`` (zero on the
     occupied ones; all zero once the game is over): :data:`LEARNED` unless
     ``weights`` are given."""
-    w = _check_weights(LEARNED if weights is None else weights)
+    w = np.array(check_weights(LEARNED if weights is None else weights))
     if game.is_over():
         return [0.0] * 81
     planes = observation_planes(game, color)[np.newaxis]
@@ -84,18 +82,6 @@ def prior(game: GameBase, color: Color | str,
     legal = planes[0, :3].sum(axis=0).reshape(81) == 0
     exp = np.where(legal, np.exp(scores - scores[legal].max()), 0.0)
     return (exp / exp.sum()).tolist()  # type: ignore[no-any-return]
-
-
-def _check_weights(weights: Sequence[float]) -> npt.NDArray[np.float64]:
-    """``weights`` as an array, refused unless a sequence of NUM_FEATURES numbers
-    within MAX_WEIGHT (its length read first: an endless iterable is refused)."""
-    if isinstance(weights, (str, bytes)) or not hasattr(weights, "__len__"):
-        raise ParameterTypeError(f"the prior's weights must be a sequence of {len(FEATURES)} "
-                                 f"numbers, not {type(weights).__name__}")
-    if len(weights) != len(FEATURES):
-        raise ParameterError(f"a prior has {len(FEATURES)} weights, not {len(weights)}")
-    return np.array([check_float(v, f"prior weight {i}", -MAX_WEIGHT, MAX_WEIGHT)
-                     for i, v in enumerate(weights)])
 
 
 @dataclass(frozen=True)
