@@ -332,3 +332,29 @@ def test_batch_core_bounds_checks_its_raw_accessors():
         batch._get_state(1, wts.Game())
     with pytest.raises(IndexError):
         batch._set_state(-1, wts.Game())
+
+
+@pytest.mark.parametrize("broken", ["status", "captures", "hatches"])
+@pytest.mark.parametrize("kind", ["short", "itemsize", "read-only", "strided", "no buffer"])
+def test_batch_core_step_checks_its_output_arrays(broken, kind):
+    """The raw step writes into arrays it is given: one of the wrong size,
+    item size, layout or access is refused before any game is played."""
+    n = 3
+    batch = wts.BatchGame(n)
+    before = [batch[i].fen() for i in range(n)]
+    arrays = {"status": np.zeros(n, np.uint8), "captures": np.zeros((n, 2), np.int32),
+              "hatches": np.zeros(n, np.int32)}
+    array = arrays[broken]
+    arrays[broken] = {
+        "short": array[:-1],
+        "itemsize": array.astype(np.int64 if array.itemsize == 4 else np.int16),
+        "read-only": np.frombuffer(array.tobytes(), array.dtype).reshape(array.shape),
+        "strided": np.zeros((2 * n, 2), array.dtype)[::2, 0] if array.ndim == 1
+        else np.zeros((n, 4), np.int32)[:, ::2],
+        "no buffer": array.tolist(),
+    }[kind]
+    moves = np.array([0, 1, 2], dtype=np.int64)
+    with pytest.raises((ValueError, BufferError, TypeError)):
+        batch._step(moves, moves + 3, arrays["status"], arrays["captures"], arrays["hatches"],
+                    wts.Game)
+    assert [batch[i].fen() for i in range(n)] == before

@@ -5,8 +5,8 @@
 cimport cython
 
 from cpython.buffer cimport (
-    PyBUF_RECORDS_RO, PyBuffer_IsContiguous, PyBuffer_Release, PyObject_CheckBuffer,
-    PyObject_GetBuffer,
+    PyBUF_C_CONTIGUOUS, PyBUF_RECORDS_RO, PyBUF_WRITABLE, PyBuffer_IsContiguous,
+    PyBuffer_Release, PyObject_CheckBuffer, PyObject_GetBuffer,
 )
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 
@@ -48,6 +48,17 @@ cdef bint _int64_row(object array, Py_ssize_t n, Py_buffer *view) except -1:
         return True
     PyBuffer_Release(view)
     return False
+
+
+cdef int _output(object array, Py_ssize_t n, Py_ssize_t itemsize, Py_buffer *view) except -1:
+    """Holds in ``view`` the buffer of ``array``, a writable C-contiguous array
+    of ``n`` items of ``itemsize`` bytes, to be released; raises ValueError if
+    it is not. Cheaper than a typed memoryview, which makes an object."""
+    PyObject_GetBuffer(array, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)
+    if view.itemsize != itemsize or view.len != n * itemsize:
+        PyBuffer_Release(view)
+        raise ValueError("the arrays must have one entry per game")
+    return 0
 
 
 cdef class BatchCore:
@@ -120,46 +131,56 @@ cdef class BatchCore:
         with self._lock:
             self._put(index, &state)
 
-    def _step(self, black, white, uint8_t[::1] status, int32_t[:, ::1] captures,
-              int32_t[::1] hatches, new_game):
+    def _step(self, black, white, status, captures, hatches, new_game):
         """Play every game not over, if every move can be played, and return
         None; else change nothing and return the first game that cannot, as
         (index, a copy of it made by ``new_game()``, black's move, white's).
         False, nothing done, unless ``black`` and ``white`` each expose one
-        C-contiguous row of ``n`` native int64."""
+        C-contiguous row of ``n`` native int64. ``status`` (n uint8),
+        ``captures`` (n pairs of int32) and ``hatches`` (n int32) receive the
+        results."""
         cdef Py_ssize_t first_bad = -1, n = self.n
         cdef int64_t black_move = 0, white_move = 0
         cdef wts_state state
         cdef GameCore bad
-        cdef Py_buffer black_view, white_view
-        if not (status.shape[0] == captures.shape[0] == hatches.shape[0] == n
-                and captures.shape[1] == 2):
-            raise ValueError("the arrays must have one entry per game")
-        if not _int64_row(black, n, &black_view):
-            return False
-        if not _int64_row(white, n, &white_view):
-            PyBuffer_Release(&black_view)
-            return False
+        cdef Py_buffer black_view, white_view, status_view, captures_view, hatches_view
+        _output(status, n, 1, &status_view)
         try:
-            with self._lock:
-                # The caller's arrays may change under another thread: this copy
-                # is what gets checked, played and named in an error.
-                memcpy(self.moves, black_view.buf, n * sizeof(int64_t))
-                memcpy(self.moves + n, white_view.buf, n * sizeof(int64_t))
-                with nogil:
-                    first_bad = wts_resolve_turns(self.states, self.statuses, self.moves,
-                                                  self.moves + n, n, self.live,
-                                                  &captures[0, 0] if n else NULL,
-                                                  &hatches[0] if n else NULL)
-                    if first_bad >= 0:
-                        wts_copy(&state, &self.states[first_bad])
-                        black_move = self.moves[first_bad]
-                        white_move = self.moves[n + first_bad]
-                    elif n:
-                        memcpy(&status[0], self.statuses, n)
+            _output(captures, 2 * n, 4, &captures_view)
+            try:
+                _output(hatches, n, 4, &hatches_view)
+                try:
+                    if not _int64_row(black, n, &black_view):
+                        return False
+                    if not _int64_row(white, n, &white_view):
+                        PyBuffer_Release(&black_view)
+                        return False
+                    try:
+                        with self._lock:
+                            # The caller's arrays may change under another thread:
+                            # this copy is what gets checked, played and named in an error.
+                            memcpy(self.moves, black_view.buf, n * sizeof(int64_t))
+                            memcpy(self.moves + n, white_view.buf, n * sizeof(int64_t))
+                            with nogil:
+                                first_bad = wts_resolve_turns(
+                                    self.states, self.statuses, self.moves, self.moves + n, n,
+                                    self.live, <int32_t *>captures_view.buf,
+                                    <int32_t *>hatches_view.buf)
+                                if first_bad >= 0:
+                                    wts_copy(&state, &self.states[first_bad])
+                                    black_move = self.moves[first_bad]
+                                    white_move = self.moves[n + first_bad]
+                                elif n:
+                                    memcpy(status_view.buf, self.statuses, n)
+                    finally:
+                        PyBuffer_Release(&black_view)
+                        PyBuffer_Release(&white_view)
+                finally:
+                    PyBuffer_Release(&hatches_view)
+            finally:
+                PyBuffer_Release(&captures_view)
         finally:
-            PyBuffer_Release(&black_view)
-            PyBuffer_Release(&white_view)
+            PyBuffer_Release(&status_view)
         if first_bad < 0:
             return None
         bad = new_game()

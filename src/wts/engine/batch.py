@@ -43,6 +43,11 @@ class StepResult(NamedTuple):
     hatches: npt.NDArray[np.int32]
 
 
+# step's fixed cost matters at small batches: dtypes made once, and the
+# result built without the named tuple's Python-level __new__.
+_UINT8, _INT32 = np.dtype(np.uint8), np.dtype(np.int32)
+_new_tuple = tuple.__new__
+
 _INT64_MIN, _INT64_MAX = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max)
 
 
@@ -208,21 +213,21 @@ class BatchGame(BatchCore):
         game, and wrong shapes or dtypes raise :class:`wts.BatchError`.
         """
         n = len(self)
-        status = np.empty(n, dtype=np.uint8)
-        captures = np.empty((n, 2), dtype=np.int32)
-        hatches = np.empty(n, dtype=np.int32)
+        status, hatches = np.empty(n, _UINT8), np.empty(n, _INT32)
+        captures = np.empty((n, 2), _INT32)
         # What a vectorised agent passes, rows of int64, goes straight to the core.
         refused = self._step(black_moves, white_moves, status, captures, hatches, Game)
         if refused is False:
             black_given, black = _moves_array(black_moves, n, "black_moves")
             white_given, white = _moves_array(white_moves, n, "white_moves")
             refused = self._step(black, white, status, captures, hatches, Game)
-            if refused is not None:  # the messages name the moves as given
+            if isinstance(refused, tuple):  # the messages name the moves as given
                 index, game, _, _ = refused
                 refused = index, game, int(black_given[index]), int(white_given[index])
         if refused is not None:
+            assert isinstance(refused, tuple)  # False only for moves converted above
             _raise_bad_move(*refused)
-        return StepResult(status, captures, hatches)
+        return _new_tuple(StepResult, (status, captures, hatches))
 
     def legal_mask(self) -> npt.NDArray[np.bool_]:
         """(n, 81) True on every square either player may name; all False once over."""
