@@ -50,6 +50,11 @@ cdef bint _int64_row(object array, Py_ssize_t n, Py_buffer *view) except -1:
     return False
 
 
+# The buffers a step holds: its results, then the two players' moves.
+cdef enum:
+    STATUS_VIEW, CAPTURES_VIEW, HATCHES_VIEW, BLACK_VIEW, WHITE_VIEW, NUM_VIEWS
+
+
 cdef int _output(object array, Py_ssize_t n, Py_ssize_t itemsize, Py_buffer *view) except -1:
     """Holds in ``view`` the buffer of ``array``, a writable C-contiguous array
     of ``n`` items of ``itemsize`` bytes, to be released; raises ValueError if
@@ -143,44 +148,36 @@ cdef class BatchCore:
         cdef int64_t black_move = 0, white_move = 0
         cdef wts_state state
         cdef GameCore bad
-        cdef Py_buffer black_view, white_view, status_view, captures_view, hatches_view
-        _output(status, n, 1, &status_view)
+        cdef Py_buffer views[NUM_VIEWS]
+        cdef int k
+        # A view not (or no longer) held has no object: releasing it does nothing.
+        memset(views, 0, sizeof(views))
         try:
-            _output(captures, 2 * n, 4, &captures_view)
-            try:
-                _output(hatches, n, 4, &hatches_view)
-                try:
-                    if not _int64_row(black, n, &black_view):
-                        return False
-                    if not _int64_row(white, n, &white_view):
-                        PyBuffer_Release(&black_view)
-                        return False
-                    try:
-                        with self._lock:
-                            # The caller's arrays may change under another thread:
-                            # this copy is what gets checked, played and named in an error.
-                            memcpy(self.moves, black_view.buf, n * sizeof(int64_t))
-                            memcpy(self.moves + n, white_view.buf, n * sizeof(int64_t))
-                            with nogil:
-                                first_bad = wts_resolve_turns(
-                                    self.states, self.statuses, self.moves, self.moves + n, n,
-                                    self.live, <int32_t *>captures_view.buf,
-                                    <int32_t *>hatches_view.buf)
-                                if first_bad >= 0:
-                                    wts_copy(&state, &self.states[first_bad])
-                                    black_move = self.moves[first_bad]
-                                    white_move = self.moves[n + first_bad]
-                                elif n:
-                                    memcpy(status_view.buf, self.statuses, n)
-                    finally:
-                        PyBuffer_Release(&black_view)
-                        PyBuffer_Release(&white_view)
-                finally:
-                    PyBuffer_Release(&hatches_view)
-            finally:
-                PyBuffer_Release(&captures_view)
+            _output(status, n, 1, &views[STATUS_VIEW])
+            _output(captures, 2 * n, 4, &views[CAPTURES_VIEW])
+            _output(hatches, n, 4, &views[HATCHES_VIEW])
+            if not (_int64_row(black, n, &views[BLACK_VIEW])
+                    and _int64_row(white, n, &views[WHITE_VIEW])):
+                return False
+            with self._lock:
+                # The caller's arrays may change under another thread: this copy
+                # is what gets checked, played and named in an error.
+                memcpy(self.moves, views[BLACK_VIEW].buf, n * sizeof(int64_t))
+                memcpy(self.moves + n, views[WHITE_VIEW].buf, n * sizeof(int64_t))
+                with nogil:
+                    first_bad = wts_resolve_turns(self.states, self.statuses, self.moves,
+                                                  self.moves + n, n, self.live,
+                                                  <int32_t *>views[CAPTURES_VIEW].buf,
+                                                  <int32_t *>views[HATCHES_VIEW].buf)
+                    if first_bad >= 0:
+                        wts_copy(&state, &self.states[first_bad])
+                        black_move = self.moves[first_bad]
+                        white_move = self.moves[n + first_bad]
+                    elif n:
+                        memcpy(views[STATUS_VIEW].buf, self.statuses, n)
         finally:
-            PyBuffer_Release(&status_view)
+            for k in range(NUM_VIEWS):
+                PyBuffer_Release(&views[k])
         if first_bad < 0:
             return None
         bad = new_game()
