@@ -1,11 +1,12 @@
 """Build the Cython extensions; all metadata lives in pyproject.toml.
 
 The core (``wts.engine._core``) is built once for the baseline of the target
-and, on x86-64, again from the same generated C for each higher
-microarchitecture level the compiler can target: ``_core_x86_64_v2`` and so
-on. Those files still define ``PyInit__core``; ``wts.engine.kernels`` loads
-the best one the CPU supports under the name ``wts.engine._core``, so every
-module that cimports the core binds to it.
+and again from the same generated C for each higher level: on x86-64 each
+microarchitecture level the compiler can target (``_core_x86_64_v2`` and so
+on), on AArch64 the NEON lanes (``_core_aarch64_neon``). Those files still
+define ``PyInit__core``; ``wts.engine.kernels`` loads the best one the CPU
+supports under the name ``wts.engine._core``, so every module that cimports
+the core binds to it.
 """
 
 import os
@@ -27,11 +28,19 @@ extra_compile_args += os.environ.get("WTS_EXTRA_CFLAGS", "").split()
 extra_link_args = os.environ.get("WTS_EXTRA_LDFLAGS", "").split()
 
 # Level -> (module suffix, GCC/Clang flags, MSVC flags or None where MSVC has no
-# such target). wts.engine.kernels names the same levels.
+# such target, macros), for each target with more than one build of the core.
+# wts.engine.kernels names the same levels.
 CORE_VARIANTS = {
-    2: ("x86_64_v2", ["-march=x86-64-v2"], None),
-    3: ("x86_64_v3", ["-march=x86-64-v3"], ["/arch:AVX2"]),
-    4: ("x86_64_v4", ["-march=x86-64-v4"], ["/arch:AVX512"]),
+    "x86_64": {
+        2: ("x86_64_v2", ["-march=x86-64-v2"], None, []),
+        3: ("x86_64_v3", ["-march=x86-64-v3"], ["/arch:AVX2"], []),
+        4: ("x86_64_v4", ["-march=x86-64-v4"], ["/arch:AVX512"], []),
+    },
+    # NEON is in every AArch64 CPU, so the baseline flags have it: this build
+    # differs by playing games in NEON lanes (wts_lanes.h; GCC and Clang only).
+    "aarch64": {
+        2: ("aarch64_neon", [], None, [("WTS_NEON_LANES", "1")]),
+    },
 }
 
 
@@ -50,31 +59,35 @@ def extension(name: str) -> Extension:
     )
 
 
-def targets_x86_64() -> bool:
-    """Whether the wheel being built is for x86-64 only (not ARM, not universal2)."""
+def target_architecture() -> str | None:
+    """"x86_64" or "aarch64" when the wheel being built is for that one
+    architecture (not universal2), else None."""
     platform = sysconfig.get_platform().lower()  # honours a cross build's _PYTHON_HOST_PLATFORM
-    if "arm64" in os.environ.get("ARCHFLAGS", ""):
-        return False
-    return platform.endswith(("x86_64", "amd64"))
+    archflags = os.environ.get("ARCHFLAGS", "")
+    if platform.endswith(("x86_64", "amd64")) and "arm64" not in archflags:
+        return "x86_64"
+    if platform.endswith(("aarch64", "arm64")) and "x86_64" not in archflags:
+        return "aarch64"
+    return None
 
 
 def core_variants(core: Extension) -> list[Extension]:
     """The core's C compiled again for each higher level; flags are added by
     ``BuildExt``, which knows the compiler."""
-    if not targets_x86_64():
-        return []
     variants = []
-    for level, (suffix, _, _) in CORE_VARIANTS.items():
+    for level, (suffix, flags, msvc_flags, macros) in CORE_VARIANTS.get(
+            target_architecture(), {}).items():
         variant = Extension(
             f"wts.engine._core_{suffix}",
             list(core.sources),
             include_dirs=list(core.include_dirs),
             depends=list(core.depends),
-            define_macros=[("WTS_KERNEL_LEVEL", str(level))],
+            define_macros=[("WTS_KERNEL_LEVEL", str(level)), *macros],
             extra_compile_args=list(core.extra_compile_args),
             extra_link_args=list(core.extra_link_args),
         )
         variant.wts_level = level
+        variant.wts_flags = (flags, msvc_flags)
         variants.append(variant)
     return variants
 
@@ -89,7 +102,7 @@ class BuildExt(build_ext):
         for ext in self.extensions:
             level = getattr(ext, "wts_level", None)
             if level is not None:
-                flags = CORE_VARIANTS[level][2 if msvc else 1]
+                flags = ext.wts_flags[1 if msvc else 0]
                 if flags is None or not self._accepts(flags):
                     print(f"setup.py: the compiler cannot target level {level}: "
                           f"{ext.name} is not built")

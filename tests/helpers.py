@@ -1,10 +1,15 @@
 """What the tests share: squares by name, set-up positions, the events a turn
-is expected to report, snapshots of a game, and random reachable games."""
+is expected to report, snapshots of a game, random reachable games, and the
+tools that build and run C for 64-bit ARM."""
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
 from typing import Any
+
+import pytest
 
 from wts import Capture, Color, Hatch, Status, TurnResult, parse_square
 
@@ -92,3 +97,18 @@ def random_game(Game: Any, seed: int, turns: int | None = None, *, start: Any = 
         game.play(black, black if rng.random() < collide else rng.choice(legal))
         played += 1
     return game
+
+
+def aarch64_tools() -> tuple[str, str]:
+    """The AArch64 cross compiler (``$WTS_AARCH64_CC``, else Debian's
+    gcc-aarch64-linux-gnu) and the emulator that runs its static programs
+    (qemu-user-static or qemu-user). Without them the test skips, but fails
+    where ``WTS_REQUIRE_AARCH64=1`` says it must run (.ci/run sets it)."""
+    compiler = os.environ.get("WTS_AARCH64_CC", "aarch64-linux-gnu-gcc")
+    emulator = shutil.which("qemu-aarch64-static") or shutil.which("qemu-aarch64")
+    if shutil.which(compiler) is None or emulator is None:
+        what = f"no AArch64 cross compiler ({compiler}) and emulator (qemu-aarch64) on PATH"
+        if os.environ.get("WTS_REQUIRE_AARCH64") == "1":
+            pytest.fail(f"{what}, and WTS_REQUIRE_AARCH64=1 says this test must run")
+        pytest.skip(what)
+    return compiler, emulator

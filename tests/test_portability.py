@@ -17,6 +17,7 @@ import subprocess
 import sys
 
 import pytest
+from helpers import aarch64_tools
 
 import wts
 import wts.engine.reference
@@ -165,10 +166,8 @@ def test_bit_primitives_on_64_bit_arm_match_x86(compiled: dict[str, str],
                                                 tmp_path: pathlib.Path) -> None:
     """The header cross-compiled for aarch64 (CNT for popcount, the portable C
     too) and run under QEMU: no errors and the same random stream. Runs where
-    Debian's gcc-aarch64-linux-gnu and qemu-user are installed."""
-    cc, qemu = shutil.which("aarch64-linux-gnu-gcc"), shutil.which("qemu-aarch64")
-    if cc is None or qemu is None:
-        pytest.skip("no aarch64 cross compiler and QEMU user emulation on PATH")
+    Debian's gcc-aarch64-linux-gnu and qemu-user(-static) are installed."""
+    cc, qemu = aarch64_tools()
     source = tmp_path / "check_bits.c"
     source.write_text(CHECK_C)
     for name, flags in {"builtins": [], "portable-fallbacks": ["-DHIDE_COMPILER"]}.items():

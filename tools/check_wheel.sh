@@ -72,10 +72,11 @@ problems += [f"wheel lacks {n}" for n in required if n not in names]
 for m in modules:
     if not any(n.startswith(f"wts/{m}.") and n.endswith((".so", ".pyd")) for n in names):
         problems.append(f"wheel lacks the compiled module wts/{m}")
-if platform.machine() == "x86_64":  # the core's builds for each level (setup.py)
-    for level in ("v2", "v3", "v4"):
-        if not any(n.startswith(f"wts/engine/_core_x86_64_{level}.") for n in names):
-            problems.append(f"wheel lacks the core's x86-64-{level} build")
+# The core's builds for each level (setup.py).
+builds = {"x86_64": ["x86_64_v2", "x86_64_v3", "x86_64_v4"], "aarch64": ["aarch64_neon"]}
+for build in builds.get(platform.machine().lower(), []):
+    if not any(n.startswith(f"wts/engine/_core_{build}.") for n in names):
+        problems.append(f"wheel lacks the core's {build} build")
 # The one .c file shipped is the plain scalar C loop; any other is Cython's output.
 loop = "devtools/scalar_loop.c"
 problems += [f"wheel holds {n}" for n in sorted(names)
@@ -85,11 +86,13 @@ problems += [f"wheel holds {n} outside wts/" for n in sorted(names)
 members = {m.split("/", 1)[1] for m in tarfile.open(sdist).getnames() if "/" in m}
 needed = ["pyproject.toml", "setup.py", "LICENSE", "README.md", "CHANGELOG.md",
           "src/wts/engine/wts_bits.h", "src/wts/py.typed", "tests/conftest.py",
-          "tests/perft/expected.json", "tests/typed_example.py", f"src/wts/{loop}"]
+          "tests/perft/expected.json", "tests/typed_example.py", f"src/wts/{loop}",
+          "tests/native/lanes_check.c"]
 needed += [f"src/wts/{m}.pyx" for m in modules] + [f"src/wts/{m}.pyi" for m in modules]
 problems += [f"sdist lacks {n}" for n in needed if n not in members]
 problems += [f"sdist holds {n}" for n in sorted(members)
-             if n.endswith((".c", ".so", ".pyd")) and n != f"src/wts/{loop}"]
+             if n.endswith((".c", ".so", ".pyd"))
+             and n not in (f"src/wts/{loop}", "tests/native/lanes_check.c")]
 print(f"wheel: {len(names)} files; sdist: {len(members)} entries; modules: {', '.join(modules)}")
 if problems:
     sys.exit("\n".join(problems))

@@ -16,7 +16,8 @@ from wts.engine._bits cimport (
 )
 
 cdef extern from "wts_lanes.h" nogil:
-    # Random games in SIMD lanes, the simple turns only; WTS_LANES_SIMD: built with AVX2.
+    # Random games in SIMD lanes, the simple turns only; WTS_LANES_SIMD: built with AVX2 or
+    # the NEON lanes.
     enum: WTS_LANES, WTS_LANES_SIMD
     ctypedef struct wts_lanes:
         pass

@@ -1,14 +1,16 @@
 """The choice of the core's build (the "CPU kernel") once, at import.
 
-setup.py builds ``wts.engine._core`` for the target's baseline and, on x86-64,
-the same C again for each higher microarchitecture level the compiler can
-target (``_core_x86_64_v2`` ...). :func:`load_core` runs before anything
+setup.py builds ``wts.engine._core`` for the target's baseline and the same C
+again for each higher level: on x86-64 each microarchitecture level the
+compiler can target (``_core_x86_64_v2`` ...), on AArch64 the games in NEON
+lanes (``_core_aarch64_neon``). :func:`load_core` runs before anything
 imports the core: it loads the best build this CPU supports under the name
 ``wts.engine._core``, so every module that cimports the core (``_game``,
 ``_simulate``, ``_batch``, the search, other projects) binds to it.
 
 ``WTS_CPU_KERNEL`` names a build to use instead (``x86-64``, ``x86-64-v2``,
-``x86-64-v3``, ``x86-64-v4``; ``baseline`` on any machine). A build this CPU
+``x86-64-v3``, ``x86-64-v4`` on x86-64; ``aarch64``, ``aarch64-neon`` on
+AArch64; ``baseline`` on any machine). A build this CPU
 lacks, or one not built, gives a :class:`RuntimeWarning` and the best one
 there is; a name not in that list is a :class:`wts.ParameterError`.
 """
@@ -31,14 +33,17 @@ __all__ = ["ENVIRONMENT_VARIABLE", "cpu_kernel", "cpu_kernels", "load_core"]
 ENVIRONMENT_VARIABLE = "WTS_CPU_KERNEL"
 
 _CORE = "wts.engine._core"
-# A 32-bit Python on a 64-bit x86 machine reports "AMD64" too: it has the baseline only.
-_X86_64 = platform.machine().lower() in ("x86_64", "amd64") and sys.maxsize > 2**32
-# Each build: (name, x86-64 level, module file's name); the baseline first.
-_BUILDS = (
-    (("x86-64", 1, "_core"), ("x86-64-v2", 2, "_core_x86_64_v2"),
-     ("x86-64-v3", 3, "_core_x86_64_v3"), ("x86-64-v4", 4, "_core_x86_64_v4"))
-    if _X86_64 else (("baseline", 1, "_core"),)
-)
+# A 32-bit Python on a 64-bit machine reports its machine too: it has the baseline only.
+_MACHINE = platform.machine().lower() if sys.maxsize > 2**32 else ""
+# Each build: (name, level wts_cpu_level() reports, module file's name); the baseline first.
+if _MACHINE in ("x86_64", "amd64"):
+    _BUILDS: tuple[tuple[str, int, str], ...] = (
+        ("x86-64", 1, "_core"), ("x86-64-v2", 2, "_core_x86_64_v2"),
+        ("x86-64-v3", 3, "_core_x86_64_v3"), ("x86-64-v4", 4, "_core_x86_64_v4"))
+elif _MACHINE in ("aarch64", "arm64"):
+    _BUILDS = (("aarch64", 1, "_core"), ("aarch64-neon", 2, "_core_aarch64_neon"))
+else:
+    _BUILDS = (("baseline", 1, "_core"),)
 _HERE = [os.path.dirname(os.path.abspath(__file__))]  # where the builds are
 _chosen: str | None = None
 

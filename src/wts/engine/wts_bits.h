@@ -16,7 +16,7 @@
 #include <immintrin.h>
 #endif
 
-/* The x86-64 level a core variant is built for (setup.py); 1 for the baseline. */
+/* The level a core variant is built for (setup.py, wts_cpu.h); 1 for the baseline. */
 #ifndef WTS_KERNEL_LEVEL
 #define WTS_KERNEL_LEVEL 1
 #endif

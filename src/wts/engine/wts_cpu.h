@@ -5,7 +5,9 @@
  * SSE4.2, 3 AVX2, BMI1/2, FMA, LZCNT, MOVBE, 4 AVX-512 (F, BW, CD, DQ, VL).
  * The AVX levels also need the OS to save the vector registers (XGETBV).
  * One decoding of CPUID for every compiler: only reading CPUID and XCR0
- * differs. Other CPUs report level 1: they run the baseline build.
+ * differs. AArch64 reports level 2: NEON is part of every AArch64 CPU that
+ * Linux, macOS and Windows run on, so no register needs reading. Other CPUs
+ * report level 1: they run the baseline build.
  */
 #ifndef WTS_CPU_H
 #define WTS_CPU_H
@@ -70,6 +72,8 @@ static inline int wts_cpu_level(void) {
           && WTS_HAS(l7[1], 28) && WTS_HAS(l7[1], 30) && WTS_HAS(l7[1], 31)))
         return 3;
     return 4;
+#elif defined(__aarch64__) || defined(_M_ARM64)
+    return 2;
 #else
     return 1;
 #endif

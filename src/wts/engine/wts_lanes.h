@@ -20,7 +20,8 @@
  * AVX-512 build, which adds its mask registers, rotates and masked stores:
  * 512-bit vectors (build with -DWTS_VEC=8) and four vectors a step
  * (-DWTS_LANES=16) were 14-19% slower in simulate on an AMD Zen 4, which
- * executes 512-bit operations as two halves (README, "CPU kernels").
+ * executes 512-bit operations as two halves (README, "CPU kernels"). On
+ * AArch64 (-DWTS_NEON_LANES) they are NEON's 128-bit ones, four a step.
  */
 #ifndef WTS_LANES_H
 #define WTS_LANES_H
@@ -31,6 +32,15 @@
 #if defined(__AVX2__)
 #include <immintrin.h>
 #define WTS_LANES_SIMD 1
+#elif defined(WTS_NEON_LANES) && defined(__aarch64__) && defined(__ARM_NEON) \
+    && (defined(__GNUC__) || defined(__clang__))
+/* AArch64 always has NEON, so the baseline build could use it too: the lanes
+ * are a build of their own (setup.py, "aarch64-neon") for a choice at import. */
+#include <arm_neon.h>
+#define WTS_LANES_SIMD 1
+#define WTS_LANES_NEON 1
+#undef WTS_VEC
+#define WTS_VEC 2
 #else
 #define WTS_LANES_SIMD 0
 #endif
@@ -42,11 +52,12 @@
 #undef WTS_VEC
 #define WTS_VEC 4  /* 512-bit vectors need AVX-512F, which this build lacks */
 #endif
-#if WTS_VEC != 4 && WTS_VEC != 8
-#error "WTS_VEC is the lanes of one vector: 4 (256-bit) or 8 (512-bit)"
+#if WTS_VEC != 2 && WTS_VEC != 4 && WTS_VEC != 8
+#error "WTS_VEC is the lanes of one vector: 2 (NEON), 4 (256-bit) or 8 (512-bit)"
 #endif
 #ifndef WTS_LANES
-#define WTS_LANES (2 * WTS_VEC)
+/* Eight games in flight: two 256-bit vectors, or four NEON ones. */
+#define WTS_LANES (WTS_VEC == 2 ? 8 : 2 * WTS_VEC)
 #endif
 #if WTS_LANES % WTS_VEC != 0 || WTS_LANES < WTS_VEC || WTS_LANES > 16
 #error "WTS_LANES must be a multiple of WTS_VEC, from WTS_VEC to 16"
@@ -146,7 +157,36 @@ WTS_INLINE int wts_lane_moves(wts_lanes *lanes, int lane, wts_board empty) {
 /* ---- The vector operations ---------------------------------------------- */
 #if WTS_LANES_SIMD
 
-#if WTS_VEC == 8
+#if defined(WTS_LANES_NEON)
+typedef uint64x2_t wts_vec;
+#define WTS_VLOAD(p) vld1q_u64((const uint64_t *)(p))
+#define WTS_VSTORE(p, v) vst1q_u64((uint64_t *)(p), (v))
+#define WTS_VSHL(v, k) vshlq_n_u64((v), (k))
+#define WTS_VSHR(v, k) vshrq_n_u64((v), (k))
+/* Shift right and insert: the high bits of v << k kept, v >> (64 - k) below. */
+#define WTS_VROTL(v, k) vsriq_n_u64(vshlq_n_u64((v), (k)), (v), 64 - (k))
+#define wts_vand vandq_u64
+#define wts_vor vorrq_u64
+#define wts_vxor veorq_u64
+#define wts_vadd vaddq_u64
+#define wts_vandnot(a, b) vbicq_u64((b), (a))  /* ~a & b */
+/* A negative count shifts right, so a count of -64 or less gives 0, as does
+ * one of 64 or more: the same lanes as AVX2's for wts_vboard_bit's counts. */
+#define wts_vshlv(v, k) vshlq_u64((v), vreinterpretq_s64_u64(k))
+#define wts_vset1(x) vdupq_n_u64((uint64_t)(x))
+#define wts_vzero() vdupq_n_u64(0)
+WTS_INLINE uint32_t wts_vbits(uint64x2_t all_or_none) {
+    return (uint32_t)(vgetq_lane_u64(all_or_none, 0) & 1u)
+           | (uint32_t)(vgetq_lane_u64(all_or_none, 1) & 2u);
+}
+#define wts_vnonzero(v) wts_vbits(vtstq_u64((v), (v)))
+#define wts_vequal(a, b) wts_vbits(vceqq_u64((a), (b)))
+#define WTS_VSTORE_WHERE(p, bits, v) do { \
+    const uint64x2_t lane_ = vcombine_u64(vcreate_u64(1), vcreate_u64(2)); \
+    uint64x2_t where_ = vtstq_u64(vdupq_n_u64((uint64_t)(bits)), lane_); \
+    WTS_VSTORE((p), vbslq_u64(where_, (v), WTS_VLOAD(p))); \
+} while (0)
+#elif WTS_VEC == 8
 typedef __m512i wts_vec;
 #define WTS_VLOAD(p) _mm512_loadu_si512((const void *)(p))
 #define WTS_VSTORE(p, v) _mm512_storeu_si512((void *)(p), (v))
