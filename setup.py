@@ -103,7 +103,7 @@ class BuildExt(build_ext):
             level = getattr(ext, "wts_level", None)
             if level is not None:
                 flags = ext.wts_flags[1 if msvc else 0]
-                if flags is None or not self._accepts(flags):
+                if flags is None or not self._accepts(ext, flags):
                     print(f"setup.py: the compiler cannot target level {level}: "
                           f"{ext.name} is not built")
                     continue
@@ -129,13 +129,17 @@ class BuildExt(build_ext):
             return ["PyInit__core"]  # the core's own init function, whatever the file's name
         return super().get_export_symbols(ext)
 
-    def _accepts(self, flags: list[str]) -> bool:
+    def _accepts(self, ext: Extension, flags: list[str]) -> bool:
+        """Whether the compiler builds the variant's headers with its flags and
+        macros: wts_lanes.h refuses NEON lanes where it cannot build them (a
+        compiler without NEON, a 32-bit ARM one on an AArch64 machine)."""
         with tempfile.TemporaryDirectory() as tmp:
             source = os.path.join(tmp, "probe.c")
             with open(source, "w") as file:
-                file.write("int main(void) { return 0; }\n")
+                file.write('#include "wts_lanes.h"\nint main(void) { return WTS_LANES_SIMD; }\n')
             try:
-                self.compiler.compile([source], output_dir=tmp, extra_postargs=flags)
+                self.compiler.compile([source], output_dir=tmp, macros=ext.define_macros,
+                                      include_dirs=ext.include_dirs, extra_postargs=flags)
             except CompileError:
                 return False
         return True

@@ -190,11 +190,14 @@ def test_every_kernel_plays_the_same_games_from_every_start() -> None:
 
 def test_the_default_is_the_best_kernel_and_the_baseline_is_always_there() -> None:
     kernels = wts.cpu_kernels()
-    assert kernels and kernels[0] in ("x86-64", "baseline")
+    assert kernels and kernels[0] in ("x86-64", "aarch64", "baseline")
     if "WTS_CPU_KERNEL" not in os.environ:
         assert wts.cpu_kernel() == kernels[-1]
-    if platform.machine().lower() in ("x86_64", "amd64"):
+    machine = platform.machine().lower()
+    if machine in ("x86_64", "amd64"):
         assert set(kernels) <= {"x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4"}
+    elif machine in ("aarch64", "arm64"):
+        assert set(kernels) <= {"aarch64", "aarch64-neon"}
 
 
 def test_baseline_names_the_lowest_kernel() -> None:

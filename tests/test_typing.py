@@ -37,7 +37,7 @@ def _extension_modules() -> list[str]:
             name = str(path.relative_to(PACKAGE))[: -len(suffix)]
             # The core's CPU builds (setup.py) are wts.engine._core itself,
             # loaded under that name: _core.pyi is their stub.
-            names.add(re.sub(r"^engine/_core_x86_64_v\d$", "engine/_core", name))
+            names.add(re.sub(r"^engine/_core_(x86_64_v\d|aarch64_neon)$", "engine/_core", name))
     return sorted(names)
 
 

@@ -5,7 +5,7 @@
 #   2. the wheel holds the .pxd files, wts_bits.h, the .pyi stubs, py.typed and
 #      one compiled module per .pyx, on x86-64 the core's builds for x86-64-v2,
 #      -v3 and -v4 too (objdump: no POPCNT or PDEP in the baseline core, PDEP
-#      in the v3 one) and the plain scalar C loop `wts bench` compiles
+#      in the v3 one), on AArch64 its aarch64-neon build, and the plain scalar C loop `wts bench` compiles
 #      (devtools/scalar_loop.c), and no other .c nor any .pyx (the sdist carries the
 #      .pyx sources; the wheel does not need them: `cimport wts.engine._core` reads
 #      only the .pxd files and the header);

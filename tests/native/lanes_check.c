@@ -1,6 +1,6 @@
 /* Drives wts_lanes.h over random positions and prints a digest of all it
  * wrote, for tests/test_lanes_builds.py: every build of the lanes (AVX2 on
- * x86-64, NEON on AArch64 under an emulator) must print the same digest.
+ * x86-64, NEON on AArch64) must print the digest recorded there.
  *
  *     lanes_check SEED ROUNDS
  *

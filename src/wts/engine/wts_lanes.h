@@ -41,6 +41,8 @@
 #define WTS_LANES_NEON 1
 #undef WTS_VEC
 #define WTS_VEC 2
+#elif defined(WTS_NEON_LANES)
+#error "WTS_NEON_LANES needs an AArch64 target with NEON, built by GCC or Clang"
 #else
 #define WTS_LANES_SIMD 0
 #endif
@@ -170,8 +172,10 @@ typedef uint64x2_t wts_vec;
 #define wts_vxor veorq_u64
 #define wts_vadd vaddq_u64
 #define wts_vandnot(a, b) vbicq_u64((b), (a))  /* ~a & b */
-/* A negative count shifts right, so a count of -64 or less gives 0, as does
- * one of 64 or more: the same lanes as AVX2's for wts_vboard_bit's counts. */
+/* USHL reads a count's low byte as signed: a negative one shifts right. So
+ * counts from -64 to -1 and from 64 to 127 give 0, as AVX2's do, and
+ * wts_vboard_bit's counts (a padded bit, 0-89, and that bit less 64) are
+ * all in that range. */
 #define wts_vshlv(v, k) vshlq_u64((v), vreinterpretq_s64_u64(k))
 #define wts_vset1(x) vdupq_n_u64((uint64_t)(x))
 #define wts_vzero() vdupq_n_u64(0)
