@@ -106,9 +106,12 @@ def aarch64_tools() -> tuple[str, str]:
     where ``WTS_REQUIRE_AARCH64=1`` says it must run (.ci/run sets it)."""
     compiler = os.environ.get("WTS_AARCH64_CC", "aarch64-linux-gnu-gcc")
     emulator = shutil.which("qemu-aarch64-static") or shutil.which("qemu-aarch64")
-    if shutil.which(compiler) is None or emulator is None:
-        what = f"no AArch64 cross compiler ({compiler}) and emulator (qemu-aarch64) on PATH"
+    lacking = ([f"an AArch64 cross compiler ({compiler})"] if shutil.which(compiler) is None
+               else []) + (["qemu-aarch64-static or qemu-aarch64"] if emulator is None else [])
+    if lacking:
+        what = f"no {' and no '.join(lacking)} on PATH"
         if os.environ.get("WTS_REQUIRE_AARCH64") == "1":
             pytest.fail(f"{what}, and WTS_REQUIRE_AARCH64=1 says this test must run")
         pytest.skip(what)
+    assert emulator is not None
     return compiler, emulator

@@ -73,7 +73,8 @@ for m in modules:
     if not any(n.startswith(f"wts/{m}.") and n.endswith((".so", ".pyd")) for n in names):
         problems.append(f"wheel lacks the compiled module wts/{m}")
 # The core's builds for each level (setup.py).
-builds = {"x86_64": ["x86_64_v2", "x86_64_v3", "x86_64_v4"], "aarch64": ["aarch64_neon"]}
+builds = {"x86_64": ["x86_64_v2", "x86_64_v3", "x86_64_v4"], "aarch64": ["aarch64_neon"],
+          "arm64": ["aarch64_neon"]}
 for build in builds.get(platform.machine().lower(), []):
     if not any(n.startswith(f"wts/engine/_core_{build}.") for n in names):
         problems.append(f"wheel lacks the core's {build} build")

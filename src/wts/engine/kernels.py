@@ -10,9 +10,9 @@ imports the core: it loads the best build this CPU supports under the name
 
 ``WTS_CPU_KERNEL`` names a build to use instead (``x86-64``, ``x86-64-v2``,
 ``x86-64-v3``, ``x86-64-v4`` on x86-64; ``aarch64``, ``aarch64-neon`` on
-AArch64; ``baseline`` on any machine). A build this CPU
-lacks, or one not built, gives a :class:`RuntimeWarning` and the best one
-there is; a name not in that list is a :class:`wts.ParameterError`.
+AArch64; ``baseline`` on any machine). A build this CPU lacks, one not
+built, or another architecture's gives a :class:`RuntimeWarning` and the
+best one there is; any other name is a :class:`wts.ParameterError`.
 """
 
 from __future__ import annotations
@@ -33,17 +33,19 @@ __all__ = ["ENVIRONMENT_VARIABLE", "cpu_kernel", "cpu_kernels", "load_core"]
 ENVIRONMENT_VARIABLE = "WTS_CPU_KERNEL"
 
 _CORE = "wts.engine._core"
+# Each architecture's builds: (name, level wts_cpu_level() reports, module
+# file's name), the baseline first.
+_ARCHITECTURES: dict[str, tuple[tuple[str, int, str], ...]] = {
+    "x86-64": (("x86-64", 1, "_core"), ("x86-64-v2", 2, "_core_x86_64_v2"),
+               ("x86-64-v3", 3, "_core_x86_64_v3"), ("x86-64-v4", 4, "_core_x86_64_v4")),
+    "64-bit ARM": (("aarch64", 1, "_core"), ("aarch64-neon", 2, "_core_aarch64_neon")),
+}
 # A 32-bit Python on a 64-bit machine reports its machine too: it has the baseline only.
 _MACHINE = platform.machine().lower() if sys.maxsize > 2**32 else ""
-# Each build: (name, level wts_cpu_level() reports, module file's name); the baseline first.
-if _MACHINE in ("x86_64", "amd64"):
-    _BUILDS: tuple[tuple[str, int, str], ...] = (
-        ("x86-64", 1, "_core"), ("x86-64-v2", 2, "_core_x86_64_v2"),
-        ("x86-64-v3", 3, "_core_x86_64_v3"), ("x86-64-v4", 4, "_core_x86_64_v4"))
-elif _MACHINE in ("aarch64", "arm64"):
-    _BUILDS = (("aarch64", 1, "_core"), ("aarch64-neon", 2, "_core_aarch64_neon"))
-else:
-    _BUILDS = (("baseline", 1, "_core"),)
+_ARCHITECTURE = ("x86-64" if _MACHINE in ("x86_64", "amd64")
+                 else "64-bit ARM" if _MACHINE in ("aarch64", "arm64") else None)
+_BUILDS = (_ARCHITECTURES[_ARCHITECTURE] if _ARCHITECTURE is not None
+           else (("baseline", 1, "_core"),))
 _HERE = [os.path.dirname(os.path.abspath(__file__))]  # where the builds are
 _chosen: str | None = None
 
@@ -74,19 +76,27 @@ def _choose() -> str:
     asked = os.environ.get(ENVIRONMENT_VARIABLE, "").strip()
     if not asked:
         return usable[-1]
-    names = [name for name, _, _ in _BUILDS]
     if asked == "baseline":
         return usable[0]
-    if asked not in names:
-        choices = ", ".join(dict.fromkeys([*names, "baseline"]))
-        raise ParameterError(f"{ENVIRONMENT_VARIABLE} must be one of {choices}, not {asked!r}")
-    if asked not in usable:
-        warnings.warn(
-            f"{ENVIRONMENT_VARIABLE}={asked}: this machine cannot run that build "
-            f"(it can run {', '.join(usable)}); using {usable[-1]}",
-            RuntimeWarning, stacklevel=3)
-        return usable[-1]
-    return asked
+    if asked in usable:
+        return asked
+    level = next((needs for name, needs, _ in _BUILDS if name == asked), None)
+    if level is not None:
+        why = ("this CPU cannot run that build" if level > cpu_level()
+               else "that build is not in this install")
+    else:
+        # Another architecture's name is not an error: one environment may
+        # serve machines of both (a cluster's workers, say).
+        other = next((architecture for architecture, builds in _ARCHITECTURES.items()
+                      if any(name == asked for name, _, _ in builds)), None)
+        if other is None:
+            every = [name for builds in _ARCHITECTURES.values() for name, _, _ in builds]
+            raise ParameterError(f"{ENVIRONMENT_VARIABLE} must be one of "
+                                 f"{', '.join([*every, 'baseline'])}, not {asked!r}")
+        why = f"that build is for {other}, and this machine is {_ARCHITECTURE or _MACHINE}"
+    warnings.warn(f"{ENVIRONMENT_VARIABLE}={asked}: {why} (it can run "
+                  f"{', '.join(usable)}); using {usable[-1]}", RuntimeWarning, stacklevel=3)
+    return usable[-1]
 
 
 def load_core() -> None:

@@ -29,20 +29,20 @@
 #include <stddef.h>
 
 #include "wts_bits.h"
-#if defined(__AVX2__)
-#include <immintrin.h>
-#define WTS_LANES_SIMD 1
-#elif defined(WTS_NEON_LANES) && defined(__aarch64__) && defined(__ARM_NEON) \
-    && (defined(__GNUC__) || defined(__clang__))
+#if defined(WTS_NEON_LANES)
 /* AArch64 always has NEON, so the baseline build could use it too: the lanes
  * are a build of their own (setup.py, "aarch64-neon") for a choice at import. */
+#if !(defined(__aarch64__) && defined(__ARM_NEON) && (defined(__GNUC__) || defined(__clang__)))
+#error "WTS_NEON_LANES needs an AArch64 target with NEON, built by GCC or Clang"
+#endif
 #include <arm_neon.h>
 #define WTS_LANES_SIMD 1
 #define WTS_LANES_NEON 1
 #undef WTS_VEC
 #define WTS_VEC 2
-#elif defined(WTS_NEON_LANES)
-#error "WTS_NEON_LANES needs an AArch64 target with NEON, built by GCC or Clang"
+#elif defined(__AVX2__)
+#include <immintrin.h>
+#define WTS_LANES_SIMD 1
 #else
 #define WTS_LANES_SIMD 0
 #endif
