@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import sys
 from typing import Any
 
 import pytest
@@ -97,6 +98,13 @@ def random_game(Game: Any, seed: int, turns: int | None = None, *, start: Any = 
         game.play(black, black if rng.random() < collide else rng.choice(legal))
         played += 1
     return game
+
+
+def unix_c_compiler() -> str | None:
+    """The first of cc, gcc and clang on PATH; None on Windows or without one."""
+    if sys.platform == "win32":
+        return None
+    return next((name for name in ("cc", "gcc", "clang") if shutil.which(name)), None)
 
 
 def aarch64_tools() -> tuple[str, str]:

@@ -10,14 +10,12 @@ WTS_REQUIRE_AARCH64=1, so there no NEON check skips."""
 
 from __future__ import annotations
 
-import os
 import platform
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import aarch64_tools
+from helpers import aarch64_tools, unix_c_compiler
 
 import wts
 from wts.engine._cpu import cpu_level
@@ -62,9 +60,9 @@ def recorded(seed: str) -> dict[str, str]:
 
 
 def native_compiler() -> str:
-    compiler = os.environ.get("CC", "cc")
-    if shutil.which(compiler) is None:
-        pytest.skip(f"no C compiler ({compiler})")
+    compiler = unix_c_compiler()
+    if compiler is None:
+        pytest.skip("no Unix C compiler (cc, gcc, clang) on PATH")
     return compiler
 
 

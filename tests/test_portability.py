@@ -12,12 +12,10 @@
 from __future__ import annotations
 
 import pathlib
-import shutil
 import subprocess
-import sys
 
 import pytest
-from helpers import aarch64_tools
+from helpers import aarch64_tools, unix_c_compiler
 
 import wts
 import wts.engine.reference
@@ -118,18 +116,9 @@ VARIANTS = {
 }
 
 
-def _compiler() -> str | None:
-    if sys.platform == "win32":
-        return None
-    for name in ("cc", "gcc", "clang"):
-        if shutil.which(name):
-            return name
-    return None
-
-
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    cc = _compiler()
+    cc = unix_c_compiler()
     if cc is None:
         pytest.skip("no Unix C compiler (cc, gcc, clang) on PATH")
     build = tmp_path_factory.mktemp("bits")

@@ -5,8 +5,9 @@
 #   2. the wheel holds the .pxd files, wts_bits.h, the .pyi stubs, py.typed and
 #      one compiled module per .pyx, on x86-64 the core's builds for x86-64-v2,
 #      -v3 and -v4 too (objdump: no POPCNT or PDEP in the baseline core, PDEP
-#      in the v3 one), on AArch64 its aarch64-neon build, and the plain scalar C loop `wts bench` compiles
-#      (devtools/scalar_loop.c), and no other .c nor any .pyx (the sdist carries the
+#      in the v3 one), on AArch64 its aarch64-neon build, and the plain
+#      scalar C loop `wts bench` compiles (devtools/scalar_loop.c), and no
+#      other .c nor any .pyx (the sdist carries the
 #      .pyx sources; the wheel does not need them: `cimport wts.engine._core` reads
 #      only the .pxd files and the header);
 #   3. `auditwheel show`, then `auditwheel repair` to a manylinux tag;
@@ -87,13 +88,14 @@ problems += [f"wheel holds {n} outside wts/" for n in sorted(names)
 members = {m.split("/", 1)[1] for m in tarfile.open(sdist).getnames() if "/" in m}
 needed = ["pyproject.toml", "setup.py", "LICENSE", "README.md", "CHANGELOG.md",
           "src/wts/engine/wts_bits.h", "src/wts/py.typed", "tests/conftest.py",
-          "tests/perft/expected.json", "tests/typed_example.py", f"src/wts/{loop}",
-          "tests/native/lanes_check.c"]
+          "tests/perft/expected.json", "tests/typed_example.py"]
+# The sdist's C files that are not Cython's output: the loop and the lanes' test driver.
+written_c = [f"src/wts/{loop}", "tests/native/lanes_check.c"]
+needed += written_c
 needed += [f"src/wts/{m}.pyx" for m in modules] + [f"src/wts/{m}.pyi" for m in modules]
 problems += [f"sdist lacks {n}" for n in needed if n not in members]
 problems += [f"sdist holds {n}" for n in sorted(members)
-             if n.endswith((".c", ".so", ".pyd"))
-             and n not in (f"src/wts/{loop}", "tests/native/lanes_check.c")]
+             if n.endswith((".c", ".so", ".pyd")) and n not in written_c]
 print(f"wheel: {len(names)} files; sdist: {len(members)} entries; modules: {', '.join(modules)}")
 if problems:
     sys.exit("\n".join(problems))
