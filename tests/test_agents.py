@@ -371,6 +371,31 @@ def test_stop_event_set_from_another_thread_makes_select_answer(
     assert all(tree.iterations > 0 for tree in agent._team.trees)
 
 
+def test_reset_during_a_select_in_another_thread_is_refused_and_changes_nothing() -> None:
+    """``reset`` takes the busy lock as ``select`` does: while another thread
+    selects it raises BusyError, and that select ends with its own state (a
+    reset once raced it, failing it with IndexError and undone by it)."""
+    stop = threading.Event()
+    agent = MCTSAgent(playouts=10**9, seed=4, stop=stop)
+    result: list[int] = []
+    selecting = threading.Thread(target=lambda: result.append(agent.select(wts.Game(), "black")))
+    selecting.start()
+    try:
+        while not agent._busy.locked() and selecting.is_alive():
+            time.sleep(0.001)
+        state = agent._rng.getstate()
+        with pytest.raises(wts.BusyError, match="another thread"):
+            agent.reset()
+        assert agent._rng.getstate() == state and agent._team.trees
+    finally:
+        stop.set()
+        selecting.join()
+    assert result and result[0] in range(81)
+    assert agent.total_playouts > 0
+    agent.reset()  # once the select has ended
+    assert agent.total_playouts == 0 and agent.last_search is None
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_winning_squares_match_the_reference_lines(seed: int) -> None:
     """Every empty square that would complete five of ``color``, by the reference's

@@ -334,10 +334,21 @@ class MCTSAgent:
         Search(Game(), max_memory=0, **options)
         self._team = SearchTeam(self.threads, options, self.max_memory, self.reuse)
         self._busy = threading.Lock()
-        self.reset()
+        self._reset()
 
     def reset(self) -> None:
         self._rng = random.Random(self.seed if self.seed is not None else _fresh_seed())
+        """Start afresh: the seed's random state, no trees, no totals. Like
+        ``select``, it runs one call at a time: while another thread selects,
+        it raises :class:`wts.BusyError` and changes nothing."""
+        if not self._busy.acquire(blocking=False):
+            raise BusyError("this MCTSAgent is selecting a move in another thread")
+        try:
+            self._reset()
+        finally:
+            self._busy.release()
+
+    def _reset(self) -> None:
         self._team.clear()
         self.last_search: SearchInfo | None = None
         self.total_playouts = 0
