@@ -343,10 +343,12 @@ def _alive(pid: int) -> bool:
 @pytest.mark.parametrize("text, message", [
     ("[]", "not a wts selfplay manifest"),
     ("{not json", "not a wts selfplay manifest"),
-    ('{"format": "wts-selfplay/1", "settings": {}, "shards": {}}', "settings"),
-    ('{"format": "wts-selfplay/1", "settings": {"agent": "random", "games": 4, "seed": 0, '
-     '"shard_size": 2, "max_turns": 1000}, "shards": {"9": {"games": 2, "examples": 8, '
-     '"failed": []}}}', "shard '9'"),
+    ('{"format": "wts-selfplay/2", "wts": "0.1.0", "complete": false, "settings": {}, '
+     '"shards": {}}', "settings"),
+    ('{"format": "wts-selfplay/2", "wts": "0.1.0", "complete": false, "settings": '
+     '{"agent": "random", "games": 4, "seed": 0, "shard_size": 2, "max_turns": 1000}, '
+     '"shards": {"9": {"games": 2, "examples": 8, "failed": []}}}', "shard '9'"),
+    ('{"format": "wts-selfplay/1", "settings": {}, "shards": {}}', "written by an older wts"),
 ])
 def test_a_damaged_manifest_is_a_wts_error_for_selfplay_and_load(
         tmp_path: pathlib.Path, text: str, message: str) -> None:

@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable
 
 from wts.params import MAX_THREADS, SEED_MAX
-from wts.players.agents import LEVELS, MAX_TIME_LIMIT, parse_agent_spec
+from wts.players.agents import LEVELS, MAX_TIME_LIMIT, canonical_agent_spec
 
 __all__ = [
     "integer",
@@ -112,10 +112,9 @@ def agent_spec(text: str) -> str:
     """An agent as ``wts tournament`` names it: ``random``, ``greedy``, ``mcts``, ``mcts:3``,
     ``openspiel-mcts``, ``openspiel-mcts:1000``."""
     try:
-        parse_agent_spec(text)
+        return canonical_agent_spec(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
-    return text.strip().lower()
 
 
 def engine_class(text: str) -> type:

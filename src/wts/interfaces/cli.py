@@ -93,7 +93,11 @@ def add_selfplay_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-turns", type=arguments.integer("a number of turns", 1),
                         default=1000, help="a game still going then is cut, a draw")
     parser.add_argument("--on-error", choices=("stop", "skip"), default="stop",
-                        help="a game that raises stops the run (default) or is skipped")
+                        help="a game that raises stops the run (default) or is skipped "
+                        "(and played again when the run is resumed)")
+    parser.add_argument("--mixed-versions", action="store_true",
+                        help="resume a run written by another version of wts (or of "
+                        "OpenSpiel, for its agent), whose players may choose other moves")
     arguments.add_backend_arguments(parser)
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="show a progress bar (default: on a terminal)")
@@ -121,7 +125,8 @@ def run_selfplay(args: argparse.Namespace, out: TextIO) -> int:
         report = selfplay(args.out, args.games, agent=args.agent, seed=args.seed,
                           backend=args.backend, workers=args.workers, address=args.address,
                           shard_size=args.shard_size, max_turns=args.max_turns,
-                          on_error=args.on_error, progress=callback)
+                          on_error=args.on_error, mixed_versions=args.mixed_versions,
+                          progress=callback)
     finally:
         if bar is not None:
             bar.close()
@@ -134,6 +139,9 @@ def run_selfplay(args: argparse.Namespace, out: TextIO) -> int:
         ("played now", f"{report.played:,} games in {report.seconds:.1f} s"),
         ("speed", f"{report.games_per_second:.2f} games/s"),
     ]
+    if report.replayed:
+        rows.append(("played again", "; ".join(report.replayed[:3])
+                     + (" ..." if len(report.replayed) > 3 else "")))
     if report.failures:
         rows.append(("skipped", ", ".join(f"game {f.game} ({f.error})"
                                           for f in report.failures[:5])

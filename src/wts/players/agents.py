@@ -57,6 +57,7 @@ __all__ = [
     "SearchInfo",
     "LEVELS",
     "ucb_exploration",
+    "canonical_agent_spec",
     "default_prior_weight",
     "AGENT_NAMES",
     "OPENSPIEL_SIMULATIONS",
@@ -337,7 +338,6 @@ class MCTSAgent:
         self._reset()
 
     def reset(self) -> None:
-        self._rng = random.Random(self.seed if self.seed is not None else _fresh_seed())
         """Start afresh: the seed's random state, no trees, no totals. Like
         ``select``, it runs one call at a time: while another thread selects,
         it raises :class:`wts.BusyError` and changes nothing."""
@@ -349,6 +349,7 @@ class MCTSAgent:
             self._busy.release()
 
     def _reset(self) -> None:
+        self._rng = random.Random(self.seed if self.seed is not None else _fresh_seed())
         self._team.clear()
         self.last_search: SearchInfo | None = None
         self.total_playouts = 0
@@ -561,6 +562,26 @@ def agent_options(spec: str) -> dict[str, int | float | bool | str]:
             raise ParameterError(f"bad value for {key} in {_shown(spec)}: expected {wanted}, "
                                  f"not {_shown(text)}") from None
     return options
+
+
+def canonical_agent_spec(spec: str) -> str:
+    """The spec as game records and run folders store it: lower case, with no
+    white space around its parts; a spec that does not parse, or holds white
+    space or a control character inside a part, raises ParameterError.
+
+    >>> canonical_agent_spec(" MCTS : 2 , threads = 2")
+    'mcts:2,threads=2'
+    """
+    name, number = parse_agent_spec(spec)
+    parts = [name if number is None else f"{name}:{number}"]
+    for item in spec.strip().lower().split(",")[1:]:
+        key, _, text = (part.strip() for part in item.partition("="))
+        parts.append(f"{key}={text}")
+    canonical = ",".join(parts)
+    if not all(c.isprintable() and not c.isspace() for c in canonical):
+        raise ParameterError(f"bad agent spec {_shown(spec)}: white space or a control "
+                             "character inside a part")
+    return canonical
 
 
 def make_agent(

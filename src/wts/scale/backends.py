@@ -27,10 +27,11 @@ import ctypes
 import multiprocessing
 import os
 import signal
+import socket
 import sys
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
@@ -45,6 +46,8 @@ BACKENDS = ("local", "process", "ray")
 
 #: How often a chunk whose worker died is played again before the run stops.
 RETRIES = 3
+#: How long a Ray cluster's address may take to answer before it is given up.
+_CONNECT_SECONDS = 10.0
 
 Chunk = TypeVar("Chunk")
 Result = TypeVar("Result")
@@ -76,7 +79,7 @@ def check_backend(backend: object, workers: object, address: object) -> tuple[st
 
 def run_chunks(
     task: Callable[[Chunk], Result],
-    chunks: Sequence[Chunk],
+    chunks: Iterable[Chunk],
     *,
     backend: str = "local",
     workers: int | None = None,
@@ -86,6 +89,8 @@ def run_chunks(
     """``(index, task(chunks[index]))`` for every chunk, as each finishes.
 
     ``task`` must be a module-level function, importable where the workers run.
+    ``chunks`` is read as the workers free up, so it may be a generator as
+    long as the run: only the chunks in flight are held.
     """
     backend, workers = check_backend(backend, workers, address)
     retries = check_int(retries, "retries", 0, 100)
@@ -147,65 +152,109 @@ def _lost(index: int, retries: int) -> WorkerLostError:
         "`if __name__ == '__main__':` guard)")
 
 
-def _run_on_processes(task: Callable[[Any], Any], chunks: Sequence[Any], workers: int,
+def _run_on_processes(task: Callable[[Any], Any], chunks: Iterable[Any], workers: int,
                       retries: int) -> Iterator[tuple[int, Any]]:
     context = multiprocessing.get_context("spawn")
-    waiting = deque(range(len(chunks)))
-    attempts = [0] * len(chunks)
-    while waiting:
+    source = enumerate(chunks)  # taken as the workers free up: memory stays with them
+    again: deque[tuple[int, Any]] = deque()  # chunks whose worker died, in order
+    attempts: dict[int, int] = {}
+    while True:
         pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
                                    initargs=(os.getpid(),))
-        running: dict[Future[Any], int] = {}
+        running: dict[Future[Any], tuple[int, Any]] = {}
+        held = None  # a chunk taken but not yet in the pool
         try:
-            while waiting or running:
-                # At most two chunks a worker queued: memory stays with the workers.
-                while waiting and len(running) < 2 * workers:
+            while True:
+                # At most two chunks a worker queued.
+                while len(running) < 2 * workers:
+                    held = again.popleft() if again else next(source, None)
+                    if held is None:
+                        break
                     with _interrupts_held():  # submit starts the workers it needs
-                        future = pool.submit(task, chunks[waiting[0]])  # or finds it broken
-                    running[future] = waiting.popleft()
+                        future = pool.submit(task, held[1])  # or finds the pool broken
+                    running[future], held = held, None
+                if not running:
+                    break
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:
                     result = future.result()  # a dead worker raises here: keep its chunk
-                    yield running.pop(future), result
+                    yield running.pop(future)[0], result
         except BrokenProcessPool:
             # A worker died: every chunk the pool held goes back, in order.
-            lost = sorted(running.values())
-            for index in lost:
-                attempts[index] += 1
+            lost = sorted(running.values(), key=lambda item: item[0])
+            for index, _chunk in lost:
+                attempts[index] = attempts.get(index, 0) + 1
                 if attempts[index] > retries:
                     _stop_pool(pool)
                     raise _lost(index, retries) from None
-            waiting.extendleft(reversed(lost))
+            if held is not None:
+                again.appendleft(held)
+            again.extendleft(reversed(lost))
             _stop_pool(pool)
             continue
         except BaseException:
             _stop_pool(pool)
             raise
         pool.shutdown(wait=True)
+        return
 
 
-def _run_on_ray(task: Callable[[Any], Any], chunks: Sequence[Any], workers: int,
+def _probe(address: str) -> None:
+    """A HOST:PORT with nothing listening is refused in seconds, not after Ray's
+    minutes of retries; Ctrl-C ends the wait."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "://" in address:
+        return  # "auto" and ray:// addresses are Ray's to resolve
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=_CONNECT_SECONDS):
+            pass
+    except (OSError, ValueError, OverflowError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        raise WtsError(f"no Ray cluster answers at {address} ({reason}): start one there "
+                       "with `ray start --head`, or name another with --address") from None
+
+
+def _connect(ray: Any, workers: int, address: str | None) -> bool:
+    """Ray initialised for this run; True if this call started it. Ray's
+    processes started before a Ctrl-C (or a failure) are stopped with it."""
+    if ray.is_initialized():
+        return False
+    if address is not None:
+        _probe(address)
+    try:
+        if address is None:
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=address, log_to_driver=False)
+    except ConnectionError as exc:
+        ray.shutdown()
+        raise WtsError(f"cannot join a Ray cluster at {address}: {exc}") from None
+    except BaseException:
+        ray.shutdown()
+        raise
+    return True
+
+
+def _run_on_ray(task: Callable[[Any], Any], chunks: Iterable[Any], workers: int,
                 address: str | None, retries: int) -> Iterator[tuple[int, Any]]:
     try:
         import ray
     except ImportError as exc:
         raise ImportError("the ray backend needs Ray: python -m pip install ray "
                           "(the ray extra)") from exc
-    if not ray.is_initialized():
-        if address is None:
-            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-        else:
-            ray.init(address=address, log_to_driver=False)
+    _connect(ray, workers, address)
     # Ray plays a task again when its worker dies (a system failure), up to
     # max_retries; an exception the task raises is not retried.
     remote = ray.remote(num_cpus=1, max_retries=retries, retry_exceptions=False)(task)
-    waiting = deque(range(len(chunks)))
+    source = enumerate(chunks)  # taken as tasks finish: memory stays with the workers
     running: dict[Any, int] = {}
 
     def start_more() -> None:
-        while waiting and len(running) < workers:
-            index = waiting.popleft()
-            running[remote.remote(chunks[index])] = index
+        while len(running) < workers:
+            item = next(source, None)
+            if item is None:
+                return
+            running[remote.remote(item[1])] = item[0]
 
     try:
         start_more()
@@ -222,7 +271,7 @@ def _run_on_ray(task: Callable[[Any], Any], chunks: Sequence[Any], workers: int,
                         ray.exceptions.NodeDiedError) as exc:
                     raise _lost(index, retries) from exc
                 except ray.exceptions.RayTaskError as exc:
-                    raise exc.as_instanceof_cause() from None
+                    raise exc.as_instanceof_cause() from None  # type: ignore[no-untyped-call]
                 yield index, result
     except BaseException:
         for ref in running:

@@ -1,0 +1,111 @@
+"""A self-play run's folder: its manifest and its shards' files, read and
+written only through :class:`~wts.scale.files.Folder` and checked on every read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from wts.scale import manifest as manifests
+from wts.scale import shards
+from wts.scale.files import Folder, RunFolderError
+
+__all__ = ["RunFolder"]
+
+
+class RunFolder:
+    """The folder of the run at ``path``: the run's folder and its ``games``
+    and ``examples`` folders, held open while the object lives."""
+
+    def __init__(self, path: Path, *, create: bool) -> None:
+        self.path = path
+        self.top = Folder.open(path, create=create)
+        self._folders: dict[str, Folder] = {}
+        if create:
+            try:
+                for name in manifests.FOLDERS:
+                    self.folder(name, create=True)
+            except BaseException:
+                self.close()
+                raise
+
+    def folder(self, name: str, *, create: bool = False) -> Folder:
+        """The ``games`` or ``examples`` folder, opened on first use."""
+        if name not in self._folders:
+            self._folders[name] = self.top.sub(name, create=create)
+        return self._folders[name]
+
+    def close(self) -> None:
+        for folder in (*self._folders.values(), self.top):
+            folder.close()
+
+    def __enter__(self) -> RunFolder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def remove_leftovers(self) -> None:
+        """The temporary files a killed run left (only this package's own)."""
+        for folder in (self.top, *self._folders.values()):
+            folder.remove_leftovers()
+
+    def read_manifest(self) -> dict[str, Any] | None:
+        """The checked manifest, or None where there is none yet."""
+        data = self.top.read(manifests.NAME, manifests.MAX_BYTES)
+        if data is None:
+            return None
+        return manifests.parse(data, str(self.path / manifests.NAME))
+
+    def manifest(self) -> dict[str, Any]:
+        """The checked manifest; a RunFolderError where there is none."""
+        manifest = self.read_manifest()
+        if manifest is None:
+            raise RunFolderError(f"{self.path} holds no wts selfplay run "
+                                 f"(no {manifests.NAME})")
+        return manifest
+
+    def write_manifest(self, manifest: dict[str, Any]) -> None:
+        self.top.write(manifests.NAME, manifests.dumps(manifest))
+
+    def write_shard(self, played: shards.Played, agent: str) -> dict[str, Any]:
+        """Both files of a played shard, on the disk; returns the manifest's
+        entry for it (which the caller writes after)."""
+        files = shards.encode(played, agent)
+        entry_files = {}
+        for folder, data in files.items():
+            self.folder(folder).write(shards.name(played.shard), data)
+            entry_files[folder] = {"bytes": len(data), "sha256": shards.digest(data)}
+        failed = [{"game": f.game, "seeds": list(f.seeds), "error": f.error}
+                  for f in played.failures]
+        return {"games": len(played.games["game"]), "examples": len(played.examples["game"]),
+                "failed": failed, "versions": dict(played.versions), "files": entry_files}
+
+    def read_shard(self, manifest: dict[str, Any], shard: int, *,
+                   check_only: bool = False) -> dict[str, Any]:
+        """The two tables of listed shard ``shard``, each checked against the
+        manifest (size, SHA-256, schema, rows, game indices) before it is read;
+        a RunFolderError names the first fault. ``check_only`` decompresses
+        only the columns the checks need."""
+        settings = manifest["settings"]
+        entry = manifest["shards"][str(shard)]
+        failed = {item["game"] for item in entry["failed"]}
+        games = [i for i in manifests.shard_games(settings, shard) if i not in failed]
+        rows = {"games": entry["games"], "examples": entry["examples"]}
+        tables = {}
+        for folder in manifests.FOLDERS:
+            expected = entry["files"][folder]
+            name = shards.name(shard)
+            where = f"{self.path / folder / name} (shard {shard})"
+            data = self.folder(folder).read(name, expected["bytes"])
+            if data is None:
+                raise RunFolderError(f"{where}: missing")
+            columns = None if not check_only else (["turns"] if folder == "games" else [])
+            tables[folder] = shards.decode(data, folder, expected, rows[folder], games,
+                                           settings["max_turns"], where, columns=columns)
+        turns = sum(tables["games"]["turns"].to_pylist())
+        if 2 * turns != entry["examples"]:
+            raise RunFolderError(f"{self.path} (shard {shard}): its games last {turns:,} "
+                                 f"turns, which give {2 * turns:,} examples, not "
+                                 f"{entry['examples']:,}")
+        return tables
