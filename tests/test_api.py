@@ -168,6 +168,16 @@ def test_copy_is_equal_and_independent(Game) -> None:
     assert twin.eggs == tuple(names("I9 C3"))
 
 
+def test_calling_init_again_starts_the_game_afresh_on_both_engines(Game) -> None:
+    """``__init__`` called again reset the reference game but left the fast one as it was."""
+    game = Game.from_setup(black=["A1", "B1", "C1", "D1"], white=["I9"], eggs=["E5"], turn=7)
+    game.play("E1", "H9")
+    game.__init__()
+    assert game == Game() and game.turn == 0 and not game.is_over()
+    assert game.history == ()
+    assert game.play("E5", "E5").collision == 40 and game.eggs == (40,)
+
+
 def test_copy_of_a_decided_game_keeps_its_status(Game) -> None:
     """A copy keeps the status and counts, and refuses moves the same way."""
     game = setup(Game, black="A1 B1 C1 D1 E1")

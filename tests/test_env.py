@@ -123,6 +123,48 @@ def test_an_illegal_action_can_lose_the_game() -> None:
     assert rewards == {"black": 0.0, "white": 0.0} and all(terminations.values())
 
 
+@pytest.mark.parametrize("action", [
+    np.array([5]), np.array([[5]]), np.ma.masked_array(5, mask=True),
+    np.ma.masked_array(5, mask=False), np.ma.masked_array([5], mask=[True]), np.array(5.0),
+], ids=["(1,)", "(1,1)", "masked", "masked-unmasked", "masked-(1,)", "0-d-float"])
+def test_an_action_that_is_not_an_int_or_0d_int_array_is_illegal(action: object) -> None:
+    """A (1,) array was taken as the square it held, and a fully masked
+    array as the masked value: both are illegal actions."""
+    env = parallel_env(illegal_action="lose")
+    env.reset(seed=0)
+    _, rewards, _, _, infos = env.step({"black": action, "white": 7})
+    assert infos["black"]["illegal_action"] is True and infos["black"]["square"] is None
+    assert rewards == {"black": -1.0, "white": 1.0} and env.game == wts.Game()
+    env.reset(seed=0)
+    assert env.step({"black": np.array(5), "white": 7})[4]["black"]["square"] == 5
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 2**70])
+def test_reset_refuses_a_seed_out_of_range_as_the_vector_env_does(seed: int) -> None:
+    """-1 raised numpy's own ValueError, 2**64 was taken; the vector env
+    refuses both with ParameterError."""
+    env = parallel_env()
+    env.reset(seed=3)
+    env.step({"black": 40, "white": 41})
+    with pytest.raises(wts.ParameterError, match="seed"):
+        env.reset(seed=seed)
+    assert env.game.turn == 1
+    with pytest.raises(wts.ParameterTypeError, match="seed"):
+        env.reset(seed=1.5)  # type: ignore[arg-type]
+    env.reset(seed=2**64 - 1)
+    assert env.game == wts.Game()
+
+
+@pytest.mark.parametrize("actions", [[1, 2], (40, 41), np.array([1, 2]), None])
+def test_step_refuses_actions_that_are_not_a_dict(actions: object) -> None:
+    """``step([1, 2])`` failed with AttributeError inside the environment."""
+    env = parallel_env()
+    env.reset(seed=0)
+    with pytest.raises(wts.ParameterTypeError, match="dict"):
+        env.step(actions)  # type: ignore[arg-type]
+    assert env.game == wts.Game() and env.agents == ["black", "white"]
+
+
 def test_truncation_after_max_cycles() -> None:
     env = parallel_env(max_cycles=2)
     env.reset(seed=0)

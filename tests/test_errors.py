@@ -302,6 +302,41 @@ def test_a_numpy_array_as_a_move_is_an_illegal_move_not_a_type_error(Game, bad: 
     assert snapshot(game) == before and game.history == history
 
 
+@pytest.mark.parametrize("mask", [True, False], ids=["masked", "unmasked"])
+def test_a_masked_array_as_a_move_is_an_illegal_move(Game, mask: bool) -> None:
+    """numpy reads a masked array as its data: a fully masked 0 played A1."""
+    game = game_in_progress(Game)
+    before, history = snapshot(game), game.history
+    bad = np.ma.masked_array(np.int64(5), mask=mask)
+    for mover in (BLACK, WHITE):
+        with pytest.raises(IllegalMoveError, match="masked array"):
+            play_for(game, mover, bad, "A1")
+    with pytest.raises(SquareError, match="masked array"):
+        game.piece_at(bad)
+    with pytest.raises(SetupError, match="masked array"):
+        Game.from_setup(black=[bad])
+    assert snapshot(game) == before and game.history == history
+
+
+def test_batch_step_and_reset_refuse_masked_arrays() -> None:
+    """The int64 fast path read a masked array's buffer: a fully masked
+    action array played its hidden squares."""
+    batch = wts.BatchGame(2)
+    zeros = np.zeros(2, np.int64)
+    masked = np.ma.masked_array(zeros, mask=True)
+    with pytest.raises(wts.BatchError, match="black_moves must not be a numpy masked array"):
+        batch.step(masked, zeros + 1)
+    with pytest.raises(wts.BatchError, match="white_moves must not be a numpy masked array"):
+        batch.step(zeros, np.ma.masked_array(zeros + 1, mask=False))
+    with pytest.raises(wts.BatchError, match="white_moves must not be a numpy masked array"):
+        batch.step([0, 0], masked)
+    assert batch.turns.tolist() == [0, 0] and not batch.observation().any()
+    batch.step(zeros, zeros + 1)
+    with pytest.raises(wts.BatchError, match="mask must not be a numpy masked array"):
+        batch.reset(np.ma.masked_array([True, True], mask=True))
+    assert batch.turns.tolist() == [1, 1]
+
+
 def test_a_huge_int_as_a_move_says_its_size_not_its_digits(Game) -> None:
     """Formatting an int of more than 4,300 digits raises ValueError (Python's
     limit on int-to-str conversion): the messages must not try."""

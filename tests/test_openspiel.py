@@ -131,6 +131,29 @@ def test_no_action_is_taken_after_the_max_turns_terminal() -> None:
     assert state.game.turn == 2 and state.moves == [(0, 1), (2, 3)]
 
 
+@pytest.mark.parametrize("actions", [[], [40], [40, 41, 42]])
+def test_a_joint_action_of_other_than_two_actions_is_a_parameter_error(
+        game, actions: list[int]) -> None:
+    """One action was an IndexError; three played the first two and dropped the third."""
+    state = game.new_initial_state()
+    with pytest.raises(wts.ParameterError, match="2 actions"):
+        state.apply_actions(actions)
+    assert state.game == wts.Game() and state.moves == []
+
+
+@pytest.mark.parametrize("player", [2, 3, 7])
+def test_a_player_other_than_0_or_1_is_a_parameter_error(game, player: int) -> None:
+    """``legal_actions(2)`` listed the squares; ``action_to_string(2, a)`` was an IndexError."""
+    state = game.new_initial_state()
+    with pytest.raises(wts.ParameterError, match="player"):
+        state.legal_actions(player)
+    with pytest.raises(wts.ParameterError, match="player"):
+        state.action_to_string(player, 0)
+    with pytest.raises(wts.ParameterError, match="action"):
+        state.action_to_string(0, 81)
+    assert state.action_to_string(1, 80) == "white I9"
+
+
 @pytest.mark.parametrize("max_turns", [0, -3, 2**31])
 def test_max_turns_out_of_range_is_a_parameter_error(max_turns: int) -> None:
     with pytest.raises(wts.ParameterError, match="max_turns"):

@@ -340,6 +340,36 @@ def test_fit_refuses_malformed_data_naming_the_problem():
         fit(changed(game=data.game.astype(np.float64)))
 
 
+def test_fit_learns_from_huge_finite_policies_as_from_their_scaled_down_form():
+    """A strategy of 1e308s summed to infinity: the fit returned zero weights
+    and a loss of 0.0 without a word."""
+    data = synthetic_data(np.array(LEARNED), 40, seed=5)
+    ones = np.where(data.policy > 1e-3, 1.0, 0.0)
+    ones[:, 0] = 1.0  # occupied in some positions: the fit ignores those
+    expected = fit(dataclasses.replace(data, policy=ones), holdout=0.25)
+    result = fit(dataclasses.replace(data, policy=ones * 1e308), holdout=0.25)
+    assert result.train_cross_entropy > 0.0 and any(result.weights)
+    assert result.weights == pytest.approx(expected.weights, abs=1e-6)
+    assert result.test_cross_entropy == pytest.approx(expected.test_cross_entropy, abs=1e-9)
+
+
+@pytest.mark.parametrize("column", ["game", "observation", "policy", "move"])
+def test_fit_refuses_a_masked_column(column):
+    data = synthetic_data(np.array(LEARNED), 10, seed=2)
+    masked = np.ma.masked_array(getattr(data, column), mask=True)
+    with pytest.raises(ParameterTypeError, match="masked array"):
+        fit(dataclasses.replace(data, **{column: masked}))
+
+
+@pytest.mark.parametrize("mask", [True, False])
+def test_weights_in_a_masked_array_are_refused(mask):
+    weights = np.ma.masked_array(LEARNED, mask=mask)
+    with pytest.raises(ParameterTypeError, match="masked array"):
+        MCTSAgent(prior=weights)
+    with pytest.raises(ParameterTypeError, match="masked array"):
+        Search(wts.Game(), prior=weights)
+
+
 def test_fit_with_nothing_held_out_says_so():
     result = fit(synthetic_data(np.array(LEARNED), 20, seed=6), holdout=0.0)
     assert result.test_examples == 0

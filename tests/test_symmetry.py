@@ -198,6 +198,31 @@ def test_arrays_of_the_wrong_shape_raise_batch_error(bad: np.ndarray, message: s
         transform(bad, Symmetry.IDENTITY)
 
 
+def test_masked_arrays_are_refused_by_the_transforms() -> None:
+    """numpy reads a masked array as its data: the mask was silently dropped."""
+    planes = np.zeros((2, 4, 9, 9), dtype=np.uint8)
+    masks = np.zeros((2, 81), dtype=np.bool_)
+    with pytest.raises(wts.BatchError, match="masked array"):
+        wts.transform_planes(np.ma.masked_array(planes, mask=True), Symmetry.ROTATE_90)
+    with pytest.raises(wts.BatchError, match="masked array"):
+        wts.transform_masks(np.ma.masked_array(masks, mask=True), 1)
+    with pytest.raises(wts.BatchError, match="masked array"):
+        wts.transform_planes(planes, np.ma.masked_array([1, 2], mask=[True, False]))
+    with pytest.raises(wts.BatchError, match="masked array"):
+        Symmetry.ROTATE_90.mask(np.ma.masked_array(masks, mask=True))
+    with pytest.raises(wts.SquareError, match="masked array"):
+        Symmetry.ROTATE_90.square(np.ma.masked_array(3, mask=True))
+    with pytest.raises(wts.SquareError, match="masked array"):
+        Symmetry.ROTATE_90.squares([np.ma.masked_array(3, mask=True)])
+
+
+@pytest.mark.parametrize("bad", [None, (1, 2), "E5"])
+def test_turn_of_something_not_a_turn_result_is_a_parameter_type_error(bad: object) -> None:
+    """``Symmetry.turn(None)`` failed with AttributeError."""
+    with pytest.raises(wts.ParameterTypeError, match="TurnResult"):
+        Symmetry.ROTATE_90.turn(bad)  # type: ignore[arg-type]
+
+
 def test_per_game_symmetries_must_match_the_batch() -> None:
     planes = np.zeros((3, 4, 9, 9), dtype=np.uint8)
     with pytest.raises(wts.BatchError, match="1-d integer array of 3"):

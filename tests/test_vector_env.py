@@ -179,6 +179,21 @@ def test_reset_mask_restarts_the_chosen_games_only() -> None:
     assert not observations[0].any() and observations[1].any()
 
 
+@pytest.mark.parametrize("opponent", [None, "random"])
+def test_masked_actions_and_reset_masks_are_refused(opponent: str | None) -> None:
+    """numpy reads a masked array as its data: a fully masked action array
+    played its hidden squares (A1 for zeros)."""
+    envs = make_vector_env(2, opponent=opponent)
+    envs.reset(seed=0)
+    shape = (2,) if opponent else (2, 2)
+    state = [envs.batch[0], envs.batch[1]]
+    with pytest.raises(wts.BatchError, match="masked array"):
+        envs.step(np.ma.masked_array(np.zeros(shape, np.int64), mask=True))
+    with pytest.raises(wts.BatchError, match="masked array"):
+        envs.reset(options={"reset_mask": np.ma.masked_array([True, False], mask=[True, True])})
+    assert [envs.batch[0], envs.batch[1]] == state
+
+
 def test_bad_input_raises_and_changes_nothing() -> None:
     envs = make_vector_env(2, opponent="random")
     envs.reset(seed=0)

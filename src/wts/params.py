@@ -16,7 +16,7 @@ import numpy as np
 from wts.errors import ParameterError, ParameterTypeError
 
 __all__ = ["SEED_MAX", "MAX_THREADS", "check_int", "check_float", "check_seed", "check_choice",
-           "check_bool", "describe_int"]
+           "check_bool", "describe_int", "is_masked_array", "masked_array_refused"]
 
 #: Seeds are 64-bit: 0 to 2**64 - 1.
 SEED_MAX = 2**64 - 1
@@ -32,9 +32,25 @@ def _bounds(minimum: float | None, maximum: float | None) -> str:
     return f"at most {maximum}"
 
 
+def is_masked_array(value: object) -> bool:
+    """Whether ``value`` is a numpy masked array. numpy's plain reads of one
+    (``np.asarray``, the buffer protocol, ``int()``) drop the mask and use the
+    masked entries as if they were valid, so every entry point refuses them."""
+    return (isinstance(value, np.ndarray) and type(value) is not np.ndarray
+            and isinstance(value, np.ma.MaskedArray))
+
+
+def masked_array_refused(name: str) -> str:
+    """The message for a masked array given as ``name``."""
+    return (f"{name} must not be a numpy masked array (its mask would be ignored): "
+            "pass a plain array, such as masked.filled(value)")
+
+
 def check_int(value: object, name: str, minimum: int | None = None,
               maximum: int | None = None) -> int:
     """``value`` as an int within ``[minimum, maximum]`` (None: unbounded)."""
+    if is_masked_array(value):
+        raise ParameterTypeError(masked_array_refused(name))
     if isinstance(value, bool) or not hasattr(type(value), "__index__"):
         raise ParameterTypeError(f"{name} must be an int, not {type(value).__name__}")
     try:
@@ -51,6 +67,8 @@ def check_float(value: object, name: str, minimum: float, maximum: float, *,
                 exclude_minimum: bool = False) -> float:
     """``value`` as a finite float within ``[minimum, maximum]`` (or
     ``(minimum, maximum]`` with ``exclude_minimum``); NaN and infinities are refused."""
+    if is_masked_array(value):
+        raise ParameterTypeError(masked_array_refused(name))
     if isinstance(value, bool) or (not isinstance(value, (int, float)) and not hasattr(
             type(value), "__float__")):
         raise ParameterTypeError(f"{name} must be a number, not {type(value).__name__}")

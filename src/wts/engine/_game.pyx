@@ -151,6 +151,13 @@ cdef class GameCore:
         wts_init(&self.state)
         self._history = NEW_GAME
 
+    def __init__(self):
+        """A new game. Called again on a game, it starts that game afresh (the
+        empty board, no history), as :class:`wts.reference.Game` does."""
+        cdef wts_state fresh
+        wts_init(&fresh)
+        self.load(&fresh)
+
     def __dealloc__(self):
         PyMem_Free(self._undo)
 

@@ -19,7 +19,7 @@ from wts.engine.base import check_moves
 from wts.engine.game import Game
 from wts.engine.pieces import Status
 from wts.errors import BatchError, GameOverError, IllegalMoveError, ParameterError
-from wts.params import describe_int
+from wts.params import describe_int, is_masked_array, masked_array_refused
 
 __all__ = ["BatchGame", "StepResult", "STATUSES", "NO_MOVE"]
 
@@ -55,6 +55,8 @@ def _moves_array(moves: object, n: int, name: str) -> tuple[npt.NDArray[Any],
                                                              npt.NDArray[np.int64]]:
     """The moves as given (for messages) and as a C-contiguous row of int64
     (for the core), for moves that are not already such a row."""
+    if is_masked_array(moves):
+        raise BatchError(masked_array_refused(name))
     try:
         array = np.array(moves)
     except (ValueError, TypeError, OverflowError):  # nested lists of uneven lengths, say
@@ -97,6 +99,8 @@ def _python_ints(moves: object, n: int) -> list[int] | None:
 
 
 def _mask_array(mask: object, n: int) -> npt.NDArray[np.uint8]:
+    if is_masked_array(mask):
+        raise BatchError(masked_array_refused("mask"))
     array = np.asarray(mask)
     if array.shape != (n,):
         raise BatchError(f"mask must have shape ({n},), not {array.shape}")
@@ -215,7 +219,11 @@ class BatchGame(BatchCore):
         n = len(self)
         status, hatches = np.empty(n, _UINT8), np.empty(n, _INT32)
         captures = np.empty((n, 2), _INT32)
-        # What a vectorised agent passes, rows of int64, goes straight to the core.
+        # What a vectorised agent passes, rows of int64, goes straight to the core;
+        # a masked array's buffer is its data, mask dropped: refused first.
+        if is_masked_array(black_moves) or is_masked_array(white_moves):
+            name = "black_moves" if is_masked_array(black_moves) else "white_moves"
+            raise BatchError(masked_array_refused(name))
         refused = self._step(black_moves, white_moves, status, captures, hatches, Game)
         if refused is False:
             black_given, black = _moves_array(black_moves, n, "black_moves")

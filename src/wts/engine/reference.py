@@ -197,16 +197,20 @@ class Game(GameBase):
     __slots__ = ("_board", "_eggs", "_turn", "_status", "_counts", "_history", "_lock")
 
     def __init__(self) -> None:
-        self._board: Board = [Piece.EMPTY] * NUM_SQUARES
-        self._eggs: list[Square] = []
-        self._turn = 0
-        self._status = Status.ONGOING
-        self._counts = (0, 0)
-        # The turns played on this game (and the copies it came from), and the
-        # position before the first of them; shared by copies.
-        self._history: History = NEW_GAME
-        # Serialises play, copy and the readers of the whole board across threads.
-        self._lock = threading.RLock()
+        """A new game; called again, it starts the game afresh, as ``wts.Game`` does."""
+        # Serialises play, copy and the readers of the whole board across threads;
+        # kept by a second __init__, which another thread may be waiting on.
+        if getattr(self, "_lock", None) is None:
+            self._lock = threading.RLock()
+        with self._lock:
+            self._board: Board = [Piece.EMPTY] * NUM_SQUARES
+            self._eggs: list[Square] = []
+            self._turn = 0
+            self._status = Status.ONGOING
+            self._counts = (0, 0)
+            # The turns played on this game (and the copies it came from), and the
+            # position before the first of them; shared by copies.
+            self._history: History = NEW_GAME
 
     @classmethod
     def from_setup(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import operator
 
 from wts.errors import SquareError
-from wts.params import describe_int
+from wts.params import describe_int, is_masked_array
 
 Square = int
 """A square index, 0 (A1) to 80 (I9)."""
@@ -88,6 +88,8 @@ def to_square(value: object) -> Square:
     """
     if isinstance(value, str):
         return parse_square(value)
+    if is_masked_array(value):  # int() would read a masked entry as if it were valid
+        raise SquareError("a numpy masked array is not a square: its mask would be ignored")
     index = _as_index(value)
     if index is None:
         raise SquareError(

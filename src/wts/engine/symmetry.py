@@ -27,7 +27,8 @@ import numpy.typing as npt
 from wts.engine.events import Capture, Hatch, TurnResult
 from wts.engine.pieces import Color
 from wts.engine.squares import BOARD_SIZE, NUM_SQUARES, Square, SquareLike, to_square
-from wts.errors import BatchError, ParameterError
+from wts.errors import BatchError, ParameterError, ParameterTypeError
+from wts.params import is_masked_array, masked_array_refused
 
 __all__ = ["Symmetry", "transform_planes", "transform_masks"]
 
@@ -105,6 +106,9 @@ class Symmetry(enum.IntEnum):
         """What ``result`` is in the image: every square mapped, and the
         captures of each step in the order the image reports them (black's
         first, then by arriving square and direction)."""
+        if not isinstance(result, TurnResult):
+            raise ParameterTypeError(
+                f"result must be a wts.TurnResult, not {type(result).__name__}")
         square_map = _SQUARE_MAPS[self]
         arrivals = {(h.wave, h.square) for h in result.hatched}
         captures = sorted(
@@ -168,6 +172,8 @@ def _capture_order(capture: Capture) -> tuple[int, int, int, int]:
 def _symmetry_rows(symmetry: object, shape: tuple[int, ...]) -> Symmetry | npt.NDArray[np.intp]:
     """One Symmetry for the whole array (of that ``shape``, squares last), or an
     array of one per row of its first axis."""
+    if is_masked_array(symmetry):
+        raise BatchError(masked_array_refused("symmetry"))
     if isinstance(symmetry, (Symmetry, str, int, np.integer)) or (
             isinstance(symmetry, np.ndarray) and symmetry.ndim == 0):
         return Symmetry.of(symmetry.item() if isinstance(symmetry, np.ndarray) else symmetry)
@@ -202,6 +208,8 @@ def transform_planes(planes: npt.ArrayLike, symmetry: object) -> npt.NDArray[np.
     """Board-shaped arrays ``(..., 9, 9)`` seen through ``symmetry``: one
     Symmetry for all, or (for data augmentation) an integer array with one per
     row of the first axis, e.g. ``(n,)`` symmetries for ``(n, 4, 9, 9)`` planes."""
+    if is_masked_array(planes):
+        raise BatchError(masked_array_refused("planes"))
     array = np.asarray(planes)
     if array.ndim < 2 or array.shape[-2:] != (BOARD_SIZE, BOARD_SIZE):
         raise BatchError(f"board planes end in (9, 9), not shape {array.shape}")
@@ -212,6 +220,8 @@ def transform_planes(planes: npt.ArrayLike, symmetry: object) -> npt.NDArray[np.
 def transform_masks(masks: npt.ArrayLike, symmetry: object) -> npt.NDArray[np.generic]:
     """Arrays over the squares ``(..., 81)`` seen through ``symmetry`` (one, or
     one per row of the first axis, as :func:`transform_planes`)."""
+    if is_masked_array(masks):
+        raise BatchError(masked_array_refused("masks"))
     array = np.asarray(masks)
     if array.ndim < 1 or array.shape[-1] != NUM_SQUARES:
         raise BatchError(f"square masks end in 81, not shape {array.shape}")

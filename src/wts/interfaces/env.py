@@ -24,7 +24,8 @@
   games average 29 turns), with reward 0.
 
 **Illegal actions** (an occupied square, a number outside 0-80, something
-that is not an integer, or a missing action) never raise. With
+that is not an integer or a 0-d integer array, such as a ``(1,)`` array or
+a masked array, or a missing action) never raise. With
 ``illegal_action="random"`` (the default) the move is replaced by a uniformly
 random empty square drawn from the environment's generator, which
 ``reset(seed=...)`` seeds; with ``illegal_action="lose"`` the game ends at once
@@ -53,7 +54,8 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 from wts.engine.game import Game
 from wts.engine.observation import observation_planes
 from wts.engine.pieces import Color
-from wts.params import check_choice, check_int
+from wts.errors import ParameterTypeError
+from wts.params import check_choice, check_int, check_seed, is_masked_array
 
 __all__ = ["WhatTheShellEnv", "parallel_env", "observation_planes", "ILLEGAL_ACTIONS"]
 
@@ -136,7 +138,10 @@ class WhatTheShellEnv(ParallelEnv):  # type: ignore[misc]
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observations, Infos]:
-        """Start a new game; ``seed`` seeds the generator that replaces illegal actions."""
+        """Start a new game; ``seed`` (0 to 2**64 - 1, as the vector environment
+        takes) seeds the generator that replaces illegal actions."""
+        if seed is not None:
+            seed = check_seed(seed)
         with self._lock:
             return self._reset(seed)
 
@@ -154,20 +159,26 @@ class WhatTheShellEnv(ParallelEnv):  # type: ignore[misc]
 
     @staticmethod
     def _square(action: object, legal: set[int]) -> int | None:
-        """The square an action names if it is one of ``legal``, else None."""
-        if action is None or isinstance(action, (bool, np.bool_)):
+        """The square an action names if it is one of ``legal``, else None: an
+        int or a 0-d integer array, not a bool, a (1,) array or a masked array
+        (whose mask numpy's reads would drop)."""
+        if action is None or isinstance(action, (bool, np.bool_)) or is_masked_array(action):
+            return None
+        if isinstance(action, np.ndarray) and action.ndim != 0:
             return None
         try:
             square = operator.index(action)  # type: ignore[arg-type]
         except TypeError:
-            try:  # a 0-d or 1-element array
-                square = operator.index(np.asarray(action).reshape(()).item())
-            except (TypeError, ValueError):
-                return None
+            return None
         return int(square) if square in legal else None
 
     def step(self, actions: dict[str, Any]) -> StepReturn:
-        """Both agents' actions at once; see the module docstring for illegal ones."""
+        """Both agents' actions at once, a dict from agent to action; see the
+        module docstring for illegal ones. Anything but a dict raises
+        :class:`wts.ParameterTypeError`."""
+        if not isinstance(actions, dict):
+            raise ParameterTypeError("actions must be a dict from agent ('black', 'white') to "
+                                     f"its action, not {type(actions).__name__}")
         with self._lock:
             return self._step(actions)
 

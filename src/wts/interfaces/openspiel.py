@@ -50,7 +50,7 @@ from wts.engine.game import Game
 from wts.engine.observation import observation_planes
 from wts.engine.pieces import Color
 from wts.engine.squares import SQUARE_NAMES
-from wts.errors import GameOverError, ParameterTypeError
+from wts.errors import GameOverError, ParameterError, ParameterTypeError
 from wts.params import check_int
 
 __all__ = ["GAME_NAME", "WhatTheShellGame", "WhatTheShellState", "load_game"]
@@ -141,6 +141,10 @@ class _StateLock:
         return (_StateLock, ())
 
 
+def _check_player(player: int) -> None:
+    check_int(player, "player (0 black, 1 white)", 0, _NUM_PLAYERS - 1)
+
+
 class WhatTheShellState(pyspiel.State):  # type: ignore[misc]
     """A position: a :class:`wts.Game` (``state.game``) and the joint moves so far."""
 
@@ -160,13 +164,18 @@ class WhatTheShellState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         """The empty squares, ascending; none once the game is over."""
+        _check_player(player)
         if self.is_terminal():
             return []
         return self.game.legal_moves()  # a fresh list of ints
 
     def _apply_actions(self, actions: list[int]) -> None:
         """Play the joint action; a terminal state takes none (GameOverError),
-        even one ended by ``max_turns`` rather than by the rules."""
+        even one ended by ``max_turns`` rather than by the rules. A joint action
+        is two actions, black's then white's (ParameterError otherwise)."""
+        if len(actions) != _NUM_PLAYERS:
+            raise ParameterError(f"a joint action is {_NUM_PLAYERS} actions (black's, white's), "
+                                 f"got {len(actions)}")
         black, white = actions[0], actions[1]
         with self._lock:
             if len(self.moves) >= self._max_turns and not self.game.is_over():
@@ -176,7 +185,8 @@ class WhatTheShellState(pyspiel.State):  # type: ignore[misc]
             self.moves.append((int(black), int(white)))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return f"{_COLORS[player].value} {SQUARE_NAMES[action]}"
+        _check_player(player)
+        return f"{_COLORS[player].value} {SQUARE_NAMES[check_int(action, 'action', 0, 80)]}"
 
     def is_terminal(self) -> bool:
         return bool(self.game.is_over() or len(self.moves) >= self._max_turns)

@@ -112,7 +112,7 @@ from wts.engine.batch import NO_MOVE, STATUSES, BatchGame
 from wts.engine.pieces import Status
 from wts.errors import BatchError, ParameterError
 from wts.interfaces.game_streams import GameStreams, random_squares
-from wts.params import check_choice, check_int, check_seed
+from wts.params import check_choice, check_int, check_seed, is_masked_array, masked_array_refused
 from wts.players._greedy import greedy_move
 
 __all__ = ["WhatTheShellVectorEnv", "make_vector_env", "OPPONENTS", "ILLEGAL_ACTIONS",
@@ -301,6 +301,8 @@ class WhatTheShellVectorEnv(VectorEnv):
         """The actions as int64, or a BatchError; out-of-range values stay
         illegal actions (uint64 ones are clamped to 81 so they cannot wrap)."""
         shape = self._action_shape
+        if is_masked_array(actions):
+            raise BatchError(masked_array_refused("actions"))
         try:
             array = np.asarray(actions)
         except (ValueError, TypeError, OverflowError):
@@ -323,6 +325,8 @@ class WhatTheShellVectorEnv(VectorEnv):
             return None
         if not isinstance(options, dict) or set(options) - {"reset_mask"}:
             raise ParameterError(f"options may hold only 'reset_mask', not {options!r}")
+        if is_masked_array(options["reset_mask"]):
+            raise BatchError(masked_array_refused("options['reset_mask']"))
         mask = np.asarray(options["reset_mask"])
         if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
             raise BatchError(f"options['reset_mask'] must be a bool array of shape "

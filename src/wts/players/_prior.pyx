@@ -22,7 +22,7 @@ from wts.engine._bits cimport (
 from wts.engine._core cimport WTS_NUM_SQUARES, wts_capturing_moves
 
 from wts.errors import ParameterError, ParameterTypeError
-from wts.params import check_float
+from wts.params import check_float, is_masked_array, masked_array_refused
 
 # The four line directions are the shifts 1 (E), 10 (N), 11 (NE) and 9 (NW) of
 # the padded board.
@@ -210,6 +210,8 @@ def check_weights(weights):
     """``weights`` as a list of NUM_FEATURES floats, refused unless a sequence of
     that many numbers within MAX_WEIGHT (its length read first: an endless
     iterable is refused, not read)."""
+    if is_masked_array(weights):
+        raise ParameterTypeError(masked_array_refused("a prior's weights"))
     if isinstance(weights, (str, bytes)) or not hasattr(weights, "__len__"):
         raise ParameterTypeError(f"a prior's weights must be a sequence of {NUM_FEATURES} "
                                  f"numbers, not {type(weights).__name__}")

@@ -39,7 +39,15 @@ from wts.engine.game import Game, as_fast_game
 from wts.engine.pieces import Color
 from wts.engine.squares import Square
 from wts.errors import BusyError, GameOverError, ParameterError, ParameterTypeError
-from wts.params import check_bool, check_choice, check_float, check_int, check_seed
+from wts.params import (
+    check_bool,
+    check_choice,
+    check_float,
+    check_int,
+    check_seed,
+    is_masked_array,
+    masked_array_refused,
+)
 from wts.players._greedy import greedy_move
 from wts.players._search import Search
 from wts.players.prior import LEARNED
@@ -137,6 +145,8 @@ def _prior_weights(prior: str | Sequence[float] | None) -> tuple[float, ...] | N
     if prior is None or isinstance(prior, str):
         name = check_choice("none" if prior is None else prior, "prior", PRIORS)
         return LEARNED if name == "learned" else None
+    if is_masked_array(prior):
+        raise ParameterTypeError(masked_array_refused("prior"))
     if not hasattr(prior, "__len__"):  # an endless iterable is refused, not read
         raise ParameterTypeError(f"prior must be 'none', 'learned' or a sequence of weights, "
                                  f"not {type(prior).__name__}")

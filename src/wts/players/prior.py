@@ -28,7 +28,7 @@ from wts.engine.base import GameBase
 from wts.engine.observation import observation_planes
 from wts.engine.pieces import Color
 from wts.errors import ParameterError, ParameterTypeError
-from wts.params import check_float, check_int
+from wts.params import check_float, check_int, is_masked_array, masked_array_refused
 from wts.players._prior import MAX_WEIGHT, check_weights, features
 
 if TYPE_CHECKING:
@@ -141,6 +141,10 @@ def fit(data: SelfplayData, *, holdout: float = 0.2, ridge: float = 1e-3,
     target = np.where(legal, policy.astype(np.float64), 0.0)
     played = np.zeros_like(target)
     played[np.arange(len(game)), move] = 1.0
+    # Each row over its largest value first: huge finite strategies (1e308)
+    # would sum to infinity and leave nothing to learn.
+    peak = target.max(axis=1, keepdims=True)
+    target = target / np.where(peak > 0, peak, 1.0)
     total = target.sum(axis=1, keepdims=True)
     target = np.where(total > 0, target / np.where(total > 0, total, 1.0), played)
     # The features as float32 (exact for 0 and 1), split once: the fit's memory
@@ -188,6 +192,8 @@ def _check_data(data: SelfplayData) -> tuple[npt.NDArray[np.int64], npt.NDArray[
             raise ParameterTypeError(
                 f"fit takes self-play data (wts.scale.selfplay.load), whose {name} is a numpy "
                 f"array; got {type(data).__name__}")
+        if is_masked_array(value):
+            raise ParameterTypeError(masked_array_refused(f"the {name} column"))
         columns[name] = value
     n = len(columns["game"])
     if n == 0:
