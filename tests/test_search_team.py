@@ -149,6 +149,84 @@ def test_a_search_never_takes_a_tree_past_its_playout_limit(timed: bool) -> None
     assert sum(tree.asked) == 2 and tree.iterations == search_team.MAX_PLAYOUTS
 
 
+class _RecordingTree(_FullTree):
+    """A tree that records the threads that search it and what each run asks."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.iterations = 0
+        self.threads: set[threading.Thread] = set()  # not idents, which are reused
+
+    def run(self, iterations: int, stop: object = None) -> int:
+        self.threads.add(threading.current_thread())
+        return super().run(iterations, stop)
+
+
+def _team_of(trees: list[_RecordingTree]) -> search_team.SearchTeam:
+    team = search_team.SearchTeam(len(trees), {}, 1 << 20, True)
+    team.trees = trees  # type: ignore[assignment]
+    return team
+
+
+@pytest.mark.parametrize("cores", [1, 2, 3])
+def test_a_team_searches_its_trees_on_no_more_threads_than_cores(
+        cores: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """256 threads on 2 cores took 0.09-0.26 s for a 0.05 s limit, mostly
+    starting and joining threads; each tree still gets exactly its budget."""
+    monkeypatch.setattr(search_team, "usable_cores", lambda: cores)
+    trees = [_RecordingTree() for _ in range(8)]
+    _team_of(trees).run(8_003, None, None)
+    assert [tree.iterations for tree in trees] == [1_001] * 3 + [1_000] * 5
+    assert len(set().union(*(tree.threads for tree in trees))) == cores
+    assert all(len(tree.threads) == 1 for tree in trees)
+
+
+def test_a_timed_team_first_asks_each_tree_for_a_share_of_the_first_chunk(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each of 256 trees once did 64 playouts before its first look at the
+    clock: 16,384 playouts, far past a short deadline on 2 cores."""
+    monkeypatch.setattr(search_team, "usable_cores", lambda: 2)
+    assert search_team.first_chunk(256, 2) == 1 and search_team.first_chunk(2, 2) == 64
+    assert search_team.first_chunk(16, 2) == 8
+    trees = [_RecordingTree() for _ in range(256)]
+    _team_of(trees).run(None, time.perf_counter() + 3_600, _stop_once_all_asked(trees))
+    assert all(tree.asked[0] == 1 for tree in trees)
+
+
+def _stop_once_all_asked(trees: list[_RecordingTree]) -> threading.Event:
+    """An event set once every tree has been asked for playouts."""
+    stop = threading.Event()
+    for tree in trees:
+        run = tree.run
+
+        def counted(iterations: int, given: object = None, run=run) -> int:
+            done = run(iterations, given)
+            if all(t.asked for t in trees):
+                stop.set()
+            return done
+
+        tree.run = counted  # type: ignore[method-assign]
+    return stop
+
+
+def test_an_agent_with_a_budget_plays_alike_on_any_number_of_cores(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a playout budget the trees' results depend only on their seeds,
+    however many threads search them."""
+    plays = []
+    for cores in (4, 2, 1):
+        monkeypatch.setattr(search_team, "usable_cores", lambda cores=cores: cores)
+        agent = MCTSAgent(playouts=4_000, threads=4, seed=8)
+        game = wts.Game()
+        first = agent.select(game, "black")
+        game.play(first, 40 if first != 40 else 41)
+        second = agent.select(game, "white")
+        info = agent.last_search
+        assert info is not None
+        plays.append((first, second, info.playouts, info.nodes, info.strategy))
+    assert plays[0] == plays[1] == plays[2]
+
+
 def test_a_whole_game_clock_gives_each_move_a_tenth_of_what_is_left() -> None:
     agent = MCTSAgent(clock=2.0, seed=1)
     game = wts.Game()

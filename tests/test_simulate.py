@@ -133,6 +133,24 @@ def test_simulate_reports_progress():
     assert seen == sorted(seen) and seen[-1] == 10_000
 
 
+@pytest.mark.parametrize("cores", [1, 2, 3])
+def test_simulate_runs_on_no_more_threads_than_cores(cores: int,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """64 threads on 2 cores took 80-190 ms to stop on Ctrl-C, each thread
+    finishing its block; the results are the same on any number of threads."""
+    import threading
+
+    import wts.engine.simulate as simulate_module
+
+    monkeypatch.setattr(simulate_module, "usable_cores", lambda: cores)
+    workers: set[threading.Thread] = set()
+    result = wts.simulate(40_000, seed=3, threads=64, per_game=True,
+                          progress=lambda done: workers.add(threading.current_thread()))
+    assert len(workers) == cores
+    expected = wts.simulate(40_000, seed=3, threads=1, per_game=True)
+    assert (result.lengths == expected.lengths).all() and result.turns == expected.turns
+
+
 @pytest.mark.parametrize(
     ("kwargs", "error", "name"),
     [

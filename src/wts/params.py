@@ -10,18 +10,28 @@ from __future__ import annotations
 
 import math
 import operator
+import os
 
 import numpy as np
 
 from wts.errors import ParameterError, ParameterTypeError
 
 __all__ = ["SEED_MAX", "MAX_THREADS", "check_int", "check_float", "check_seed", "check_choice",
-           "check_bool", "describe_int", "is_masked_array", "masked_array_refused"]
+           "check_bool", "describe_int", "is_masked_array", "masked_array_refused",
+           "usable_cores"]
 
 #: Seeds are 64-bit: 0 to 2**64 - 1.
 SEED_MAX = 2**64 - 1
 #: The most threads one call starts (``simulate``'s threads, a match's jobs).
 MAX_THREADS = 1024
+
+
+def usable_cores() -> int:
+    """The cores this process may run on: more threads than that, each
+    computing without the GIL, only queue for them."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
 
 
 def _bounds(minimum: float | None, maximum: float | None) -> str:

@@ -40,7 +40,7 @@ from wts.engine.base import GameBase
 from wts.engine.game import Game, as_fast_game
 from wts.engine.pieces import Status
 from wts.errors import ParameterTypeError
-from wts.params import MAX_THREADS, check_bool, check_int, check_seed
+from wts.params import MAX_THREADS, check_bool, check_int, check_seed, usable_cores
 
 __all__ = ["simulate", "SimulationResult", "MAX_GAMES"]
 
@@ -144,11 +144,12 @@ def simulate(
     """Play ``games`` uniformly random games to the end, in C without the GIL.
 
     ``start`` is the position every game starts from (the empty board by
-    default; it is read once and never changed); ``threads`` OS threads share
-    the games; ``per_game=True`` also keeps each game's length and final
-    status (5 bytes a game; otherwise memory does not grow with ``games``);
-    ``progress`` is called with the number of games finished so far, from the
-    worker threads.
+    default; it is read once and never changed); up to ``threads`` OS threads
+    share the games, no more than there are cores (the results are the same
+    on any number); ``per_game=True`` also keeps each game's length and
+    final status (5 bytes a game; otherwise memory does not grow with
+    ``games``); ``progress`` is called with the number of games finished so
+    far, from the worker threads.
 
     >>> result = simulate(1000, seed=7)
     >>> result.games == result.black_wins + result.white_wins + result.draws == 1000
@@ -195,8 +196,11 @@ def simulate(
                     done += last - first
                     progress(done)
 
-    # At most a thread per block: a short run starts no idle threads.
-    tallies = [_Tally() for _ in range(min(threads, max(1, -(-games // _BLOCK))))]
+    # At most a thread per block (a short run starts no idle threads) and per
+    # core: threads beyond the cores only queue for them, and each one still
+    # in a block when Ctrl-C comes delays the stop by its block.
+    tallies = [_Tally() for _ in range(min(threads, usable_cores(),
+                                           max(1, -(-games // _BLOCK))))]
     began = time.perf_counter()
     if len(tallies) == 1:
         work(tallies[0])  # in the calling thread, which sees Ctrl-C between blocks

@@ -252,8 +252,9 @@ class MCTSAgent:
       starts again with each new game, which the agent recognises by a turn
       earlier than the last it was asked about (so one agent should not
       alternate between two games);
-    - ``threads``: trees searched at once, on as many threads, their root
-      statistics added up (root parallelism; default 1). The playouts are
+    - ``threads``: trees searched at once, their root statistics added up
+      (root parallelism; default 1), on as many threads but no more than the
+      cores (each thread then takes several trees in turn). The playouts are
       shared out among the trees; a timed search runs each for the whole time;
     - ``reuse``: keep the tree from one move to the next, moved on by the
       turn played (default True);
@@ -366,6 +367,7 @@ class MCTSAgent:
         self.total_seconds = 0.0
         self._clock_used = 0.0
         self._clock_turn = -1
+        self._reading = 0.0  # seconds the last move's roots took to read
 
     def search(self, game: GameBase) -> SearchTeam:
         """The searches of ``game``'s position, done with this agent's settings
@@ -380,7 +382,9 @@ class MCTSAgent:
         if limit is None:
             self._team.run(self.playouts, None, self.stop)
         else:
-            self._team.run(None, started + limit, self.stop)
+            # The roots are read after the search: the time that took last
+            # move (at most half the limit) comes off this one's search.
+            self._team.run(None, started + limit - min(self._reading, limit / 2), self.stop)
         return self._team
 
     def _move_time(self, game: GameBase) -> float | None:
@@ -415,9 +419,9 @@ class MCTSAgent:
     def _select(self, game: GameBase, index: int) -> Square:
         started = time.perf_counter()
         team = self.search(game)
-        strategy = team.strategy(index)
-        visits = team.visits(index)
-        values = team.values(index)
+        reading = time.perf_counter()
+        visits, values, strategy = team.root(index)
+        self._reading = time.perf_counter() - reading
         playouts = team.iterations - team.reused
         if team.iterations == 0:  # stopped before the first playout
             square = self._rng.choice(game.legal_moves())
