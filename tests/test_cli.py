@@ -258,3 +258,55 @@ def test_ctrl_c_exits_130_with_one_line(argv: list[str], target: str,
     assert cli.main(argv) == 130
     assert capsys.readouterr().err == f"wts {argv[0]}: interrupted\n"
 
+
+
+def test_tournament_prints_its_header_before_the_first_game(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from wts.players import tournament
+
+    real = tournament.play_match
+    seen: list[str] = []
+
+    def play(*args: object, **kwargs: object) -> object:
+        before = capsys.readouterr()  # what was printed before any game
+        seen.append((before.out, "0/3" in before.err, callable(kwargs["progress"])))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tournament, "play_match", play)
+    assert cli.main(["tournament", "random", "greedy", "--games", "3", "--progress"]) == 0
+    # The header, and a bar of the games on standard error that the match updates.
+    assert seen == [("wts tournament: random vs greedy, 3 games, seed 0\n", True, True)]
+    captured = capsys.readouterr()
+    report = captured.out.splitlines()
+    assert "wts tournament" not in captured.out  # the header is printed once
+    assert report[0].split() == ["wins", "as", "black", "as", "white"]
+
+
+def test_ladder_estimates_its_time_and_weighs_its_bar_by_work(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from wts.players import ladder
+
+    monkeypatch.setattr(ladder, "playouts_per_second", lambda: 100_000.0)
+    assert cli.main(["ladder", "--levels", "1", "--anchors", "random", "--games", "2",
+                     "--progress"]) == 0
+    err = capsys.readouterr().err
+    # 2 games of 40 turns, 1,000 playouts a move for mcts:1 and none for random.
+    assert "wts ladder: 2 games in 1 pairings; about 1 s here (at 100,000 playouts/s" in err
+    assert ladder.move_cost("mcts:4") == 100_000 and ladder.move_cost("greedy") == 0
+    assert ladder.move_cost("mcts:2,playouts=50") == 50
+    assert ladder.move_cost("openspiel-mcts:1000") == 1000 * ladder.OPENSPIEL_SIMULATION_PLAYOUTS
+
+
+def test_ladder_with_no_options_plays_a_short_ladder() -> None:
+    import argparse
+
+    from wts.players import ladder
+
+    parser = argparse.ArgumentParser()
+    ladder.add_arguments(parser)
+    args = parser.parse_args([])
+    assert (args.levels, args.anchors, args.games) == ([1, 2, 3], ["random", "greedy"], 8)
+    pairs = ladder.ladder_pairings(args.levels, args.anchors)
+    work = sum(ladder.ESTIMATED_TURNS * (ladder.move_cost(a) + ladder.move_cost(b))
+               for a, b in pairs) * args.games
+    assert work / 220_000 < 5 * 60  # minutes on the README's machine, not hours

@@ -134,11 +134,11 @@ def test_no_marks_without_a_turn(Game) -> None:
 
 
 def test_coordinates_are_optional(Game) -> None:
-    game = Game()
-    with_labels = parse(svg.board(game))
+    game = Game()  # without the legend line, which has text of its own
+    with_labels = parse(svg.board(game, legend=False))
     texts = sorted(t.text for t in with_labels.iter(f"{NS}text"))
     assert texts == sorted(list("ABCDEFGHI") * 2 + list("123456789") * 2)
-    without = parse(svg.board(game, coordinates=False))
+    without = parse(svg.board(game, coordinates=False, legend=False))
     assert list(without.iter(f"{NS}text")) == []
 
 
@@ -283,6 +283,24 @@ def test_the_legend_names_the_marks_shown_in_order(Game) -> None:
     assert legend_words(parse(svg.board(won(Game), size=120))) == ["last moves", "five in a row"]
     assert by_class(parse(svg.board(Game())), "legend") == []
     assert by_class(parse(svg.board(big_turn(Game), legend=False)), "legend") == []
+
+
+def status_line(root: ET.Element) -> str:
+    (element,) = by_class(root, "status")
+    return element.text
+
+
+def test_the_line_under_the_board_names_the_turn_and_who_won(Game) -> None:
+    assert status_line(parse(svg.board(won(Game)))) == "turn 1: white wins with 5 winning turtles"
+    assert status_line(parse(svg.board(Game()))) == "turn 0: play goes on"
+    sudden = Game.from_setup(black=names("A1 B1 C1 D1 E1"), white=names("A9 B8 C7 D6 E5"))
+    assert status_line(parse(svg.board(sudden))) == (
+        "turn 0: sudden death, 5 winning turtles each")
+    assert by_class(parse(svg.board(won(Game), legend=False)), "status") == []
+    for size in (90, 400):  # on the line, inside the picture
+        element = by_class(parse(svg.board(big_turn(Game), size=size)), "status")[0]
+        assert 0 <= float(element.get("x")) and svg.square_center(0, size=size)[1] < float(
+            element.get("y")) <= size
 
 
 def test_the_legend_fits_in_the_picture_under_the_board(Game) -> None:

@@ -66,7 +66,9 @@ def test_a_won_game_names_and_marks_its_row(Game) -> None:
                            eggs=names("I9"))
     game.play("A2", "E5")
     board = text.board(game)
-    assert [cell(board, sq) for sq in ("C3", "D4", "E5", "F6", "G7")] == [" O*"] * 5
+    # E5, played last turn, keeps that mark beside its row mark.
+    assert [cell(board, sq) for sq in ("C3", "D4", "E5", "F6", "G7")] == [
+        " O*", " O*", "[O*", " O*", " O*"]
     assert cell(board, "A1") == " X " and cell(board, "A2") == "[X]"
     assert board.splitlines()[-2] == "turn 1, white wins: five in a row at C3 D4 E5 F6 G7"
     assert board.splitlines()[-1] == "marks: [ ] played last turn, * in a row of five"

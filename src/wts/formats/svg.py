@@ -25,7 +25,7 @@ from xml.sax.saxutils import escape
 
 from wts.engine.pieces import Color, Piece, Status
 from wts.engine.squares import BOARD_SIZE, FILE_NAMES, NUM_SQUARES, RANK_NAMES, Square
-from wts.formats.text import describe_turn, outcome, turtles_in_rows
+from wts.formats.text import describe_turn, headline, outcome, turtles_in_rows
 from wts.params import check_bool, check_float, check_int
 
 if TYPE_CHECKING:
@@ -164,25 +164,29 @@ def _ring(cx: float, cy: float, cell: float, role: str, css_class: str | None = 
     )
 
 
-def _legend(roles: set[str], size: float, cell: float, y: float) -> list[str]:
-    """One line under the board naming each mark in ``roles``, centred; the
-    text shrinks to fit a small picture."""
+def _legend(roles: set[str], status: str, size: float, cell: float, y: float) -> list[str]:
+    """One line under the board: the turn and how the game stands, then each
+    mark in ``roles`` named, centred; the text shrinks to fit a small picture."""
     entries = [(role, words) for role, words in _LEGEND if role in roles]
-    if not entries:
-        return []
     font = 0.3 * cell
     swatch, gap, space = 0.36 * cell, 0.12 * cell, 0.4 * cell
 
     def width(font: float) -> float:
         # DejaVu Sans letters average about 0.6 em; a rough width is enough to centre.
         text = sum(0.6 * font * len(words) for _, words in entries)
-        return text + len(entries) * (swatch + gap) + (len(entries) - 1) * space
+        return (0.6 * font * len(status) + text + len(entries) * (swatch + gap + space))
 
     scale = min(1.0, 0.96 * size / width(font))
     font, swatch, gap, space = font * scale, swatch * scale, gap * scale, space * scale
     x = (size - width(font)) / 2
-    out = [f'<g class="legend" font-size="{_n(font)}" font-family="{_FONT}" '
-           f'fill="{COLORS["legend"]}">']
+    out = [f'<text class="status" x="{_n(x)}" y="{_n(y + 0.36 * font)}" font-size="{_n(font)}" '
+           f'font-family="{_FONT}" font-weight="bold" fill="{COLORS["legend"]}">'
+           f'{escape(status)}</text>']
+    x += 0.6 * font * len(status) + space
+    if not entries:
+        return out
+    out.append(f'<g class="legend" font-size="{_n(font)}" font-family="{_FONT}" '
+               f'fill="{COLORS["legend"]}">')
     for role, words in entries:
         if role in ("played", "hatched"):
             out.append(f'<rect class="legend-{role}" x="{_n(x)}" y="{_n(y - swatch / 2)}" '
@@ -308,6 +312,7 @@ def board(
             out.append(_ring(cx, cy, cell, role))
     if legend:
         shown = {role for role, squares in marked.items() if squares}
-        out += _legend(shown, size, cell, top + side + margin + _LEGEND_BAND * cell / 2)
+        out += _legend(shown, headline(position), size, cell,
+                       top + side + margin + _LEGEND_BAND * cell / 2)
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -41,10 +41,11 @@ if TYPE_CHECKING:
     from wts.engine.base import GameBase
     from wts.engine.events import TurnResult
 
-__all__ = ["turtles_in_rows", "decided_by", "outcome", "describe_turn", "board"]
+__all__ = ["turtles_in_rows", "decided_by", "outcome", "headline", "describe_turn", "board"]
 
 # The marks of the text board, strongest first: a square gets the first that
-# applies. A row's mark is a suffix only, so a row across reads "X* X* X*".
+# applies, but a row's mark is a suffix only (a row across reads "X* X* X*"),
+# so a turtle in a row keeps the left half of another mark it has.
 _MARKS = (("row", " ", "*", "in a row of five"),
           ("hatched", "(", ")", "hatched last turn"),
           ("played", "[", "]", "played last turn"))
@@ -103,6 +104,22 @@ def outcome(game: GameBase) -> str:
     """How the game stands, in words: ``white wins: five in a row at C3 D4 E5 F6 G7``."""
     reason = decided_by(game)
     return game.status.words + (f": {reason}" if reason else "")
+
+
+def headline(game: GameBase) -> str:
+    """The turn and how the game stands, in a few words, for a caption:
+    ``turn 12: white wins with 6 winning turtles``."""
+    status = game.status
+    winner = status.winner
+    if winner is not None:
+        count = len(turtles_in_rows(game, winner))
+        return f"turn {game.turn}: {winner.value} wins with {count} winning turtles"
+    if status is Status.SUDDEN_DEATH:
+        count = game.winning_counts[0]
+        return f"turn {game.turn}: sudden death, {count} winning turtles each"
+    if status is Status.DRAW:
+        return f"turn {game.turn}: a draw"
+    return f"turn {game.turn}: play goes on"
 
 
 def describe_turn(result: TurnResult, position: GameBase,
@@ -172,12 +189,14 @@ def board(game: GameBase) -> str:
             # egg reaches one column left, into the space between squares.
             column = 5 + 3 * file
             row[column - len(text) + 1:column + 1] = text
-            for role, left, right, _ in _MARKS:
-                if sq in marked[role]:
-                    row[column - len(text)] = left
-                    row[column + 1] = right
-                    used.add(role)
-                    break
+            roles = [mark for mark in _MARKS if sq in marked[mark[0]]]
+            if roles:
+                # A turtle in a row that was also played or hatched keeps that
+                # mark's left half: "[X*" was played last turn and wins.
+                left = next((mark[1] for mark in roles if mark[0] != "row"), " ")
+                row[column - len(text)] = left
+                row[column + 1] = roles[0][2]
+                used.update(mark[0] for mark in roles if mark[0] == "row" or mark[1] == left)
         lines.append("".join(row))
     lines.append(header)
     lines.append(f"turn {game.turn}, {outcome(game)}")

@@ -39,7 +39,13 @@ from wts._seeds import MASK64, splitmix64
 from wts.errors import ParameterError
 from wts.interfaces import arguments
 from wts.params import MAX_THREADS, check_int, check_seed
-from wts.players.agents import LEVELS, OPENSPIEL_SIMULATIONS, make_agent, parse_agent_spec
+from wts.players.agents import (
+    LEVELS,
+    OPENSPIEL_SIMULATIONS,
+    agent_options,
+    make_agent,
+    parse_agent_spec,
+)
 from wts.players.tournament import MatchResult, _label, play_match
 from wts.scale.backends import check_backend
 
@@ -289,6 +295,45 @@ def format_ladder(result: LadderResult) -> str:
     return "\n".join(lines)
 
 
+#: What one simulation of OpenSpiel's MCTS costs, in this package's playouts:
+#: 6.2 s a move at 1,000 simulations on a machine playing 221,600 playouts/s.
+OPENSPIEL_SIMULATION_PLAYOUTS = 1_374
+#: Turns of a ladder game, for the estimate (games between searching players
+#: on the README's machine took 25 to 60).
+ESTIMATED_TURNS = 40
+
+
+def move_cost(spec: str) -> float:
+    """What one move of ``spec`` costs, in MCTS playouts (0 for random and greedy)."""
+    name, number = parse_agent_spec(spec)
+    if name == "mcts":
+        options = agent_options(spec)
+        playouts = options.get("playouts")
+        return float(playouts if isinstance(playouts, int) else LEVELS[number or 3])
+    if name == "openspiel-mcts":
+        return float((number or OPENSPIEL_SIMULATIONS) * OPENSPIEL_SIMULATION_PLAYOUTS)
+    return 0.0
+
+
+def playouts_per_second() -> float:
+    """This machine's MCTS speed on one thread, measured on a short search."""
+    from wts.engine.game import Game
+    from wts.players.agents import MCTSAgent
+
+    MCTSAgent(playouts=1_000, seed=0).select(Game(), "black")  # warm the caches
+    agent = MCTSAgent(playouts=16_000, seed=0)
+    agent.select(Game(), "black")
+    return agent.total_playouts / max(agent.total_seconds, 1e-6)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
 def _levels(text: str) -> list[int]:
     """``--levels 1,2,3`` or ``1-3`` as a list of levels."""
     first, dash, last = text.partition("-")
@@ -330,15 +375,23 @@ def _anchors(text: str) -> list[str]:
     return anchors
 
 
+#: ``wts ladder`` with no options: minutes on one core, not hours.
+CLI_LEVELS = (1, 2, 3)
+CLI_ANCHORS = ("random", "greedy")
+CLI_GAMES = 8
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``wts ladder``."""
-    parser.add_argument("--levels", type=_levels, default=list(LEVELS),
-                        help="MCTS levels, as 1,2,3 or 1-3 (default 1-5)")
-    parser.add_argument("--anchors", type=_anchors, default=list(DEFAULT_ANCHORS),
+    parser.add_argument("--levels", type=_levels, default=list(CLI_LEVELS),
+                        help="MCTS levels, as 1,2,3 or 1-3 (default 1-3)")
+    parser.add_argument("--anchors", type=_anchors, default=list(CLI_ANCHORS),
                         help="fixed players every level meets, the first rated 0 (default "
-                        f"{','.join(DEFAULT_ANCHORS)})")
-    parser.add_argument("--games", type=_even_games, default=20,
-                        help="games a pairing, even: each side black in half (default 20)")
+                        f"{','.join(CLI_ANCHORS)}; openspiel-mcts:1000 is the yardstick, "
+                        "at about 6 s a move)")
+    parser.add_argument("--games", type=_even_games, default=CLI_GAMES,
+                        help=f"games a pairing, even: each side black in half (default "
+                        f"{CLI_GAMES})")
     parser.add_argument("--seed", type=arguments.seed, default=0, help="ladder seed (default 0)")
     parser.add_argument("--jobs", type=arguments.jobs, default=1,
                         help="games played at once on threads, local backend (default 1)")
@@ -348,20 +401,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """Play the ladder ``args`` describe and print the report; returns 0."""
+    """Play the ladder ``args`` describe and print the report; returns 0.
+
+    First it says, on standard error, how long the ladder should take here (a
+    short search measures this machine); its progress bar counts the work of
+    the searches, not games, so a level-5 game weighs what it costs."""
     out = sys.stdout if out is None else out
     show = sys.stderr.isatty() if args.progress is None else args.progress
     bar = None
     if show:
         from tqdm import tqdm
 
-        pairs = len(ladder_pairings(args.levels, args.anchors))
-        bar = tqdm(total=pairs * args.games, unit="game", file=sys.stderr)
+        pairs = ladder_pairings(args.levels, [_label(a, None) for a in args.anchors])
+        weights = [ESTIMATED_TURNS * (move_cost(a) + move_cost(b)) + 1.0 for a, b in pairs]
+        rate = playouts_per_second()
+        parallel = max(1, args.jobs if args.backend == "local" else (args.workers or 1))
+        seconds = sum(weights) * args.games / rate / parallel
+        games = len(pairs) * args.games
+        print(f"wts ladder: {games:,} games in {len(pairs)} pairings; about "
+              f"{_duration(seconds)} here (at {rate:,.0f} playouts/s, {ESTIMATED_TURNS} turns "
+              "a game)", file=sys.stderr, flush=True)
+
+        bar = tqdm(total=round(seconds, 1), unit="s", file=sys.stderr,
+                   bar_format="{l_bar}{bar}| {elapsed} < {remaining}")
 
     def progress(label: str, done: int, total: int) -> None:
         if bar is not None:
+            pair = min((done - 1) // args.games, len(pairs) - 1)
+            work = sum(weights[:pair]) * args.games + (done - pair * args.games) * weights[pair]
             bar.set_description(label, refresh=False)
-            bar.update(done - bar.n)
+            bar.update(round(work / rate / parallel, 1) - bar.n)
 
     try:
         result = run_ladder(args.levels, args.anchors, args.games, args.seed, jobs=args.jobs,

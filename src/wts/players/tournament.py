@@ -47,6 +47,7 @@ __all__ = [
     "play_match_game",
     "play_match",
     "elo_difference",
+    "format_header",
     "format_result",
     "add_arguments",
     "run",
@@ -287,8 +288,8 @@ def play_match(
             progress(len(result.records))
 
     if backend != "local":
-        chunks = [_MatchChunk(spec_a, spec_b, seed, first, min(games, first + CHUNK_GAMES),
-                              level, time_limit) for first in range(0, games, CHUNK_GAMES)]
+        chunks = (_MatchChunk(spec_a, spec_b, seed, first, min(games, first + CHUNK_GAMES),
+                              level, time_limit) for first in range(0, games, CHUNK_GAMES))
         finished: dict[int, list[_Played]] = {}
         for index, played in run_chunks(play_match_chunk, chunks, backend=backend,
                                         workers=workers, address=address):
@@ -346,15 +347,26 @@ def _label(spec: str, level: int | None) -> str:
     return name + options
 
 
-def format_result(result: MatchResult, level: int | None = None) -> str:
-    """The report ``wts tournament`` prints."""
-    labels = [_label(result.a, level), _label(result.b, level)]
+def _labels(a: str, b: str, level: int | None) -> list[str]:
+    labels = [_label(a, level), _label(b, level)]
     if labels[0] == labels[1]:
         labels = [labels[0] + " (A)", labels[1] + " (B)"]
+    return labels
+
+
+def format_header(a: str, b: str, games: int, seed: int, level: int | None = None) -> str:
+    """The first line of the report, which ``wts tournament`` prints before playing."""
+    labels = _labels(a, b, level)
+    return f"wts tournament: {labels[0]} vs {labels[1]}, {games} games, seed {seed}"
+
+
+def format_result(result: MatchResult, level: int | None = None) -> str:
+    """The report ``wts tournament`` prints."""
+    labels = _labels(result.a, result.b, level)
     width = max(12, *(len(label) for label in labels))
     diff, low, high = elo_difference(result.a_wins, result.draws, result.b_wins)
     lines = [
-        f"wts tournament: {labels[0]} vs {labels[1]}, {result.games} games, seed {result.seed}",
+        format_header(result.a, result.b, result.games, result.seed, level),
         f"  {'':<{width}} {'wins':>6} {'as black':>9} {'as white':>9}",
     ]
     for side, wins in ((0, result.a_wins), (1, result.b_wins)):
@@ -402,13 +414,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=arguments.jobs, default=1,
                         help="games played at once on threads, local backend (default 1)")
     arguments.add_backend_arguments(parser)
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="show a progress bar with the time left (default: on a terminal)")
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """Play the match ``args`` describe and print the report; returns 0."""
+    """Play the match ``args`` describe and print the report; returns 0. The
+    report's first line is printed before the first game, and a progress bar
+    (on standard error) counts the games with the time left."""
     out = sys.stdout if out is None else out
-    result = play_match(args.a, args.b, args.games, args.seed, level=args.level,
-                        time_limit=args.time_limit, jobs=args.jobs, backend=args.backend,
-                        workers=args.workers, address=args.address)
-    print(format_result(result, args.level), file=out)
+    print(format_header(args.a, args.b, args.games, args.seed, args.level), file=out,
+          flush=True)
+    show = sys.stderr.isatty() if args.progress is None else args.progress
+    bar = None
+    if show:
+        from tqdm import tqdm
+
+        bar = tqdm(total=args.games, unit="game", file=sys.stderr, leave=False)
+    try:
+        result = play_match(args.a, args.b, args.games, args.seed, level=args.level,
+                            time_limit=args.time_limit, jobs=args.jobs, backend=args.backend,
+                            workers=args.workers, address=args.address,
+                            progress=None if bar is None else (lambda done: bar.update(
+                                done - bar.n)))
+    finally:
+        if bar is not None:
+            bar.close()
+    print(format_result(result, args.level).partition("\n")[2], file=out)
     return 0
