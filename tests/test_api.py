@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from helpers import names, setup, snapshot
 
-from wts import Capture, Color, Hatch, Piece, Status, TurnResult, parse_square
+from wts import Capture, Color, Hatch, ParameterError, Piece, Status, TurnResult, parse_square
 
 BLACK, WHITE = Color.BLACK, Color.WHITE
 
@@ -362,3 +362,42 @@ def test_status_is_over_and_winner() -> None:
     assert [s for s in Status if s.is_over] == [Status.BLACK_WINS, Status.WHITE_WINS, Status.DRAW]
     assert Status.BLACK_WINS.winner is BLACK and Status.WHITE_WINS.winner is WHITE
     assert Status.DRAW.winner is None and Status.SUDDEN_DEATH.winner is None
+
+
+def test_winning_turtles_are_the_squares_the_counts_count(Game) -> None:
+    import random
+
+    from wts.engine.reference import winning_turtles
+    from wts.engine.squares import SQUARES
+
+    game = Game.from_setup(black=["A1", "B1", "C1", "D1", "E1", "F1", "B2", "C3", "D4", "E5"],
+                           white=["A9", "B9", "C9", "D9"])
+    assert game.winning_turtles("black") == frozenset(
+        parse_square(n) for n in ("A1", "B1", "C1", "D1", "E1", "F1", "B2", "C3", "D4",
+                                      "E5"))
+    assert game.winning_turtles(Color.WHITE) == frozenset()
+    with pytest.raises(ParameterError, match="colour"):
+        game.winning_turtles("red")
+    rng = random.Random(5)
+    for _ in range(40):  # random games: each engine's own answer, the rules' answer
+        game = Game()
+        while not game.is_over():
+            legal = game.legal_moves()
+            game.play(rng.choice(legal), rng.choice(legal))
+        board = [game.piece_at(sq) for sq in SQUARES]
+        for index, color in enumerate((Color.BLACK, Color.WHITE)):
+            turtles = game.winning_turtles(color)
+            assert turtles == frozenset(winning_turtles(board, color))
+            assert len(turtles) == game.winning_counts[index]
+
+
+def test_the_text_formats_ask_the_engine_for_its_winning_turtles() -> None:
+    import ast
+    import pathlib
+
+    import wts.formats
+
+    for path in pathlib.Path(wts.formats.__file__).parent.glob("*.py"):
+        imported = {node.module for node in ast.walk(ast.parse(path.read_text()))
+                    if isinstance(node, ast.ImportFrom)}
+        assert "wts.engine.reference" not in imported, path.name

@@ -117,6 +117,8 @@ cdef Py_ssize_t wts_resolve_turns(wts_state *states, uint8_t *statuses,
                                   int32_t *hatches) noexcept nogil
 # Distinct turtles of ``turtles`` in a line of five or more (point 10).
 cdef int wts_count_winning(wts_board turtles) noexcept nogil
+# Those turtles: the winning turtles of ``turtles``.
+cdef wts_board wts_winning_turtles(wts_board turtles) noexcept nogil
 # The squares holding nothing.
 cdef wts_board wts_empty_squares(const wts_state *state) noexcept nogil
 # The squares either player may name (the empty ones); none once the game is over.

@@ -266,15 +266,25 @@ cdef int wts_count_winning(wts_board turtles) noexcept nogil:
     return _count_winning(turtles)
 
 
-cdef inline int _count_winning(wts_board turtles) noexcept nogil:
+cdef wts_board wts_winning_turtles(wts_board turtles) noexcept nogil:
+    """The turtles of ``turtles`` in a line of five or more (point 10)."""
+    return _winning_turtles(turtles)
+
+
+cdef inline wts_board _winning_turtles(wts_board turtles) noexcept nogil:
     # The starts of all four directions, then one test: nearly every turn has
     # no five, and a branch per direction mispredicts more than it saves.
     cdef wts_board row = _run_starts(turtles, 1), column = _run_starts(turtles, 10)
     cdef wts_board rising = _run_starts(turtles, 11), falling = _run_starts(turtles, 9)
-    if not wts_any(wts_or(wts_or(row, column), wts_or(rising, falling))):
-        return 0
-    return wts_popcount(wts_or(wts_or(_run_cells(row, 1), _run_cells(column, 10)),
-                               wts_or(_run_cells(rising, 11), _run_cells(falling, 9))))
+    cdef wts_board starts = wts_or(wts_or(row, column), wts_or(rising, falling))
+    if not wts_any(starts):
+        return starts
+    return wts_or(wts_or(_run_cells(row, 1), _run_cells(column, 10)),
+                  wts_or(_run_cells(rising, 11), _run_cells(falling, 9)))
+
+
+cdef inline int _count_winning(wts_board turtles) noexcept nogil:
+    return wts_popcount(_winning_turtles(turtles))
 
 
 cdef wts_board wts_five(int index) noexcept nogil:

@@ -26,14 +26,14 @@ from wts.engine._core cimport (
     WTS_NUM_DIRECTIONS, WTS_NUM_SQUARES,
     wts_canonical_key, wts_capture, wts_copy, wts_init, wts_is_legal,
     wts_is_over, wts_legal_moves, wts_piece_at, wts_resolve_turn, wts_settle, wts_state,
-    wts_transform, wts_turn_record,
+    wts_transform, wts_turn_record, wts_winning_turtles,
 )
 
 from wts.engine._core import STATUSES as _CORE_STATUSES
 from wts.engine._history import NEW_GAME as _NEW_GAME
 from wts.engine.base import check_setup, check_turn, game_over_error, move_square, occupied_error
 from wts.engine.events import Capture, Hatch, TurnResult
-from wts.engine.pieces import Color, Piece
+from wts.engine.pieces import Color, Piece, check_color
 from wts.engine.squares import to_square
 from wts.engine.symmetry import Symmetry
 from wts.errors import NoTurnError
@@ -280,6 +280,14 @@ cdef class GameCore:
             black = self.state.black_count
             white = self.state.white_count
         return (black, white)
+
+    def winning_turtles(self, color):
+        """The squares of ``color``'s turtles in a line of five or more: the
+        rules' winning turtles, whose numbers decide the game."""
+        cdef wts_state s
+        cdef bint black = check_color(color) is Color.BLACK
+        self.snapshot(&s)
+        return _squares(wts_winning_turtles(s.black if black else s.white))
 
     def is_over(self):
         """True once the game is won or drawn."""

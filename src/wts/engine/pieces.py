@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+from wts.errors import ParameterError
+
 #: The last turn number. A game that reaches it is drawn unless a side has won
 #: (docs/rules.md, "wts rulings"): the counter never wraps on either engine.
 MAX_TURN = 2**32 - 1
@@ -22,6 +24,16 @@ class Color(Enum):
 
     def __repr__(self) -> str:
         return f"Color.{self.name}"
+
+
+def check_color(color: object) -> Color:
+    """``color`` as a :class:`Color`: a Color, or ``"black"`` or ``"white"`` in
+    any case; anything else raises ParameterError."""
+    if isinstance(color, Color):
+        return color
+    if isinstance(color, str) and color.strip().lower() in ("black", "white"):
+        return Color(color.strip().lower())
+    raise ParameterError(f"expected a colour (wts.Color, 'black' or 'white'), got {color!r}")
 
 
 class Piece(Enum):

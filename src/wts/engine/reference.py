@@ -15,7 +15,7 @@ from wts.engine._history import NEW_GAME, History
 from wts.engine.base import GameBase, check_moves, check_setup, check_turn
 from wts.engine.events import Capture, Hatch, TurnResult
 from wts.engine.keys import position_key
-from wts.engine.pieces import MAX_TURN, Color, Piece, Status
+from wts.engine.pieces import MAX_TURN, Color, Piece, Status, check_color
 from wts.engine.squares import BOARD_SIZE, NUM_SQUARES, Square, SquareLike, to_square
 from wts.errors import NoTurnError
 
@@ -284,6 +284,11 @@ class Game(GameBase):
     def winning_counts(self) -> tuple[int, int]:
         """(black, white): the turtles of each colour in a line of five or more."""
         return self._counts
+
+    def winning_turtles(self, color: Color | str) -> frozenset[Square]:
+        """The squares of ``color``'s turtles in a line of five or more: the
+        rules' winning turtles, whose numbers decide the game."""
+        return frozenset(winning_turtles(self._board, check_color(color)))
 
     def piece_at(self, square: SquareLike) -> Piece:
         """What stands on ``square`` (an index or a name)."""

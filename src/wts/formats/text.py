@@ -34,7 +34,6 @@ import itertools
 from typing import TYPE_CHECKING
 
 from wts.engine.pieces import Color, Piece, Status
-from wts.engine.reference import winning_turtles
 from wts.engine.squares import BOARD_SIZE, FILE_NAMES, SQUARE_NAMES, SQUARES, Square
 
 if TYPE_CHECKING:
@@ -55,8 +54,7 @@ def turtles_in_rows(game: GameBase, color: Color) -> list[Square]:
     """The squares of ``color``'s turtles standing in a row of five or more, in
     any direction: the rules' "winning turtles", whose numbers decide the game.
     Listed file by file, so a single row reads from one end to the other."""
-    board = [game.piece_at(sq) for sq in SQUARES]
-    return sorted(winning_turtles(board, color), key=lambda sq: (sq % BOARD_SIZE, sq))
+    return sorted(game.winning_turtles(color), key=lambda sq: (sq % BOARD_SIZE, sq))
 
 
 _LENGTHS = {5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
