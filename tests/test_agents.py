@@ -302,6 +302,46 @@ def test_search_memory_limit_stops_the_tree_not_the_search() -> None:
     assert sum(search.visits(0)) == 20_000
 
 
+@pytest.mark.parametrize("prior", [None, "learned"])
+@pytest.mark.parametrize("max_memory", [0, 1 << 20, 3 << 20])
+def test_search_memory_stays_within_max_memory_with_or_without_a_prior(
+        prior: str | None, max_memory: int) -> None:
+    """The statistics' size depends on the prior (its array is kept only
+    then): max_memory bounds the tree either way, the root aside."""
+    from wts.players.prior import LEARNED
+
+    search = Search(wts.Game(), seed=2, max_memory=max_memory,
+                    prior=LEARNED if prior else None)
+    root = search.memory
+    search.run(15_000)
+    assert search.memory <= max(max_memory, root)
+    assert sum(search.visits(0)) == sum(search.visits(1)) == 15_000
+    assert abs(sum(search.strategy(0)) - 1.0) < 1e-9
+
+
+def _one_square_left() -> wts.Game:
+    """A full board but I9, with no five: the only joint move, both on I9,
+    lays an egg there and ends the game in a draw, so an iteration is cheap."""
+    squares = [(r, c) for r in range(9) for c in range(9) if r * 9 + c != 80]
+    return wts.Game.from_setup(black=[r * 9 + c for r, c in squares if (r + 2 * c) % 4 < 2],
+                               white=[r * 9 + c for r, c in squares if (r + 2 * c) % 4 >= 2])
+
+
+@pytest.mark.parametrize("policy", ["ucb", "rm"])
+def test_search_counts_a_square_past_two_to_the_24_visits_exactly(policy: str) -> None:
+    """Float statistics froze a square's visits at 2**24 = 16,777,216 (and its
+    sum of rewards), a few minutes of a long search; the counts stay exact."""
+    game = _one_square_left()
+    assert game.legal_moves() == [80]
+    search = Search(game, seed=1, policy=policy, max_memory=0)
+    iterations = 2**24 + 1000
+    assert search.run(iterations) == iterations == search.iterations
+    for color in (0, 1):
+        assert search.visits(color)[80] == iterations
+        assert search.values(color)[80] == 0.5
+        assert search.strategy(color)[80] == 1.0
+
+
 def test_search_arguments_are_checked() -> None:
     game = wts.Game()
     with pytest.raises(ValueError, match="policy"):

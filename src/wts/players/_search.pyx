@@ -64,9 +64,10 @@ cdef enum:
     PLAYOUT_CAPTURES = 2
 
 cdef enum:
-    # Each player's arrays of an expanded node (see "selection"), and the node's.
-    PLAYER_STATS = 5
-    NODE_STATS = 2 * PLAYER_STATS
+    # Each player's arrays of an expanded node (see "selection"): the prior's
+    # only with a prior.
+    PLAYER_STATS = 4
+    PLAYER_STATS_WITH_PRIOR = 5
     MAX_DEPTH = 512      # a path longer than this stops descending and plays out
     MAX_PLAYOUT_TURNS = 1000
     NOT_EXPANDED = -1
@@ -74,7 +75,8 @@ cdef enum:
     # event: a few milliseconds.
     CHUNK = 256
 
-# Visit counts are int32: a search does at most this many iterations in all.
+# A search does at most this many iterations in all (its node counters are
+# int64 and its statistics doubles, exact well beyond it).
 MAX_ITERATIONS = 2**31 - 2
 
 cdef dict POLICIES = {"rm": POLICY_RM, "exp3": POLICY_EXP3, "ucb": POLICY_UCB}
@@ -140,17 +142,19 @@ cdef inline double _result(const wts_state *state) noexcept nogil:
 # ---------------------------------------------------------------------------
 # The search tree
 
-# The statistics are floats: half the memory of doubles, and precise enough
-# for rewards in [0, 1] over the millions of playouts of a move.
-ctypedef float stat_t
+# The statistics are doubles: a square's visits count exactly to 2**53, far
+# beyond MAX_ITERATIONS, and sums of rewards and regrets keep their precision.
+# Floats (half the memory) froze a square's visits at 2**24 = 16,777,216,
+# minutes of a long search, and lost the regrets' precision long before.
+ctypedef double stat_t
 
 ctypedef struct Node:
     wts_state state
-    int32_t visits
-    int32_t n            # legal squares (the empty ones; the same for both players)
-    int64_t stats        # offset of NODE_STATS * n numbers in the stats arena, or NOT_EXPANDED
-    int32_t updates      # results backed up through the node's statistics
+    int64_t visits       # int64: with transpositions a path may pass a node more than once
+    int64_t stats        # offset of node_stats * n numbers in the stats arena, or NOT_EXPANDED
+    int64_t updates      # results backed up through the node's statistics
     double value         # their sum (black's rewards)
+    int32_t n            # legal squares (the empty ones; the same for both players)
 
 ctypedef struct Step:
     int32_t node
@@ -306,6 +310,7 @@ cdef class Search:
     cdef int policy, playout, expand_threshold
     cdef double exploration
     cdef bint use_prior
+    cdef int player_stats, node_stats  # numbers a square of one player, of both
     cdef double prior_factors[NUM_FEATURES]  # exp of the prior's weights
     cdef double prior_weight
     cdef int64_t n_iterations
@@ -383,7 +388,9 @@ cdef class Search:
         # The root and its statistics always fit; growth is what max_memory bounds.
         self.cap_nodes = 64
         self.tree = <Node *>malloc(self.cap_nodes * sizeof(Node))
-        self.cap_stats = NODE_STATS * WTS_NUM_SQUARES
+        self.player_stats = PLAYER_STATS_WITH_PRIOR if self.use_prior else PLAYER_STATS
+        self.node_stats = 2 * self.player_stats
+        self.cap_stats = self.node_stats * WTS_NUM_SQUARES
         self.stats = <stat_t *>malloc(self.cap_stats * sizeof(stat_t))
         if (self.tree == NULL or self.stats == NULL or not _table_init(&self.edges, MIN_TABLE)
                 or (transpositions and not _table_init(&self.positions, MIN_TABLE))):
@@ -460,10 +467,10 @@ cdef class Search:
         return <int32_t>(self.n_nodes - 1)
 
     cdef bint _expand(self, int32_t index) noexcept nogil:
-        """Give a node its statistics: PLAYER_STATS arrays of n numbers for each player."""
+        """Give a node its statistics: player_stats arrays of n numbers for each player."""
         cdef Node *node = &self.tree[index]
         cdef int n = wts_popcount(wts_legal_moves(&node.state))
-        cdef int64_t need = self.n_stats + NODE_STATS * n, cap = self.cap_stats
+        cdef int64_t need = self.n_stats + self.node_stats * n, cap = self.cap_stats
         cdef stat_t *grown
         if need > cap:
             cap = self._grown_capacity(cap, need, sizeof(stat_t))
@@ -476,7 +483,7 @@ cdef class Search:
                 return False
             self.stats = grown
             self.cap_stats = cap
-        memset(&self.stats[self.n_stats], 0, NODE_STATS * n * sizeof(stat_t))
+        memset(&self.stats[self.n_stats], 0, self.node_stats * n * sizeof(stat_t))
         node.n = n
         node.stats = self.n_stats
         self.n_stats = need
@@ -508,7 +515,7 @@ cdef class Search:
                 while wts_any(rest):
                     weights[wts_lowest_bit(rest)] *= factor
                     rest = wts_clear_lowest(rest)
-            p = block + side * PLAYER_STATS * node.n + 4 * node.n
+            p = block + side * self.player_stats * node.n + 4 * node.n
             total = 0.0
             rest = legal
             while wts_any(rest):
@@ -609,7 +616,7 @@ cdef class Search:
             old = order[head]
             head += 1
             if self.tree[old].stats != NOT_EXPANDED:
-                n_stats += NODE_STATS * self.tree[old].n
+                n_stats += self.node_stats * self.tree[old].n
             for e in range(first[old], first[old + 1]):
                 kept_edges += 1
                 child = self.edges.values[edge_slot[e]]
@@ -620,7 +627,7 @@ cdef class Search:
         cap_nodes = count if count > 64 else 64
         tree = <Node *>malloc(cap_nodes * sizeof(Node))
         # Room to expand the new root at once if it never was.
-        stats = <stat_t *>malloc((n_stats + NODE_STATS * WTS_NUM_SQUARES) * sizeof(stat_t))
+        stats = <stat_t *>malloc((n_stats + self.node_stats * WTS_NUM_SQUARES) * sizeof(stat_t))
         ok = (tree != NULL and stats != NULL
               and _table_init(&edges, _table_capacity(kept_edges))
               and (not self.transpositions
@@ -631,7 +638,7 @@ cdef class Search:
                 old = order[i]
                 tree[i] = self.tree[old]
                 if tree[i].stats != NOT_EXPANDED:
-                    block = NODE_STATS * tree[i].n
+                    block = self.node_stats * tree[i].n
                     memcpy(&stats[n_stats], &self.stats[tree[i].stats], block * sizeof(stat_t))
                     tree[i].stats = n_stats
                     n_stats += block
@@ -644,7 +651,7 @@ cdef class Search:
             self._free()
             self.tree, self.cap_nodes, self.n_nodes = tree, cap_nodes, count
             self.stats, self.n_stats = stats, n_stats
-            self.cap_stats = n_stats + NODE_STATS * WTS_NUM_SQUARES
+            self.cap_stats = n_stats + self.node_stats * WTS_NUM_SQUARES
             self.edges = edges
             self.positions = positions
             self.full = False
@@ -665,15 +672,15 @@ cdef class Search:
 
     # -- selection ------------------------------------------------------------
     #
-    # Each player of an expanded node has PLAYER_STATS arrays of n numbers, one
+    # Each player of an expanded node has player_stats arrays of n numbers, one
     # entry per legal square (ascending), in this order: ``a``, ``s``, ``q`` the
-    # sum of the rewards, ``c`` the visits and ``p`` the prior (zero without
-    # one). For "rm" and "exp3" ``a`` is the policy's own (regrets, cumulative
+    # sum of the rewards, ``c`` the visits and, with a prior, ``p`` the
+    # prior. For "rm" and "exp3" ``a`` is the policy's own (regrets, cumulative
     # reward estimates) and ``s`` the cumulative strategy; for "ucb" ``a`` the
     # mean reward and ``s`` 1/sqrt(visits), kept by each update so that a
     # selection is a multiply-add a square, not a division and a square root.
 
-    cdef int _select(self, stat_t *block, int n, int32_t visits, double mean,
+    cdef int _select(self, stat_t *block, int n, int64_t visits, double mean,
                      double *prob) noexcept nogil:
         """One player's choice among ``n`` squares, and the probability it had;
         ``mean`` is the player's mean reward at the node so far."""
@@ -818,7 +825,7 @@ cdef class Search:
             st = &self.stats[node.stats]
             baseline = node.value / node.updates if node.updates else 0.5
             black = self._select(st, node.n, node.visits, baseline, &black_prob)
-            white = self._select(st + PLAYER_STATS * node.n, node.n, node.visits,
+            white = self._select(st + self.player_stats * node.n, node.n, node.visits,
                                  1.0 - baseline, &white_prob)
             path[depth].node = index
             path[depth].black = black
@@ -863,7 +870,8 @@ cdef class Search:
             node.value += value
             node.updates += 1
             self._update(st, node.n, path[i].black, path[i].black_prob, value, baseline)
-            self._update(st + PLAYER_STATS * node.n, node.n, path[i].white, path[i].white_prob,
+            self._update(st + self.player_stats * node.n, node.n, path[i].white,
+                         path[i].white_prob,
                          1.0 - value, 1.0 - baseline)
 
     def run(self, iterations, stop=None):
@@ -997,7 +1005,7 @@ cdef class Search:
             root = &self.tree[0]
             if root.stats == NOT_EXPANDED:
                 return result
-            array = &self.stats[root.stats + (PLAYER_STATS * side + which) * root.n]
+            array = &self.stats[root.stats + (self.player_stats * side + which) * root.n]
             legal = wts_legal_moves(&root.state)
             for i in range(root.n):
                 result[wts_bit_square(wts_select(legal, i))] = array[i]
