@@ -110,12 +110,13 @@ def game_count(minimum: int) -> Callable[[str], int]:
 
 def agent_spec(text: str) -> str:
     """An agent as ``wts tournament`` names it: ``random``, ``greedy``, ``mcts``, ``mcts:3``,
-    ``openspiel-mcts``, ``openspiel-mcts:1000``."""
+    ``openspiel-mcts``, ``openspiel-mcts:1000``, or an engine program, ``engine:CMD``
+    (kept as written: a command's case matters)."""
     try:
-        parse_agent_spec(text)
+        name, _number = parse_agent_spec(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
-    return text.strip().lower()
+    return text.strip() if name == "engine" else text.strip().lower()
 
 
 def engine_class(text: str) -> type:

@@ -117,16 +117,22 @@ def _play_game(spec: str, index: int, seeds: tuple[int, int],
     agents = [make_agent(spec, seed=seeds[side]) for side in (0, 1)]
     game = Game()
     rows: list[tuple[Any, ...]] = []
-    while not game.is_over() and game.turn < max_turns:
-        turn_rows = []
-        moves = []
-        for side, color in enumerate((Color.BLACK, Color.WHITE)):
-            square = agents[side].select(game, color)
-            moves.append(square)
-            turn_rows.append((game.turn, side, seeds[side], observation_planes(game, color),
-                              _policy(agents[side], game, square), square))
-        game.play(*moves)
-        rows += turn_rows
+    try:
+        while not game.is_over() and game.turn < max_turns:
+            turn_rows = []
+            moves = []
+            for side, color in enumerate((Color.BLACK, Color.WHITE)):
+                square = agents[side].select(game, color)
+                moves.append(square)
+                turn_rows.append((game.turn, side, seeds[side], observation_planes(game, color),
+                                  _policy(agents[side], game, square), square))
+            game.play(*moves)
+            rows += turn_rows
+    finally:
+        for agent in agents:  # an engine program ends with its game
+            close = getattr(agent, "close", None)
+            if close is not None:
+                close()
     return game, rows
 
 
@@ -398,8 +404,9 @@ def selfplay(
     _pyarrow()
     if not isinstance(agent, str):
         raise ParameterTypeError(f"agent must be a str such as 'mcts:2', not {agent!r}")
-    parse_agent_spec(agent)
-    agent = agent.strip().lower()  # as the command line writes it
+    name, _number = parse_agent_spec(agent)
+    # as the command line writes it; an engine's command keeps its case
+    agent = agent.strip() if name == "engine" else agent.strip().lower()
     games = check_int(games, "games", 0)
     seed = check_seed(seed)
     shard_size = check_int(shard_size, "shard_size", 1, 1 << 20)
