@@ -65,6 +65,8 @@ OVERHEAD = 1.0
 SEARCH_TIMEOUT = 60.0
 #: Seconds an engine has to exit after ``quit`` before it is killed.
 QUIT_GRACE = 1.0
+#: Lines read ahead of the client; an engine writing more waits (its pipe fills).
+LINES_AHEAD = 256
 
 _T = TypeVar("_T")
 
@@ -118,9 +120,20 @@ class _Stderr:
             self.text = (self.text + chunk)[-self.limit:]
 
 
-def _read_lines(stream: IO[bytes], lines: queue.Queue[str | None]) -> None:
-    """Put each line of ``stream`` on ``lines`` (a line too long is cut and
-    marked), then None at the end."""
+def _read_lines(stream: IO[bytes], lines: queue.Queue[str | None],
+                closed: threading.Event) -> None:
+    """Put each line of ``stream`` on ``lines`` (a line too long is cut short and
+    refused by the parser), then None at the end. ``lines`` is bounded, so an
+    engine that writes without being read waits; ``closed`` ends the wait."""
+
+    def put(item: str | None) -> None:
+        while not closed.is_set():
+            try:
+                lines.put(item, timeout=0.1)
+                return
+            except queue.Full:
+                continue
+
     try:
         while True:
             raw = stream.readline(protocol.MAX_LINE + 2)
@@ -132,10 +145,10 @@ def _read_lines(stream: IO[bytes], lines: queue.Queue[str | None]) -> None:
                     more = stream.readline(protocol.MAX_LINE)
                     if not more or more.endswith(b"\n"):
                         break
-            lines.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
+            put(raw.decode("utf-8", "replace").rstrip("\r\n"))
     except (OSError, ValueError):
         pass
-    lines.put(None)
+    put(None)
 
 
 def _read_stderr(stream: IO[bytes], sink: _Stderr) -> None:
@@ -149,8 +162,10 @@ def _read_stderr(stream: IO[bytes], sink: _Stderr) -> None:
         pass
 
 
-def _kill(process: subprocess.Popen[bytes]) -> None:
-    """Kill the engine's process group (its own session), then reap it."""
+def _kill(process: subprocess.Popen[bytes], closed: threading.Event) -> None:
+    """Kill the engine's process group (its own session), then reap it; ``closed``
+    releases its reader thread."""
+    closed.set()
     if process.poll() is None:
         try:
             if sys.platform != "win32":
@@ -190,20 +205,21 @@ class Engine:
         self.options: dict[str, Option] = {}
         self.features: frozenset[str] = frozenset()
         self._process = process
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._lines: queue.Queue[str | None] = queue.Queue(LINES_AHEAD)
+        self._closed = threading.Event()
         self._stderr = _Stderr(stderr_limit)
         self._ended = False
         self._sent: tuple[str, tuple[TurnResult, ...]] | None = None
         assert process.stdout is not None and process.stderr is not None
         self._threads = [
-            threading.Thread(target=_read_lines, args=(process.stdout, self._lines),
+            threading.Thread(target=_read_lines, args=(process.stdout, self._lines, self._closed),
                              name="wts-engine-stdout", daemon=True),
             threading.Thread(target=_read_stderr, args=(process.stderr, self._stderr),
                              name="wts-engine-stderr", daemon=True),
         ]
         for thread in self._threads:
             thread.start()
-        self._finalizer = weakref.finalize(self, _kill, process)
+        self._finalizer = weakref.finalize(self, _kill, process, self._closed)
 
     # --- starting and stopping ----------------------------------------------------------
 
@@ -350,7 +366,8 @@ class Engine:
             except queue.Empty:
                 return None
             if line is None:
-                self._lines.put(None)  # the end stays the end for later reads
+                with contextlib.suppress(queue.Full):
+                    self._lines.put_nowait(None)  # the end stays the end for later reads
                 raise self._fail(self._terminated(f"during {what}"))
             if line.strip():
                 return line
