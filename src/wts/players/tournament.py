@@ -155,12 +155,13 @@ def play_match_game(black: Agent, white: Agent, max_turns: int = MAX_TURNS,
 
 
 def play_game_or_forfeit(black: Agent, white: Agent, max_turns: int = MAX_TURNS,
-                         stop: threading.Event | None = None
+                         stop: threading.Event | None = None, *, start: Game | None = None
                          ) -> tuple[Game, tuple[Color | None, EngineError] | None]:
-    """:func:`play_match_game`, where an engine's failure ends the game: the
-    game, and (the colour that won by forfeit, the error) or None. Both sides
-    are asked every turn; when both fail the game is drawn (the colour is None)."""
-    game = Game()
+    """:func:`play_match_game` (from ``start``, a new game by default), where an
+    engine's failure ends the game: the game, and (the colour that won by
+    forfeit, the error) or None. Both sides are asked every turn; when both
+    fail the game is drawn (the colour is None)."""
+    game = Game() if start is None else start.copy()
     while not game.is_over() and game.turn < max_turns:
         if stop is not None and stop.is_set():
             break
@@ -459,11 +460,43 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=arguments.jobs, default=1,
                         help="games played at once on threads, local backend (default 1)")
     arguments.add_backend_arguments(parser)
+    parser.add_argument("--sprt", type=_sprt, default=None, metavar="elo0=E0,elo1=E1,...",
+                        help="play openings in pairs, colours swapped, until a sequential "
+                        "test decides: elo0, elo1, alpha, beta (default 0, 5, 0.05, 0.05); "
+                        "--games is then ignored")
+    parser.add_argument("--openings", type=arguments.integer("a number of openings", 1, 100_000),
+                        default=50, help="openings of the --sprt suite (default 50)")
+    parser.add_argument("--max-pairs", type=arguments.integer("a number of pairs", 1, 1_000_000),
+                        default=1000, help="--sprt stops after this many pairs (default 1000)")
+    parser.add_argument("--out", default=None, metavar="FILE",
+                        help="--sprt saves every pair and the test's status here as JSON, and "
+                        "resumes a match saved there")
+
+
+def _sprt(text: str) -> object:
+    from wts.players.sprt import parse_sprt
+
+    try:
+        return parse_sprt(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play the match ``args`` describe and print the report; returns 0."""
     out = sys.stdout if out is None else out
+    if args.sprt is not None:
+        from wts.players.pairs import format_sprt, play_sprt
+
+        if args.jobs != 1:
+            raise ParameterError("--sprt plays pairs on the process or ray backend "
+                                 "(--workers), not on --jobs threads")
+        decided = play_sprt(args.a, args.b, args.sprt, seed=args.seed, suite=args.openings,
+                            max_pairs=args.max_pairs, level=args.level,
+                            time_limit=args.time_limit, backend=args.backend,
+                            workers=args.workers, address=args.address, out=args.out)
+        print(format_sprt(decided), file=out)
+        return 0
     result = play_match(args.a, args.b, args.games, args.seed, level=args.level,
                         time_limit=args.time_limit, jobs=args.jobs, backend=args.backend,
                         workers=args.workers, address=args.address)
