@@ -41,7 +41,7 @@ from wts.devtools.fuzz import (
     unreached,
 )
 from wts.engine.events import TurnResult
-from wts.engine.pieces import Status
+from wts.engine.pieces import Piece, Status
 from wts.engine.squares import SQUARE_NAMES, parse_square
 from wts.errors import IllegalMoveError
 from wts.interfaces import cli
@@ -412,6 +412,31 @@ def test_broken_engine_is_caught_and_shrunk(
     assert "game = Game" in code
     if field.startswith(("position.", "TurnResult")):
         assert run_reproducer(code, REFERENCE) != run_reproducer(code, broken)
+
+
+class FullBoardDraws(wts.reference.Game):
+    """Calls a full board a draw even when the turn that filled it made a row of five."""
+
+    __slots__ = ()
+
+    def _settle(self) -> None:
+        super()._settle()
+        if self._status.winner is not None and not self.legal_moves_on_board():
+            self._status = Status.DRAW
+
+    def legal_moves_on_board(self) -> list[int]:
+        return [sq for sq in range(81) if self.piece_at(sq) is Piece.EMPTY]
+
+
+def test_a_win_on_the_turn_that_fills_the_board_is_compared() -> None:
+    # CLARIFICATIONS 11: the win stands on a full board. The full_win set-ups
+    # fill the board and a row of six against five in one turn.
+    report = run_fuzz(REFERENCE, FullBoardDraws, seed=1, games=100)
+    assert report.failure is not None, "the full-board win went uncompared"
+    assert report.failure.shrunk_difference.field == "TurnResult.status"
+    assert fuzz.BRANCHES["won_full"] == "won on the turn that filled the board"
+    clean = run_fuzz(REFERENCE, FAST, seed=1, games=100)
+    assert clean.coverage["won_full"] > 0 and clean.failure is None
 
 
 def candidate_option(engine: type) -> list[str]:

@@ -89,8 +89,9 @@ members = {m.split("/", 1)[1] for m in tarfile.open(sdist).getnames() if "/" in 
 needed = ["pyproject.toml", "setup.py", "LICENSE", "README.md", "CHANGELOG.md",
           "src/wts/engine/wts_bits.h", "src/wts/py.typed", "tests/conftest.py",
           "tests/perft/expected.json", "tests/typed_example.py"]
-# The sdist's C files that are not Cython's output: the loop and the lanes' test driver.
-written_c = [f"src/wts/{loop}", "tests/native/lanes_check.c"]
+# The sdist's C files that are not Cython's output: the loop, the lanes' test
+# driver and the example engine.
+written_c = [f"src/wts/{loop}", "tests/native/lanes_check.c", "examples/engines/tiny_random.c"]
 needed += written_c
 needed += [f"src/wts/{m}.pyx" for m in modules] + [f"src/wts/{m}.pyi" for m in modules]
 problems += [f"sdist lacks {n}" for n in needed if n not in members]

@@ -110,7 +110,8 @@ def game_count(minimum: int) -> Callable[[str], int]:
 
 def agent_spec(text: str) -> str:
     """An agent as ``wts tournament`` names it: ``random``, ``greedy``, ``mcts``, ``mcts:3``,
-    ``openspiel-mcts``, ``openspiel-mcts:1000``."""
+    ``openspiel-mcts``, ``openspiel-mcts:1000``, or an engine program, ``engine:CMD``
+    (kept as written: a command's case matters)."""
     try:
         return canonical_agent_spec(text)
     except ValueError as exc:

@@ -1,5 +1,6 @@
 """The ``wts`` command line: ``wts simulate``, ``demo``, ``bench``, ``fuzz``,
-``play``, ``replay``, ``tournament``, ``ladder``, ``selfplay`` and ``fit-prior``.
+``play``, ``replay``, ``tournament``, ``ladder``, ``selfplay``, ``fit-prior``,
+``engine`` and ``engine-check`` (:mod:`wts.engines.cli`).
 
 ``main(argv)`` returns the exit status instead of raising ``SystemExit``:
 0 on success, 1 when the fuzzer finds a mismatch, 2 on bad arguments (with
@@ -21,6 +22,7 @@ from typing import TextIO
 import wts
 from wts._interrupts import report_interrupt
 from wts.devtools import fuzz
+from wts.engines import cli as engines_cli
 from wts.errors import WtsError
 from wts.formats import text
 from wts.interfaces import arguments, terminal
@@ -218,9 +220,15 @@ def add_fuzz_arguments(parser: argparse.ArgumentParser) -> None:
         "--jobs", type=arguments.jobs_or_all, default=1,
         help="worker processes (default: 1; 0 means one per CPU)",
     )
-    parser.add_argument(
+    engines = parser.add_mutually_exclusive_group()
+    engines.add_argument(
         "--candidate", type=arguments.engine_class, default=None, metavar="MODULE:CLASS",
         help="the engine to test against wts.reference:Game (default: wts:Game)",
+    )
+    engines.add_argument(
+        "--against", default=None, metavar="CMD",
+        help="fuzz the rules part of the engine program CMD (docs/protocol.md) against "
+        "wts.reference:Game instead",
     )
     parser.add_argument("--quiet", action="store_true", help="print only the summary and the table")
 
@@ -231,6 +239,11 @@ def run_fuzz_command(args: argparse.Namespace, out: TextIO) -> int:
     KeyboardInterrupt."""
     reference = wts.reference.Game
     candidate = args.candidate or wts.Game
+    if args.against is not None:
+        from wts.engines.rules import rules_game_class
+
+        candidate = rules_game_class(args.against)
+        candidate.engine()  # a program that cannot start, or has no rules part, says so now
     seconds = args.seconds if args.seconds is not None or args.games is not None else 10.0
     jobs = args.jobs or os.cpu_count() or 1
 
@@ -347,6 +360,7 @@ def build_parser() -> argparse.ArgumentParser:
         "each turn, and print them with the cross-entropy on held-out games.",
     )
     add_fit_prior_arguments(fit_prior)
+    engines_cli.add_parsers(commands)
     for command in commands.choices.values():  # for the errors found after parsing
         command.set_defaults(subparser=command)
     return parser
@@ -392,6 +406,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_selfplay(args, sys.stdout)
         if args.command == "fit-prior":
             return run_fit_prior(args, sys.stdout)
+        if args.command in engines_cli.COMMANDS:
+            return engines_cli.run(args, sys.stdout)
         return run_fuzz_command(args, sys.stdout)
     except KeyboardInterrupt:
         return report_interrupt(f"wts {args.command}")

@@ -87,6 +87,9 @@ def check_player(spec: str) -> str:
     name = spec.strip().lower()
     if name == HUMAN:
         return name
+    if name.startswith("engine:"):  # a program: its command keeps its case
+        agents.parse_agent_spec(spec)
+        return spec.strip()
     try:
         agents.parse_agent_spec(name)
     except ValueError as exc:
@@ -106,6 +109,8 @@ def make_player(spec: str, seed: int, level: int | None = None) -> Bot:
 def bot_label(spec: str, seed: int, bot: object) -> str:
     """How a bot is named in the record's Black and White tags: ``mcts:3 (seed 7)``,
     or ``mcts:3,reuse=false (seed 7)`` with the spec's options."""
+    if spec.strip().lower().startswith("engine:"):
+        return f"{spec.strip()} (seed {seed})"
     head, *options = spec.strip().lower().split(",")
     name = head.partition(":")[0].strip()
     level = getattr(bot, "level", None)

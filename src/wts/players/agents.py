@@ -55,6 +55,7 @@ from wts.players.search_team import MAX_PLAYOUTS, SearchTeam
 
 if TYPE_CHECKING:
     from wts.engine.base import GameBase
+    from wts.engines.player import EngineAgent
     from wts.players.openspiel_agent import OpenSpielMCTSAgent
 
 __all__ = [
@@ -500,23 +501,36 @@ def _shown(text: str, limit: int = 60) -> str:
     return f"{text[:limit]!r} (and {len(text) - limit} more characters)"
 
 
+def _is_engine(spec: str) -> bool:
+    from wts.engines.player import is_engine_spec
+
+    return is_engine_spec(spec)
+
+
 def parse_agent_spec(spec: str) -> tuple[str, int | None]:
     """A spec as (name, number): ``"random"``, ``"greedy"``, ``"mcts"``,
     ``"mcts:LEVEL"``, ``"openspiel-mcts"`` or ``"openspiel-mcts:SIMULATIONS"``,
-    each optionally followed by options (:func:`agent_options`).
+    each optionally followed by options (:func:`agent_options`); or
+    ``"engine:CMD"``, an engine program (:mod:`wts.engines.player`), which
+    gives ``("engine", None)``.
 
     >>> parse_agent_spec("mcts:2"), parse_agent_spec("openspiel-mcts:1000")
     (('mcts', 2), ('openspiel-mcts', 1000))
     """
     if not isinstance(spec, str):
         raise ParameterTypeError(f"an agent spec is a string, not {type(spec).__name__}")
+    if _is_engine(spec):
+        from wts.engines.player import engine_command
+
+        engine_command(spec)
+        return "engine", None
     head = spec.strip().lower().partition(",")[0]
     name, sep, number = head.partition(":")
     name = name.strip()
     if name not in AGENT_NAMES:
         raise ParameterError(f"unknown agent {spec!r}: expected one of {', '.join(AGENT_NAMES)}"
                              " (mcts takes a level, as mcts:2; openspiel-mcts a number of "
-                             "simulations, as openspiel-mcts:1000)")
+                             "simulations, as openspiel-mcts:1000), or engine:CMD")
     agent_options(spec)
     if not sep:
         return name, None
@@ -546,6 +560,8 @@ def agent_options(spec: str) -> dict[str, int | float | bool | str]:
     """
     if not isinstance(spec, str):
         raise ParameterTypeError(f"an agent spec is a string, not {type(spec).__name__}")
+    if _is_engine(spec):  # the command is the program's: commas and all
+        return {}
     head, *items = spec.strip().lower().split(",")
     known = AGENT_OPTIONS.get(head.partition(":")[0].strip(), {})
     options: dict[str, int | float | bool | str] = {}
@@ -580,13 +596,20 @@ def agent_options(spec: str) -> dict[str, int | float | bool | str]:
 
 def canonical_agent_spec(spec: str) -> str:
     """The spec as game records and run folders store it: lower case, with no
-    white space around its parts; a spec that does not parse, or holds white
-    space or a control character inside a part, raises ParameterError.
+    white space around its parts (an ``engine:CMD`` keeps its command as
+    written); a spec that does not parse, or holds white space or a control
+    character inside a part, raises ParameterError.
 
     >>> canonical_agent_spec(" MCTS : 2 , threads = 2")
     'mcts:2,threads=2'
     """
     name, number = parse_agent_spec(spec)
+    if name == "engine":  # a program's command keeps its case and its spaces
+        command = spec.strip()[len("engine:"):].strip()
+        if not command.isprintable():
+            raise ParameterError(f"bad agent spec {_shown(spec)}: a control character in "
+                                 "the engine's command")
+        return f"engine:{command}"
     parts = [name if number is None else f"{name}:{number}"]
     for item in spec.strip().lower().split(",")[1:]:
         key, _, text = (part.strip() for part in item.partition("="))
@@ -605,11 +628,13 @@ def make_agent(
     level: int | None = None,
     time_limit: float | None = None,
     stop: threading.Event | None = None,
-) -> RandomAgent | GreedyAgent | MCTSAgent | OpenSpielMCTSAgent:
+) -> RandomAgent | GreedyAgent | MCTSAgent | OpenSpielMCTSAgent | EngineAgent:
     """An agent from a spec: ``"random"``, ``"greedy"``, ``"mcts"``, ``"mcts:2"``,
     ``"openspiel-mcts:1000"`` (:class:`wts.players.openspiel_agent.OpenSpielMCTSAgent`,
     which needs OpenSpiel; 1,000 simulations when the spec names none), and
-    any options after commas, as ``"mcts:1,threads=2"`` (:func:`agent_options`).
+    any options after commas, as ``"mcts:1,threads=2"`` (:func:`agent_options`);
+    or ``"engine:CMD"``, the engine program CMD
+    (:class:`wts.engines.player.EngineAgent`, started at its first move).
 
     ``level`` is the MCTS level when the spec names none (default 3);
     ``time_limit`` applies to MCTS only (a ``time_limit`` option in the spec
@@ -620,6 +645,11 @@ def make_agent(
     """
     name, number = parse_agent_spec(spec)
     options = agent_options(spec)
+    if name == "engine":
+        from wts.engines.player import ENGINE_PREFIX, EngineAgent
+
+        return EngineAgent(spec.strip()[len(ENGINE_PREFIX):], seed=seed, time_limit=time_limit,
+                           stop=stop)
     if name == "random":
         return RandomAgent(seed=seed)
     if name == "greedy":

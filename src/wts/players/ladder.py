@@ -235,7 +235,8 @@ def run_ladder(
     [('mcts:1', 2), ('random', 2)]
     """
     levels = [check_int(level, "level", min(LEVELS), max(LEVELS)) for level in levels]
-    anchors = [str(anchor).strip().lower() for anchor in anchors]
+    anchors = [str(anchor).strip() if parse_agent_spec(str(anchor))[0] == "engine"
+               else str(anchor).strip().lower() for anchor in anchors]
     for anchor in anchors:
         parse_agent_spec(anchor)
     games = check_int(games, "games", 2)
@@ -362,10 +363,11 @@ def _even_games(text: str) -> int:
 def _anchors(text: str) -> list[str]:
     """``--anchors random,greedy,openspiel-mcts:200`` as a list of specs. An
     anchor's options follow it (``random,mcts:1,policy=rm``): a part holding
-    ``=`` is an option of the anchor before it, since no agent name has one."""
+    ``=`` is an option of the anchor before it, since no agent name has one. An
+    engine program (``engine:CMD``) is one anchor up to the next comma."""
     parts: list[str] = []
     for part in (part.strip() for part in text.split(",")):
-        if "=" in part and parts:
+        if "=" in part and parts and not part.lower().startswith("engine:"):
             parts[-1] += "," + part
         elif part:
             parts.append(part)

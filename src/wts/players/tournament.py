@@ -10,6 +10,11 @@ seed, derived from ``S``, ``i`` and the side, so a match is reproducible and
 its games independent (``--jobs`` plays several at once on threads; the MCTS
 search releases the GIL). The report: wins by colour, draws, A's score, the
 Elo difference of A over B with a 95% interval, and MCTS playouts per second.
+
+An engine program (``engine:CMD``, :mod:`wts.engines.player`) that crashes,
+hangs, breaks the protocol or names a square it may not play forfeits that
+game: the other side wins it, and the reason is kept in the game's record
+(:attr:`MatchGame.forfeit`) and listed in the report.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from wts._interrupts import stop_pool
 from wts._seeds import MASK64, splitmix64
 from wts.engine.game import Game
 from wts.engine.pieces import Color
+from wts.engines.errors import EngineError
 from wts.errors import ParameterError
 from wts.interfaces import arguments
 from wts.params import MAX_THREADS, check_int, check_seed
@@ -64,13 +70,15 @@ def game_seed(seed: int, game: int, side: int) -> int:
 
 @dataclass(frozen=True)
 class MatchGame:
-    """One game of a match: who played black, who won, and the moves."""
+    """One game of a match: who played black, who won, and the moves; ``forfeit``
+    says why a game ended off the board (an engine's failure), else None."""
 
     index: int
     a_color: Color
     winner: Color | None
     turns: int
     moves: tuple[tuple[int, int], ...]
+    forfeit: str | None = None
 
     @property
     def a_won(self) -> bool:
@@ -118,6 +126,11 @@ class MatchResult:
         )
 
     @property
+    def forfeits(self) -> list[MatchGame]:
+        """The games an engine forfeited."""
+        return [r for r in self.records if r.forfeit is not None]
+
+    @property
     def score(self) -> float:
         """A's points (1 a win, 1/2 a draw) per game."""
         return (self.a_wins + 0.5 * self.draws) / self.games if self.games else 0.5
@@ -136,12 +149,37 @@ def play_match_game(black: Agent, white: Agent, max_turns: int = MAX_TURNS,
     Once ``stop`` is set (from any thread) no further turn is played: the game
     is returned as it stands, unfinished.
     """
-    game = Game()
+    game, forfeit = play_game_or_forfeit(black, white, max_turns, stop)
+    if forfeit is not None:
+        raise forfeit[1]
+    return game
+
+
+def play_game_or_forfeit(black: Agent, white: Agent, max_turns: int = MAX_TURNS,
+                         stop: threading.Event | None = None, *, start: Game | None = None
+                         ) -> tuple[Game, tuple[Color | None, EngineError] | None]:
+    """:func:`play_match_game` (from ``start``, a new game by default), where an
+    engine's failure ends the game: the game, and (the colour that won by
+    forfeit, the error) or None. Both sides are asked every turn; when both
+    fail the game is drawn (the colour is None)."""
+    game = Game() if start is None else start.copy()
     while not game.is_over() and game.turn < max_turns:
         if stop is not None and stop.is_set():
             break
-        game.play(black.select(game, Color.BLACK), white.select(game, Color.WHITE))
-    return game
+        moves: list[int] = []
+        failed: list[tuple[Color, EngineError]] = []
+        for color, agent in ((Color.BLACK, black), (Color.WHITE, white)):
+            try:
+                moves.append(agent.select(game, color))
+            except EngineError as exc:
+                failed.append((color, exc))
+        if failed:
+            errors = [EngineError(f"{color.value} forfeits: {exc}") for color, exc in failed]
+            if len(failed) == 2:
+                return game, (None, EngineError(f"{errors[0]}; {errors[1]}"))
+            return game, (failed[0][0].opponent, errors[0])
+        game.play(moves[0], moves[1])
+    return game, None
 
 
 def elo_difference(wins: int, draws: int, losses: int) -> tuple[float, float, float]:
@@ -185,11 +223,20 @@ def _play_one(spec_a: str, spec_b: str, seed: int, index: int, level: int | None
     ]
     a_color = Color.BLACK if index % 2 == 0 else Color.WHITE
     black, white = (agents[0], agents[1]) if a_color is Color.BLACK else (agents[1], agents[0])
-    game = play_match_game(black, white, MAX_TURNS, stop)
+    try:
+        game, forfeit = play_game_or_forfeit(black, white, MAX_TURNS, stop)
+    finally:
+        for agent in agents:  # an engine program ends with its game
+            close = getattr(agent, "close", None)
+            if close is not None:
+                close()
     if stop.is_set():
         return None
     moves = tuple((turn.black_move, turn.white_move) for turn in game.history)
-    record = MatchGame(index, a_color, game.winner, game.turn, moves)
+    if forfeit is None:
+        record = MatchGame(index, a_color, game.winner, game.turn, moves)
+    else:
+        record = MatchGame(index, a_color, forfeit[0], game.turn, moves, str(forfeit[1]))
     # The searching agents (MCTS, OpenSpiel MCTS) count their playouts.
     playouts = [getattr(a, "total_playouts", 0) for a in agents]
     seconds = [getattr(a, "total_seconds", 0.0) for a in agents]
@@ -268,7 +315,7 @@ def play_match(
         raise ParameterError(f"jobs= plays games on threads of the local backend; the "
                              f"{backend} backend plays workers= chunks at once")
     for spec in (spec_a, spec_b):  # bad options fail here, not in a worker
-        make_agent(spec, seed=0, level=level, time_limit=time_limit)
+        make_agent(spec, seed=0, level=level, time_limit=time_limit)  # starts no engine
     result = MatchResult(spec_a, spec_b, seed)
     stop = threading.Event()
     started = time.perf_counter()
@@ -338,6 +385,8 @@ def _signed(value: float) -> str:
 
 def _label(spec: str, level: int | None) -> str:
     name, number = parse_agent_spec(spec)
+    if name == "engine":
+        return spec.strip()
     options = "".join(f",{item.strip()}" for item in spec.strip().lower().split(",")[1:])
     if name == "mcts":
         return f"mcts:{number if number is not None else (level or 3)}{options}"
@@ -375,6 +424,15 @@ def format_result(result: MatchResult, level: int | None = None) -> str:
             f"{result.wins_as(side, Color.WHITE):>9}"
         )
     lines.append(f"  {'draws':<{width}} {result.draws:>6}")
+    forfeits = result.forfeits
+    if forfeits:
+        lines.append(f"  {'forfeits':<{width}} {len(forfeits):>6}")
+        for record in forfeits[:3]:
+            black, white = labels if record.a_color is Color.BLACK else labels[::-1]
+            lines.append(f"    game {record.index} (black {black}, white {white}): "
+                         f"{record.forfeit}")
+        if len(forfeits) > 3:
+            lines.append(f"    ... and {len(forfeits) - 3} more")
     lines.append(f"  {'score':<{width}} {100 * result.score:>5.1f}% for {labels[0]}")
     lines.append(
         f"  {'Elo':<{width}} {_signed(diff)} for {labels[0]} "
@@ -416,6 +474,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     arguments.add_backend_arguments(parser)
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="show a progress bar with the time left (default: on a terminal)")
+    parser.add_argument("--sprt", type=_sprt, default=None, metavar="elo0=E0,elo1=E1,...",
+                        help="play openings in pairs, colours swapped, until a sequential "
+                        "test decides: elo0, elo1, alpha, beta (default 0, 5, 0.05, 0.05); "
+                        "--games is then ignored")
+    parser.add_argument("--openings", type=arguments.integer("a number of openings", 1, 100_000),
+                        default=50, help="openings of the --sprt suite (default 50)")
+    parser.add_argument("--max-pairs", type=arguments.integer("a number of pairs", 1, 1_000_000),
+                        default=1000, help="--sprt stops after this many pairs (default 1000)")
+    parser.add_argument("--out", default=None, metavar="FILE",
+                        help="--sprt saves every pair and the test's status here as JSON, and "
+                        "resumes a match saved there")
+
+
+def _sprt(text: str) -> object:
+    from wts.players.sprt import parse_sprt
+
+    try:
+        return parse_sprt(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
@@ -423,6 +501,18 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     report's first line is printed before the first game, and a progress bar
     (on standard error) counts the games with the time left."""
     out = sys.stdout if out is None else out
+    if args.sprt is not None:
+        from wts.players.pairs import format_sprt, play_sprt
+
+        if args.jobs != 1:
+            raise ParameterError("--sprt plays pairs on the process or ray backend "
+                                 "(--workers), not on --jobs threads")
+        decided = play_sprt(args.a, args.b, args.sprt, seed=args.seed, suite=args.openings,
+                            max_pairs=args.max_pairs, level=args.level,
+                            time_limit=args.time_limit, backend=args.backend,
+                            workers=args.workers, address=args.address, out=args.out)
+        print(format_sprt(decided), file=out)
+        return 0
     print(format_header(args.a, args.b, args.games, args.seed, args.level), file=out,
           flush=True)
     show = sys.stderr.isatty() if args.progress is None else args.progress

@@ -26,6 +26,7 @@ import json
 import re
 from typing import Any
 
+from wts.engines.player import is_engine_spec
 from wts.errors import ParameterError
 from wts.players.agents import canonical_agent_spec
 from wts.scale.files import RunFolderError
@@ -160,10 +161,13 @@ class _Checker:
                 raise self.bad(f"settings: {name} {_short(settings[name])} (an integer from "
                                f"{low} to {high})")
         agent = settings["agent"]
-        try:
-            canonical = isinstance(agent, str) and canonical_agent_spec(agent) == agent
-        except ParameterError:
-            canonical = False
+        if is_engine_spec(agent):  # read without the program, which may be elsewhere
+            canonical = agent.isprintable() and agent == agent.strip()
+        else:
+            try:
+                canonical = isinstance(agent, str) and canonical_agent_spec(agent) == agent
+            except ParameterError:
+                canonical = False
         if not canonical:
             raise self.bad(f"settings: agent {_short(agent)}")
         return settings

@@ -132,16 +132,22 @@ def _play_game(spec: str, index: int, seeds: tuple[int, int],
     agents = [make_agent(spec, seed=seeds[side]) for side in (0, 1)]
     game = Game()
     rows: list[tuple[Any, ...]] = []
-    while not game.is_over() and game.turn < max_turns:
-        turn_rows = []
-        moves = []
-        for side, color in enumerate((Color.BLACK, Color.WHITE)):
-            square = agents[side].select(game, color)
-            moves.append(square)
-            turn_rows.append((game.turn, side, seeds[side], observation_planes(game, color),
-                              _policy(agents[side], game, square), square))
-        game.play(*moves)
-        rows += turn_rows
+    try:
+        while not game.is_over() and game.turn < max_turns:
+            turn_rows = []
+            moves = []
+            for side, color in enumerate((Color.BLACK, Color.WHITE)):
+                square = agents[side].select(game, color)
+                moves.append(square)
+                turn_rows.append((game.turn, side, seeds[side], observation_planes(game, color),
+                                  _policy(agents[side], game, square), square))
+            game.play(*moves)
+            rows += turn_rows
+    finally:
+        for agent in agents:  # an engine program ends with its game
+            close = getattr(agent, "close", None)
+            if close is not None:
+                close()
     return game, rows
 
 

@@ -33,6 +33,7 @@ BRANCHES: dict[str, str] = {
     "sd_broken": "both rows broken (back to normal play)",
     "sd_won": "won from sudden death",
     "draw": "full-board draw",
+    "won_full": "won on the turn that filled the board",
     "illegal": "illegal move rejected",
     "game_over": "move after the game is over rejected",
 }
@@ -42,13 +43,15 @@ _WINS = (Status.BLACK_WINS, Status.WHITE_WINS)
 
 
 def classify_turn(
-    result: TurnResult, before_status: Status, before_eggs: Iterable[int]
+    result: TurnResult, before_status: Status, before_eggs: Iterable[int],
+    board_full: bool = False,
 ) -> list[str]:
     """The branches (keys of :data:`BRANCHES`) one turn reached.
 
     Everything is read off the reference engine's ``result``; the position
     before the turn adds only what a TurnResult cannot say: the status it
-    came from, and which captured squares held eggs.
+    came from, and which captured squares held eggs; ``board_full`` says that no
+    empty square is left after the turn.
     """
     hit: list[str] = []
     captures = result.captures
@@ -81,6 +84,8 @@ def classify_turn(
         if any(c.round >= 1 and (c.round, c.anchor) in hatched_in for c in captures):
             hit.append("both_ends")
     hit += _status_branches(before_status, result.status)
+    if board_full and result.status in _WINS:
+        hit.append("won_full")
     return hit
 
 

@@ -91,5 +91,8 @@ def play_fuzz_game(
         result, _error = pair.step(len(steps) - 1, *move)
         if result is not None:
             turns += 1
-            coverage.update(classify_turn(result, status, position_part(before, "eggs")))
+            after = pair.ref_position
+            pieces = sum(len(position_part(after, part)) for part in ("black", "white", "eggs"))
+            coverage.update(classify_turn(result, status, position_part(before, "eggs"),
+                                          board_full=pieces == NUM_SQUARES))
     return FuzzGame(index, plan, Script(setup, tuple(steps)), turns, coverage, pair.difference)

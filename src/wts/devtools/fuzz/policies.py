@@ -61,6 +61,7 @@ _STEERED: dict[str, tuple[str, float]] = {
     "both_ends": ("captures", 0.8),  # the double capture must be played
     "lines": ("lines", 0.5),  # both filling their rows enters sudden death
     "near_full": ("egg_dense", 0.5),  # collisions fill the board: a draw
+    "full_win": ("lines", 0.9),  # both rows' gaps, played as the board fills
 }
 """The policy a start-position kind needs to reach its branch, and how often it gets it."""
 

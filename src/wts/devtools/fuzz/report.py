@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .branches import describe_unreached, format_coverage
-from .compare import EngineClass
+from .compare import Difference, EngineClass, Script
 from .runner import FuzzReport
 from .shrink import reproducer
 
@@ -18,6 +18,9 @@ EXIT_UNREACHED = 3
 
 
 def _name(engine: EngineClass) -> str:
+    named = getattr(engine, "engine_name", None)  # an engine program's rules (--against)
+    if isinstance(named, str):
+        return named
     return f"{engine.__module__}.{engine.__qualname__}"
 
 
@@ -35,6 +38,15 @@ def describe_start(
         f"wts fuzz: {_name(candidate)} against {_name(reference)}, seed {seed}, "
         f"budget {' or '.join(budget)}, {jobs} job{'s' if jobs != 1 else ''}"
     )
+
+
+def _reproducer(script: Script, difference: Difference, candidate: EngineClass) -> str:
+    """The shrunk script as the candidate's authors can run it: Python for a Game
+    class, a position and moves with the protocol's requests for an engine program."""
+    describe = getattr(candidate, "describe_script", None)
+    if describe is not None:
+        return str(describe(script, difference))
+    return reproducer(script, difference, candidate)
 
 
 def describe_progress(report: FuzzReport) -> str:
@@ -81,6 +93,6 @@ def describe_end(report: FuzzReport, candidate: EngineClass, quiet: bool) -> tup
         f"set-up pieces to {len(shrunk.steps)} steps and {shrunk.setup.pieces()} pieces: "
         f"{failure.shrunk_difference.describe()}",
         "reproducer:",
-        reproducer(shrunk, failure.shrunk_difference, candidate),
+        _reproducer(shrunk, failure.shrunk_difference, candidate),
     ]
     return "\n".join(lines), EXIT_MISMATCH

@@ -4,7 +4,8 @@ Each builder draws a position from a seeded ``random.Random``: near-complete
 rows (sudden death, wins), both rows of five already standing (sudden death
 held, broken or won), many eggs with capture motifs around the oldest ones
 (dissolves, hatching cascades), the two oldest eggs hatching together
-(brackets closed from both ends), and nearly full boards (draws). No
+(brackets closed from both ends), and nearly full boards (draws, and wins on
+the turn that fills the board). No
 builder leaves a row of five unless it means to: a decided start position
 would waste the game.
 """
@@ -245,6 +246,45 @@ def _setup_near_full(rng: random.Random) -> Setup:
     return builder.setup(rng)
 
 
+def _setup_full_win(rng: random.Random) -> Setup:
+    """A full board but for two gaps: one colour's six in a row missing one
+    turtle, the other's five missing one. Both filled, the board is full and
+    six beats five: a win stands on a full board (CLARIFICATIONS 11)."""
+    builder = Builder()
+    longer = rng.choice(_COLORS)
+    gaps = []
+    for color in (longer, longer.opponent):
+        for _ in range(30):
+            line = list(rng.choice(LINES_OF_FIVE))
+            if color is longer:
+                df, dr = line[1] % 9 - line[0] % 9, line[1] // 9 - line[0] // 9
+                beyond = step(line[-1], df, dr, 1)
+                if beyond is None:
+                    continue
+                line.append(beyond)
+            if all(builder.empty(sq) for sq in line):
+                gap = rng.choice(line[:5])
+                for sq in line:
+                    if sq != gap:
+                        builder.put(sq, Piece.turtle(color), allow_five=True)
+                gaps.append((gap, color))
+                break
+    # The gaps' own turtles around them: a turtle arriving there brackets
+    # nothing, so the filling turn captures nothing and the board stays full.
+    holes = {gap for gap, _color in gaps}
+    for gap, color in gaps:
+        for _name, df, dr in DIRECTIONS:
+            near = step(gap, df, dr, 1)
+            if near not in holes:
+                builder.put(near, Piece.turtle(color))
+    order = [sq for sq in range(NUM_SQUARES) if builder.empty(sq) and sq not in holes]
+    rng.shuffle(order)
+    egg_share = rng.choice((0.05, 0.15, 0.3))
+    for sq in order:
+        builder.put_random(sq, rng, egg_share)
+    return builder.setup(rng)
+
+
 SETUPS: dict[str, Callable[[random.Random], Setup]] = {
     "empty": lambda rng: Setup(),
     "sparse": _setup_sparse,
@@ -253,11 +293,12 @@ SETUPS: dict[str, Callable[[random.Random], Setup]] = {
     "eggs": _setup_eggs,
     "both_ends": _setup_both_ends,
     "near_full": _setup_near_full,
+    "full_win": _setup_full_win,
 }
 """Start-position generators by name."""
 
 SETUP_WEIGHTS = {
     "empty": 22, "sparse": 9, "lines": 20, "sudden_death": 15, "eggs": 16, "both_ends": 6,
-    "near_full": 12,
+    "near_full": 6, "full_win": 6,
 }
 """How often each generator starts a game (in percent)."""

@@ -1,0 +1,130 @@
+"""An engine program as a player: ``engine:CMD`` wherever a player is named.
+
+``wts tournament "engine:./mybot --hash 64" mcts:2`` plays the program
+``./mybot --hash 64`` (split as a shell would, run without one) against level
+2. The spec is a string, so it travels to process and Ray workers, and the
+program starts in the worker, at the player's first move; it is ended when
+the game is (:meth:`EngineAgent.close`) or when the player is reset.
+
+>>> import sys, wts
+>>> from wts.engines.player import EngineAgent
+>>> bot = EngineAgent([sys.executable, "-m", "wts", "engine", "--agent", "greedy"], seed=1)
+>>> bot.select(wts.Game(), "black") in range(81)
+True
+>>> bot.close()
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import threading
+from collections.abc import Mapping, Sequence
+
+from wts.engine.base import GameBase
+from wts.engine.pieces import Color
+from wts.engine.squares import Square
+from wts.engines.client import Engine, split_command
+from wts.engines.protocol import Info, Limit
+from wts.errors import ParameterError
+
+__all__ = ["ENGINE_PREFIX", "DEFAULT_MOVETIME", "is_engine_spec", "engine_command",
+           "EngineAgent"]
+
+#: How a spec names an engine program.
+ENGINE_PREFIX = "engine:"
+#: Seconds a move an engine is given when nothing else says (``--time-limit``).
+DEFAULT_MOVETIME = 1.0
+
+
+def is_engine_spec(spec: object) -> bool:
+    """Whether ``spec`` names an engine program (``engine:CMD``)."""
+    return isinstance(spec, str) and spec.strip()[:len(ENGINE_PREFIX)].lower() == ENGINE_PREFIX
+
+
+def engine_command(spec: str) -> list[str]:
+    """The arguments of an ``engine:CMD`` spec, its program checked to exist."""
+    if not is_engine_spec(spec):
+        raise ParameterError(f"an engine spec is engine:CMD, not {spec!r}")
+    args = split_command(spec.strip()[len(ENGINE_PREFIX):])
+    if shutil.which(args[0]) is None:
+        raise ParameterError(f"no program {args[0]!r} (in {spec!r}): give a path to an "
+                             "executable, or the name of one on PATH")
+    return args
+
+
+class EngineAgent:
+    """A player whose squares an engine program names (:class:`wts.engines.Engine`).
+
+    ``limit`` is the search limit of every move (default: ``time_limit``
+    seconds a move, else :data:`DEFAULT_MOVETIME`); ``options`` are set on
+    the engine; ``seed``, when the engine declares a ``seed`` option, is given
+    to it, so a match's games can be played again. Failures raise
+    :class:`wts.engines.EngineError`: a match counts them as forfeits.
+    """
+
+    def __init__(self, command: str | Sequence[str], *, seed: int | None = None,
+                 time_limit: float | None = None, limit: Limit | None = None,
+                 options: Mapping[str, object] | None = None,
+                 stop: threading.Event | None = None) -> None:
+        self.command = split_command(command)
+        self.seed = seed
+        if limit is None:
+            limit = Limit(movetime=DEFAULT_MOVETIME if time_limit is None else time_limit)
+        self.limit = limit
+        self.options = dict(options or {})
+        self.stop = stop
+        self.last_info: Info | None = None
+        self.total_seconds = 0.0
+        self.moves = 0
+        self._engine: Engine | None = None
+        self._stderr = ""
+
+    def engine(self) -> Engine:
+        """The running engine, started (and configured) on first use."""
+        if self._engine is None or not self._engine.alive:
+            if self._engine is not None:
+                self._stderr = self._engine.stderr
+            engine = Engine.popen(self.command)
+            try:
+                options = dict(self.options)
+                option = engine.options.get("seed")
+                if self.seed is not None and option is not None and option.type == "spin" \
+                        and "seed" not in options:
+                    low = option.min or 0
+                    high = option.max if option.max is not None else low
+                    options["seed"] = low + self.seed % (high - low + 1)
+                if options:
+                    engine.configure(options)
+            except BaseException:
+                engine.kill()
+                raise
+            self._engine = engine
+        return self._engine
+
+    def select(self, game: GameBase, color: Color | str) -> Square:
+        """The square the engine names for ``color``; ``game`` is left unchanged."""
+        result = self.engine().play(game, color, self.limit, stop=self.stop)
+        self.last_info = result.info
+        self.total_seconds += result.seconds
+        self.moves += 1
+        return result.square
+
+    @property
+    def stderr(self) -> str:
+        """What the engine wrote to its standard error (the last part of it)."""
+        return self._engine.stderr if self._engine is not None else self._stderr
+
+    def reset(self) -> None:
+        """End the engine; the next move starts it again."""
+        self.close()
+
+    def close(self) -> None:
+        """Send ``quit``, and end the engine's process."""
+        if self._engine is not None:
+            self._engine.quit()
+            self._stderr = self._engine.stderr
+            self._engine = None
+
+    def __repr__(self) -> str:
+        return f"EngineAgent({shlex.join(self.command)!r}, seed={self.seed!r})"

@@ -1,0 +1,301 @@
+"""Matches that decide something: openings played twice, colours swapped, until
+an SPRT (:mod:`wts.players.sprt`) accepts one of its hypotheses.
+
+``wts tournament A B --sprt elo0=0,elo1=5,alpha=0.05,beta=0.05`` plays pair
+after pair: pair ``i`` starts both its games from opening ``i`` of the suite
+(:func:`openings`, ``--openings`` of them, used in turn), A black in the
+first game and white in the second; each side's seed comes from the match
+seed, the pair and the game, so a pair's games depend on nothing else (the
+backend included). After each pair, in order, the test is updated; the match
+stops at its verdict, or after ``max_pairs`` pairs. With ``out`` every pair
+is saved as it finishes, in one JSON document (written to a temporary name
+and renamed), which also holds the test's status: the same command resumes a
+stopped match from it.
+
+>>> result = play_sprt("greedy", "random", parse_sprt("elo0=0,elo1=100"), seed=1)
+>>> result.status.verdict, result.status.pairs <= 10
+('H1', True)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import tempfile
+import threading
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wts._seeds import MASK64, splitmix64
+from wts.engine.game import Game
+from wts.engine.pieces import Color
+from wts.engine.squares import SQUARE_NAMES
+from wts.errors import WtsError
+from wts.params import check_int, check_seed
+from wts.players.agents import make_agent, parse_agent_spec
+from wts.players.sprt import SPRT, SPRTStatus, parse_sprt
+from wts.players.tournament import MAX_TURNS, play_game_or_forfeit
+from wts.scale.backends import check_backend, run_chunks
+
+__all__ = ["FORMAT", "openings", "PairGame", "Pair", "SPRTResult", "play_sprt", "format_sprt",
+           "parse_sprt"]
+
+FORMAT = "wts-sprt/1"
+#: Turns of random moves an opening holds.
+OPENING_TURNS = 2
+
+
+def openings(count: int, seed: int = 0, turns: int = OPENING_TURNS) -> list[str]:
+    """``count`` openings (position strings): ``turns`` turns of uniformly random
+    squares from the empty board, none decided, none twice."""
+    count = check_int(count, "openings", 1, 100_000)
+    rng = random.Random(f"wts-openings:{seed}:{turns}")
+    found: list[str] = []
+    seen: set[str] = set()
+    while len(found) < count:
+        game = Game()
+        for _ in range(turns):
+            legal = game.legal_moves()
+            game.play(rng.choice(legal), rng.choice(legal))
+        fen = game.fen()
+        if not game.is_over() and fen not in seen:
+            seen.add(fen)
+            found.append(Game.from_fen(fen).fen())
+    return found
+
+
+@dataclass(frozen=True)
+class PairGame:
+    """One game of a pair: A's colour, the winner (None: a draw), the turns, the
+    moves as text, and why it ended off the board (a forfeit), if it did."""
+
+    a_color: str
+    winner: str | None
+    turns: int
+    moves: str
+    forfeit: str | None = None
+
+    @property
+    def a_points(self) -> float:
+        if self.winner is None:
+            return 0.5
+        return 1.0 if self.winner == self.a_color else 0.0
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Pair ``index``: its opening and its two games (A black, then A white)."""
+
+    index: int
+    opening: str
+    games: tuple[PairGame, PairGame]
+
+    @property
+    def a_points(self) -> float:
+        return sum(game.a_points for game in self.games)
+
+
+@dataclass
+class SPRTResult:
+    """A match so far: its settings, its pairs in order, and the test's status."""
+
+    a: str
+    b: str
+    seed: int
+    test: SPRT
+    suite: int
+    pairs: list[Pair] = field(default_factory=list)
+
+    @property
+    def pentanomial(self) -> tuple[int, int, int, int, int]:
+        counts = [0] * 5
+        for pair in self.pairs:
+            counts[round(pair.a_points * 2)] += 1
+        return (counts[0], counts[1], counts[2], counts[3], counts[4])
+
+    @property
+    def status(self) -> SPRTStatus:
+        return self.test.status(self.pentanomial)
+
+    def document(self) -> dict[str, Any]:
+        """The JSON document of the match: settings, pairs and status."""
+        return {"format": FORMAT, "a": self.a, "b": self.b, "seed": self.seed,
+                "sprt": asdict(self.test), "openings": self.suite,
+                "pairs": [{"index": p.index, "opening": p.opening,
+                           "games": [asdict(g) for g in p.games]} for p in self.pairs],
+                "status": asdict(self.status)}
+
+
+def _game_seed(seed: int, pair: int, game: int, side: int) -> int:
+    return splitmix64(splitmix64(splitmix64(splitmix64(seed & MASK64) ^ pair) ^ game) ^ side)
+
+
+@dataclass(frozen=True)
+class _PairTask:
+    a: str
+    b: str
+    seed: int
+    index: int
+    opening: str
+    time_limit: float | None
+    level: int | None = None
+
+
+def play_pair(task: _PairTask) -> Pair:
+    """Both games of one pair (a backend task: runs in any worker)."""
+    games = []
+    for number, a_color in enumerate((Color.BLACK, Color.WHITE)):
+        agents = [make_agent(spec, seed=_game_seed(task.seed, task.index, number, side),
+                             level=task.level, time_limit=task.time_limit) for side, spec in
+                  enumerate((task.a, task.b))]
+        black, white = agents if a_color is Color.BLACK else agents[::-1]
+        try:
+            game, forfeit = play_game_or_forfeit(black, white, MAX_TURNS, threading.Event(),
+                                                 start=Game.from_fen(task.opening))
+        finally:
+            for agent in agents:
+                close = getattr(agent, "close", None)
+                if close is not None:
+                    close()
+        winner = game.winner if forfeit is None else forfeit[0]
+        moves = " ".join(f"{SQUARE_NAMES[t.black_move]} {SQUARE_NAMES[t.white_move]}"
+                         for t in game.history)
+        games.append(PairGame(a_color.value, None if winner is None else winner.value,
+                              game.turn, moves, None if forfeit is None else str(forfeit[1])))
+    return Pair(task.index, task.opening, (games[0], games[1]))
+
+
+def _load(path: Path, result: SPRTResult) -> None:
+    """The pairs of a match saved at ``path``, checked to be this match's."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise WtsError(f"cannot resume from {path}: {exc}") from None
+    wanted = {"format": FORMAT, "a": result.a, "b": result.b, "seed": result.seed,
+              "sprt": asdict(result.test), "openings": result.suite}
+    if not isinstance(document, dict) or any(document.get(k) != v for k, v in wanted.items()):
+        raise WtsError(f"{path} holds another match (players, seed, test or openings differ); "
+                       "give another --out to start afresh")
+    suite = openings(result.suite, result.seed)
+    try:
+        for number, item in enumerate(document["pairs"]):
+            games = tuple(PairGame(**game) for game in item["games"])
+            if item["index"] != number or item["opening"] != suite[number % len(suite)] \
+                    or len(games) != 2:
+                raise ValueError(f"pair {number} is not the one this match plays")
+            for game, color in zip(games, ("black", "white")):
+                if game.a_color != color or game.winner not in (None, "black", "white"):
+                    raise ValueError(f"pair {number} has a game that is not well formed")
+            result.pairs.append(Pair(number, item["opening"], (games[0], games[1])))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise WtsError(f"cannot resume from {path}: {exc}") from None
+
+
+def _save(path: Path, result: SPRTResult) -> None:
+    """Write the match to ``path``: a temporary file beside it, flushed, renamed."""
+    partial = None
+    try:
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent,
+                                         prefix=f".{path.name}.", delete=False) as file:
+            partial = file.name
+            json.dump(result.document(), file, indent=1)
+            file.write("\n")
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(partial, path)
+        partial = None
+    except OSError as exc:
+        raise WtsError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        if partial is not None:
+            os.unlink(partial)
+
+
+def _decided(result: SPRTResult) -> bool:
+    return result.status.verdict is not None
+
+
+def play_sprt(a: str, b: str, test: SPRT, *, seed: int = 0, suite: int = 50,
+              max_pairs: int = 1000, level: int | None = None,
+              time_limit: float | None = None, backend: str = "local",
+              workers: int | None = None, address: str | None = None,
+              out: str | os.PathLike[str] | None = None,
+              progress: Callable[[SPRTResult], None] | None = None) -> SPRTResult:
+    """Play pairs of A against B until ``test`` decides or ``max_pairs`` are played.
+
+    The pairs depend only on the players, ``seed`` and ``suite`` (the
+    number of openings), not on the backend: ``"local"`` plays them one after
+    the other, ``"process"`` and ``"ray"`` ``workers`` at a time (the test is
+    updated in pair order, and pairs played past the verdict are dropped).
+    ``out`` saves the match after every pair and resumes one saved there.
+    """
+    for spec in (a, b):
+        parse_agent_spec(spec)
+        make_agent(spec, seed=0, level=level, time_limit=time_limit)  # checks; starts no engine
+    seed = check_seed(seed)
+    max_pairs = check_int(max_pairs, "max_pairs", 1, 1_000_000)
+    backend, count = check_backend(backend, workers, address)
+    result = SPRTResult(a, b, seed, test, check_int(suite, "openings", 1, 100_000))
+    path = None if out is None else Path(out)
+    if path is not None and path.exists():
+        _load(path, result)
+    suite_fens = openings(result.suite, seed)
+    while not _decided(result) and len(result.pairs) < max_pairs:
+        first = len(result.pairs)
+        batch = min(count, max_pairs - first)
+        tasks = [_PairTask(a, b, seed, index, suite_fens[index % len(suite_fens)], time_limit,
+                           level)
+                 for index in range(first, first + batch)]
+        done: dict[int, Pair] = {}
+        for number, pair in run_chunks(play_pair, tasks, backend=backend, workers=workers,
+                                       address=address):
+            done[number] = pair
+        for number in range(batch):
+            result.pairs.append(done[number])
+            if path is not None:
+                _save(path, result)
+            if progress is not None:
+                progress(result)
+            if _decided(result):
+                break  # the pairs played past the verdict are not counted
+    if path is not None:
+        _save(path, result)
+    return result
+
+
+def format_sprt(result: SPRTResult) -> str:
+    """The table ``wts tournament --sprt`` prints."""
+    status = result.status
+    test = result.test
+    games = 2 * status.pairs
+    a_points = sum(pair.a_points for pair in result.pairs)
+    forfeits = sum(game.forfeit is not None for pair in result.pairs for game in pair.games)
+    verdict = {"H1": f"H1 accepted: {result.a} is at least {test.elo1:g} Elo stronger",
+               "H0": f"H0 accepted: {result.a} is not {test.elo1:g} Elo stronger (the "
+                     f"pairs favour elo0 = {test.elo0:g})",
+               None: "no verdict yet"}[status.verdict]
+
+    def signed(value: float) -> str:
+        return ("+inf" if value > 0 else "-inf") if math.isinf(value) else f"{value:+.1f}"
+
+    lines = [
+        f"wts tournament: {result.a} vs {result.b}, SPRT elo0={test.elo0:g} elo1={test.elo1:g} "
+        f"alpha={test.alpha:g} beta={test.beta:g}, {result.suite} openings, seed {result.seed}",
+        f"  pairs          {status.pairs} ({games} games, each opening with colours swapped)",
+        f"  pentanomial    {' '.join(str(n) for n in status.pentanomial)}  "
+        "(pairs scoring 0, 1/2, 1, 3/2, 2 for A)",
+        f"  score          {a_points:g} / {games} for {result.a}",
+        f"  LLR            {status.llr:.3f}  (bounds {status.lower:.3f}, {status.upper:.3f})",
+        f"  Elo            {signed(status.elo)}  (95% interval {signed(status.elo_low)} to "
+        f"{signed(status.elo_high)})",
+        f"  LOS            {100 * status.los:.1f}%",
+    ]
+    if forfeits:
+        lines.append(f"  forfeits       {forfeits}")
+    lines.append(f"  verdict        {verdict}")
+    return "\n".join(lines)
+

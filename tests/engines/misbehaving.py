@@ -1,0 +1,55 @@
+"""An engine that breaks the protocol in one chosen way, for the client's tests:
+``python misbehaving.py MODE``. It completes the handshake (but in the modes
+that break it) and answers isready; then, at the first ``go``:
+
+- ``crash``: exits with status 3, after a line on stderr;
+- ``hang``: never answers;
+- ``garbage``: answers a line that is not the protocol's;
+- ``badsquare``: answers ``move J1``;
+- ``occupied``: answers ``move E5`` every time (illegal once E5 is taken);
+- ``flood``: writes 300 KB to stderr, then answers;
+- ``refuse``: answers ``error`` to go;
+- ``version``: speaks protocol version 2 in the handshake;
+- ``silent``: never completes the handshake.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+
+def main(mode: str) -> None:
+    def say(line: str) -> None:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+    for line in sys.stdin:
+        word = line.split()[0] if line.split() else ""
+        if word == "wtsp":
+            if mode == "silent":
+                continue
+            say("id name misbehaving " + mode)
+            say("id author the wts tests")
+            say("protocol " + ("2" if mode == "version" else "1"))
+            say("ready")
+        elif word == "isready":
+            say("readyok")
+        elif word == "go":
+            if mode == "crash":
+                sys.stderr.write("misbehaving: crashing as asked\n")
+                sys.stderr.flush()
+                sys.exit(3)
+            if mode == "hang":
+                time.sleep(3600)
+            if mode == "flood":
+                sys.stderr.write("x" * 300_000 + "\nthe last line\n")
+                sys.stderr.flush()
+            say({"garbage": "bestmove e2e4", "badsquare": "move J1",
+                 "refuse": "error I will not"}.get(mode, "move E5"))
+        elif word == "quit":
+            return
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

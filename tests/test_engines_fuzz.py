@@ -1,0 +1,88 @@
+"""Differential fuzzing of another implementation through the protocol's rules
+part (`wts fuzz --against CMD`): an adapter over the reference engine passes,
+and copies of it with one rule broken are caught and shrunk to a reproducer."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+import wts
+from wts.devtools.fuzz import replay, run_fuzz
+from wts.engines import Engine
+from wts.engines.rules import rules_game_class
+from wts.interfaces import cli
+
+MUTANTS = Path(__file__).resolve().parent / "engines" / "mutant_rules.py"
+REFERENCE_ADAPTER = [sys.executable, "-m", "wts", "engine", "--agent", "random",
+                     "--rules", "wts.reference:Game"]
+
+
+def mutant(name: str) -> list[str]:
+    return [sys.executable, str(MUTANTS), name]
+
+
+def test_the_reference_adapter_passes_and_reaches_every_branch() -> None:
+    report = run_fuzz(wts.reference.Game, rules_game_class(REFERENCE_ADAPTER), seed=1, games=60)
+    assert report.failure is None
+    assert report.unreached == [], report.unreached
+    assert report.turns > 500
+
+
+@pytest.mark.parametrize(("name", "seed", "field"), [
+    ("no-dissolve", 3, "TurnResult.dissolved"),
+    ("newest-egg-first", 3, "TurnResult.hatched"),
+    ("full-board-draws", 1, "TurnResult.status"),
+])
+def test_a_broken_rule_is_caught_and_shrunk(name: str, seed: int, field: str) -> None:
+    candidate = rules_game_class(mutant(name))
+    report = run_fuzz(wts.reference.Game, candidate, seed=seed, games=200, shrink_seconds=30)
+    failure = report.failure
+    assert failure is not None, f"the {name} mutant went unnoticed"
+    assert failure.shrunk_difference.field == field
+    assert len(failure.shrunk.steps) <= len(failure.script.steps)
+    assert len(failure.shrunk.steps) <= 6, failure.shrunk
+    assert replay(wts.reference.Game, candidate, failure.shrunk)[0] is not None
+    # The reproducer's last request, sent to the mutant, gets another answer than
+    # the one this package expects.
+    text = candidate.describe_script(failure.shrunk, failure.shrunk_difference)
+    lines = text.splitlines()
+    request = [line for line in lines if line.startswith("rules play")][-1]
+    expected = lines[lines.index(request) + 1].removeprefix("  expected: ")
+    with Engine.popen(mutant(name)) as engine:
+        engine._send(request)
+        answer = engine._readline(None, request)
+    assert answer is not None and answer != expected
+    with Engine.popen(REFERENCE_ADAPTER) as engine:
+        engine._send(request)
+        assert engine._readline(None, request) == expected
+
+
+def test_wts_fuzz_against_prints_a_position_and_moves(capsys: pytest.CaptureFixture[str]) -> None:
+    status = cli.main(["fuzz", "--games", "200", "--seed", "3", "--quiet", "--against",
+                       shlex.join(mutant("no-dissolve"))])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert out.startswith(f"wts fuzz: {shlex.join(mutant('no-dissolve'))} against wts.reference")
+    assert "MISMATCH" in out and "# TurnResult.dissolved differs. Start position: " in out
+    assert "\nrules play " in out and "  expected: rules result " in out and " dissolve " in out
+
+
+def test_wts_fuzz_against_a_program_without_the_rules_part_says_so(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    tiny = Path(__file__).resolve().parent.parent / "examples" / "engines" / "tiny_random.py"
+    status = cli.main(["fuzz", "--games", "1", "--against", f"{sys.executable} {tiny}"])
+    assert status == 1
+    assert "does not declare 'feature rules'" in capsys.readouterr().err
+
+
+def test_engine_check_fuzzes_the_rules_part() -> None:
+    from wts.engines.check import check_engine
+
+    report = check_engine(mutant("newest-egg-first"), positions=20, games=1, rules_games=100)
+    checks = {check.name: check for check in report.checks}
+    assert checks["positions"].passed and not checks["rules part"].passed
+    assert "TurnResult" in checks["rules part"].detail

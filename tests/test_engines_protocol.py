@@ -1,0 +1,105 @@
+"""The engine protocol's grammar (wts.engines.protocol): every line either side
+sends is parsed into one typed value and written back the same; anything else
+is refused with EngineProtocolError."""
+
+from __future__ import annotations
+
+import pytest
+
+import wts
+from wts.engine.events import Capture, Hatch
+from wts.engine.pieces import Color, Status
+from wts.engines import protocol
+from wts.engines.errors import EngineProtocolError
+from wts.engines.protocol import Info, Limit, Option
+
+E5, C3, F5, G5, H5 = (wts.parse_square(name) for name in ("E5", "C3", "F5", "G5", "H5"))
+
+
+def test_go_lines_carry_every_limit_and_read_back() -> None:
+    limit = Limit(movetime=0.25, black_clock=60.0, white_clock=59.5, black_inc=1.0,
+                  white_inc=0.5, playouts=1000, infinite=True)
+    line = protocol.format_go("white", limit)
+    assert line == ("go white movetime 250 btime 60000 wtime 59500 binc 1000 winc 500 "
+                    "playouts 1000 infinite")
+    assert protocol.parse_client_line(line) == protocol.GoCommand("white", limit)
+    assert limit.clock("black") == (60.0, 1.0)
+
+
+def test_info_lines_round_trip_and_keep_free_text() -> None:
+    info = Info(playouts=32000, time=0.125, value=0.75, nodes=900, pv=((E5, C3), (F5, F5)),
+                string="thinking hard: 2 rows")
+    line = protocol.format_info(info)
+    assert line == ("info playouts 32000 nodes 900 time 125 value 0.7500 pv E5:C3 F5:F5 "
+                    "string thinking hard: 2 rows")
+    assert protocol.parse_engine_line(line) == info
+
+
+def test_options_round_trip_and_check_their_values() -> None:
+    spin = Option("seed", "spin", "0", 0, 100)
+    combo = Option("style", "combo", "calm", choices=("calm", "wild"))
+    for option in (spin, combo, Option("ponder", "check", "false"), Option("clear", "button")):
+        assert protocol.parse_engine_line(protocol.format_option(option)) == \
+            protocol.OptionLine(option)
+    assert spin.check(7) == "7" and spin.check("100") == "100"
+    assert combo.check("wild") == "wild"
+    for option, value in ((spin, 101), (spin, "x"), (combo, "mad"), (Option("b", "button"), 1)):
+        with pytest.raises(EngineProtocolError):
+            option.check(value)
+
+
+def test_rules_answers_round_trip_with_every_event() -> None:
+    captures = (Capture(Color.BLACK, 0, (F5, G5), E5, H5),)
+    hatched = (Hatch(C3, Color.BLACK, 1),)
+    line = protocol.format_rules_result("9/9/9/9/4x2x1/9/2x6/9/o8 - 1", Status.ONGOING, (0, 0),
+                                        None, captures, (), hatched)
+    assert line == ("rules result 9/9/9/9/4x2x1/9/2x6/9/o8 - 1 ongoing 0 0 "
+                    "capture black 0 F5 G5 E5 H5 hatch C3 black 1")
+    parsed = protocol.parse_engine_line(line)
+    assert parsed == protocol.RulesResult("9/9/9/9/4x2x1/9/2x6/9/o8 - 1", Status.ONGOING,
+                                          (0, 0), None, captures, (), hatched)
+    assert protocol.parse_engine_line("rules status sudden_death 5 5") == \
+        protocol.RulesStatus(Status.SUDDEN_DEATH, (5, 5))
+    assert protocol.parse_engine_line("rules illegal over") == protocol.RulesIllegal("over")
+
+
+def test_client_commands_parse() -> None:
+    assert protocol.parse_client_line("wtsp 1") == protocol.HelloCommand(1)
+    assert protocol.parse_client_line("position 9/9/9/9/9/9/9/9/9 - 0 moves E5 C3 F5 F5") == \
+        protocol.PositionCommand("9/9/9/9/9/9/9/9/9 - 0", ((E5, C3), (F5, F5)))
+    assert protocol.parse_client_line("setoption name seed value 12") == \
+        protocol.SetOptionCommand("seed", "12")
+    assert protocol.parse_client_line("rules play 9/9/9/9/9/9/9/9/9 - 0 E5 e5") == \
+        protocol.RulesPlayCommand("9/9/9/9/9/9/9/9/9 - 0", E5, E5)
+    assert protocol.parse_client_line("  isready\t") == protocol.SimpleCommand("isready")
+
+
+@pytest.mark.parametrize("line", [
+    "", "bestmove E5", "move J1", "move E5 C3", "move", "info value 1.5", "info depth 3",
+    "info pv E5", "option name x type slider", "option name x type spin default 1",
+    "rules result 9/9/9 - 0 ongoing 0 0", "rules result 9/9/9/9/9/9/9/9/9 - 1 won 0 0",
+    "rules result 9/9/9/9/9/9/9/9/9 - 1 ongoing 0 0 capture black 0 E5",
+    "rules illegal grey", "protocol one", "x" * (protocol.MAX_LINE + 1),
+])
+def test_malformed_engine_lines_are_refused(line: str) -> None:
+    with pytest.raises(EngineProtocolError, match="malformed line"):
+        protocol.parse_engine_line(line)
+
+
+@pytest.mark.parametrize("line", [
+    "hello", "go purple", "go black movetime soon", "go black depth 3",
+    "position 9/9/9 - 0", "position 9/9/9/9/9/9/9/9/9 - 0 moves E5",
+    "position 9/9/9/9/9/9/9/9/9 - 0 moves E5 J1", "setoption seed 1", "isready now",
+    "rules play 9/9/9/9/9/9/9/9/9 - 0 E5", "rules hatch", "wtsp",
+])
+def test_malformed_client_lines_are_refused(line: str) -> None:
+    with pytest.raises(EngineProtocolError, match="malformed line"):
+        protocol.parse_client_line(line)
+
+
+@pytest.mark.parametrize("module", ["protocol", "client", "player", "rules"])
+def test_the_modules_examples_run(module: str) -> None:
+    import doctest
+    import importlib
+
+    assert doctest.testmod(importlib.import_module(f"wts.engines.{module}")).failed == 0
