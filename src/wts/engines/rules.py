@@ -43,7 +43,7 @@ from wts.engine.base import (
 )
 from wts.engine.events import TurnResult
 from wts.engine.keys import position_key
-from wts.engine.pieces import Color, Piece, Status
+from wts.engine.pieces import Color, Piece, Status, check_color
 from wts.engine.squares import NUM_SQUARES, SQUARE_NAMES, Square, SquareLike, to_square
 from wts.engines import protocol
 from wts.engines.client import Engine, split_command
@@ -133,6 +133,14 @@ class RulesGame(GameBase):
     @property
     def winning_counts(self) -> tuple[int, int]:
         return self._counts
+
+    def winning_turtles(self, color: Color | str) -> frozenset[Square]:
+        """The program reports counts, not squares: the squares are read off
+        its board by the rule (the fuzzer compares the counts)."""
+        from wts.engine.reference import winning_turtles
+
+        board = [self.piece_at(sq) for sq in range(NUM_SQUARES)]
+        return frozenset(winning_turtles(board, check_color(color)))
 
     def piece_at(self, square: SquareLike) -> Piece:
         sq = to_square(square)
