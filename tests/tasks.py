@@ -26,3 +26,13 @@ def crash_once(chunk: tuple[int, str]) -> int:
 def always_crash(chunk: int) -> int:
     os.kill(os.getpid(), signal.SIGKILL)
     return chunk
+
+
+def kill_on_poison(chunk: str) -> str:
+    """Kills its worker on the chunk "poison"; the others take a moment."""
+    import time
+
+    if chunk == "poison":
+        os.kill(os.getpid(), signal.SIGKILL)
+    time.sleep(0.2)
+    return chunk

@@ -211,7 +211,8 @@ TwoEngines.TestCase.settings = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-# About 20 s: like the corpus, a slow test (`python -m pytest -m slow`, run by .ci/run).
+# About 20 s: like the corpus, a slow test (`python -m pytest -m slow`; ci.yml and
+# the nightly sanitizer run take it).
 TestTwoEngines = pytest.mark.slow(TwoEngines.TestCase)
 
 

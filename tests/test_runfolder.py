@@ -404,7 +404,8 @@ def test_a_hand_edited_manifest_is_refused_by_name(run: pathlib.Path, how: str) 
 
 
 @pytest.mark.parametrize("text, match", [
-    ("[" * 100_000 + "]" * 100_000, "nested too deep"),
+    ("[" * 100_000 + "]" * 100_000, "objects and lists in 200,000 bytes"),
+    (('{"' + "a" * 30 + '":') * 5000 + "1" + "}" * 5000, "nested too deep"),
     ('{"format": "wts-selfplay/2", "format": "wts-selfplay/2"}', "appears twice"),
     ('{"complete": NaN}', "not a JSON number"),
     (b"\xff\xfe".decode("latin-1"), "not a wts selfplay manifest"),
@@ -421,7 +422,7 @@ def test_a_malformed_manifest_is_one_line_from_the_command(
 def test_duplicate_keys_never_alias_a_shard(run: pathlib.Path) -> None:
     text = (run / "manifest.json").read_text()
     entry = json.dumps(manifest_of(run)["shards"]["1"])
-    (run / "manifest.json").write_text(text.replace('"shards": {', f'"shards": {{"1": {entry},'))
+    (run / "manifest.json").write_text(text.replace('"shards":{', f'"shards":{{"1":{entry},'))
     with pytest.raises(RunFolderError, match="appears twice"):
         load(run)
 
@@ -483,22 +484,30 @@ def test_a_huge_run_makes_its_chunks_as_it_goes(tmp_path: pathlib.Path) -> None:
     tracemalloc.start()
     try:
         with pytest.raises(_Enough):
-            selfplay(tmp_path / "run", 10**12, agent="random", shard_size=1,
+            selfplay(tmp_path / "run", 1 << 20, agent="random", shard_size=1,
                      progress=stop_after_two)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
     assert seen == [1, 2]
-    assert peak < 20 << 20, f"{peak:,} bytes to start a run of 10**12 games"
+    assert peak < 20 << 20, f"{peak:,} bytes to start a run of 2**20 shards"
 
 
 def test_the_process_backend_reads_chunks_as_workers_free_up() -> None:
     import itertools
 
-    results = run_chunks(abs, itertools.count(-1, -1), backend="process", workers=2)
+    pulled = []
+
+    def endless() -> Any:
+        for value in itertools.count(1):
+            pulled.append(value)
+            yield value
+
+    results = run_chunks(abs, endless(), backend="process", workers=2)
     first = [next(results) for _ in range(6)]
     results.close()  # type: ignore[attr-defined]
-    assert sorted(value for _, value in first) == [1, 2, 3, 4, 5, 6]
+    assert len({value for _, value in first}) == 6
+    assert len(pulled) <= 6 + 2 * 2  # those yielded, and two a worker in flight
 
 
 def test_a_shard_claiming_more_rows_than_listed_is_refused_before_reading(
@@ -739,3 +748,188 @@ def test_ctrl_c_on_the_ray_backend_stops_the_run_and_leaves_no_ray_process(
             break
         time.sleep(0.2)
     assert not left, left
+
+
+# --- Hostile shards, manifests and addresses, found in review ------------------------
+
+
+def test_a_record_longer_than_its_turns_can_write_is_refused(run: pathlib.Path) -> None:
+    table = pq.read_table(run / "games" / "shard-00000.parquet")
+    records = [("x" * (1 << 20)) for _ in range(table.num_rows)]  # a megabyte a record
+    table = table.set_column(3, "record", pa.array(records, pa.string()))
+    replace_shard_file(run, "games", 0, table_bytes(table))
+    with pytest.raises(RunFolderError, match=r"record is longer than its turns can write|"
+                       r"more than its 2 rows can hold"):
+        load(run)
+
+
+def test_a_manifest_dense_with_lists_is_refused_before_it_is_parsed(run: pathlib.Path) -> None:
+    (run / "manifest.json").write_text("[" + "[]," * 1_000_000 + "[]]")
+    with pytest.raises(RunFolderError, match="objects and lists in"):
+        load(run)
+
+
+def test_a_run_of_too_many_shards_is_refused_before_anything_is_written(
+        tmp_path: pathlib.Path) -> None:
+    with pytest.raises(wts.ParameterError, match="take a larger shard_size"):
+        selfplay(tmp_path / "run", 10**9, agent="random", shard_size=1)
+    assert not (tmp_path / "run").exists()
+
+
+def test_load_checks_every_shard_before_it_makes_its_arrays(run: pathlib.Path) -> None:
+    manifest = manifest_of(run)
+    manifest["settings"]["max_turns"] = 1 << 20
+    manifest["shards"]["2"]["examples"] = 2 * (1 << 20)  # far more than the file holds
+    write_manifest(run, manifest)
+    tracemalloc.start()
+    try:
+        with pytest.raises(RunFolderError, match="rows where the manifest lists"):
+            load(run)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 << 20
+
+
+@pytest.mark.parametrize("change, match", [
+    ("move 500", "'move' has values outside 0 to 80"),
+    ("move -3", "'move' has values outside 0 to 80"),
+    ("outcome 99", "'outcome' has values outside -1 to 1"),
+    ("every game 0", "'game' column is not two a turn of its games"),
+    ("turns shuffled", "'turn' column is not two a turn of its games"),
+])
+def test_a_shard_whose_values_are_not_its_games_is_refused(
+        run: pathlib.Path, change: str, match: str) -> None:
+    table = pq.read_table(run / "examples" / "shard-00000.parquet")
+    name, value = change.split(" ", 1)
+    if name == "every":
+        column, values = "game", np.zeros(table.num_rows, np.int64)
+    elif name == "turns":
+        column, values = "turn", table["turn"].to_numpy()[::-1].copy()
+    else:
+        column, values = name, table[name].to_numpy().copy()
+        values[0] = int(value)
+    index = table.column_names.index(column)
+    table = table.set_column(index, column, pa.array(values, table.schema.field(column).type))
+    replace_shard_file(run, "examples", 0, table_bytes(table))
+    with pytest.raises(RunFolderError, match=match):
+        load(run, symmetries=True)
+
+
+def test_a_column_name_with_control_characters_stays_one_line(
+        run: pathlib.Path, reference: pathlib.Path) -> None:
+    table = pq.read_table(run / "examples" / "shard-00000.parquet")
+    table = table.rename_columns(["move\x1b[2J\nfake line\r", *table.column_names[1:]])
+    replace_shard_file(run, "examples", 0, table_bytes(table))
+    result = cli("fit-prior", str(run))
+    assert result.returncode == 1 and "\x1b" not in result.stderr, result
+    assert len(result.stderr.strip().splitlines()) == 1 and "\\x1b[2J\\n" in result.stderr
+    result = selfplay_cli(run)
+    assert "\x1b" not in result.stdout and "played again shard 0: " in result.stdout
+    assert digest(run) == digest(reference)
+
+
+def test_a_bad_option_value_is_refused_before_any_game(tmp_path: pathlib.Path) -> None:
+    with pytest.raises(wts.ParameterError, match="policy"):
+        selfplay(tmp_path / "run", 3, agent="mcts:1,policy=bogus", on_error="skip")
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("out", ["run\0x", b"run", 5])
+def test_a_bad_run_path_is_a_parameter_error(tmp_path: pathlib.Path, out: object) -> None:
+    for call in (lambda: selfplay(out, 1, agent="random"),  # type: ignore[arg-type]
+                 lambda: load(out), lambda: list(iter_shards(out))):  # type: ignore[arg-type]
+        with pytest.raises(wts.ParameterError, match="a run's folder is a path"):
+            call()
+
+
+def test_one_agent_spelled_two_ways_is_one_run(tmp_path: pathlib.Path) -> None:
+    selfplay(tmp_path, 1, agent="mcts:1, playouts=08, reuse=no")
+    again = selfplay(tmp_path, 1, agent="MCTS:1,reuse=false,playouts=8")
+    assert again.played == 0 and load(tmp_path).agent == "mcts:1,playouts=8,reuse=false"
+
+
+@posix_only
+def test_deleting_the_lock_file_lets_no_second_run_in(tmp_path: pathlib.Path) -> None:
+    import threading
+
+    out = tmp_path / "run"
+    started, release = threading.Event(), threading.Event()
+    errors: list[BaseException] = []
+
+    def first_shard_then_wait(progress: Any) -> None:
+        started.set()
+        release.wait(30)
+
+    def first() -> None:
+        try:
+            selfplay(out, 4, agent="random", shard_size=2, progress=first_shard_then_wait)
+        except BaseException as exc:
+            errors.append(exc)
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    try:
+        assert started.wait(60)
+        (out / ".lock").unlink()
+        with pytest.raises(RunFolderError, match="in use by another wts selfplay run"):
+            selfplay(out, 4, agent="random", shard_size=2)
+    finally:
+        release.set()
+        thread.join()
+    assert not errors
+
+
+@posix_only
+def test_another_users_file_of_a_temporary_name_is_left_alone(run: pathlib.Path) -> None:
+    theirs = run / ".manifest.json.00112233445566ff.tmp"
+    theirs.write_text("theirs")
+    os.chown(theirs, 12345, 12345) if os.getuid() == 0 else pytest.skip("needs root")
+    selfplay(run, GAMES, **RUN)
+    assert theirs.read_text() == "theirs"
+
+
+@pytest.mark.parametrize("address", ["", ":::", "localhost", "http://127.0.0.1:1",
+                                     "127.0.0.1:-1", "127.0.0.1:99999", "host:12 34"])
+def test_a_malformed_ray_address_is_a_parameter_error(
+        tmp_path: pathlib.Path, address: str) -> None:
+    with pytest.raises(wts.ParameterError, match="address must be"):
+        selfplay(tmp_path / "run", 1, agent="random", backend="ray", address=address)
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_port_that_is_not_ray_is_refused_at_once(tmp_path: pathlib.Path) -> None:
+    pytest.importorskip("ray")
+    import socket
+    import threading
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        address = f"127.0.0.1:{server.getsockname()[1]}"
+
+        def answer_nonsense() -> None:
+            connection, _ = server.accept()
+            with connection:
+                connection.recv(64)
+                connection.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n")
+
+        thread = threading.Thread(target=answer_nonsense, daemon=True)
+        thread.start()
+        with pytest.raises(wts.WtsError, match="is not a Ray cluster"):
+            selfplay(tmp_path / "run", 1, agent="random", backend="ray", address=address)
+        thread.join(10)
+
+
+def test_a_chunk_that_kills_its_worker_is_blamed_alone() -> None:
+    from tests.tasks import kill_on_poison
+    from wts.scale.backends import WorkerLostError
+
+    chunks = ["ok0", "poison", "ok2", "ok3", "ok4"]
+    finished = []
+    with pytest.raises(WorkerLostError, match="chunk 1"):
+        for index, value in run_chunks(kill_on_poison, chunks, backend="process", workers=2,
+                                       retries=1):
+            finished.append((index, value))
+    # The chunks that shared a pool with it are played again, alone, first.
+    assert {(2, "ok2"), (3, "ok3")} <= set(finished) and (1, "poison") not in finished

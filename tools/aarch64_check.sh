@@ -9,10 +9,12 @@
 #   2. every module cross-compiled by setup.py for linux-aarch64 against that
 #      Python's headers, from a copy of the sources, so both builds of the
 #      core are made: `aarch64` and `aarch64-neon` (games in NEON lanes);
-#   3. the tests that hold the kernels to the reference engine, run by that
-#      Python under qemu from a copy of tests/ outside the source tree:
-#      tests/test_kernels.py runs each build in its own process; the others
-#      run the default build, aarch64-neon.
+#   3. run by that Python under qemu, from a copy of tests/ outside the source
+#      tree: tests/test_kernels.py, which runs each build in its own process
+#      against the reference engine and checks that both play the same games
+#      (simulate from many starts, BatchGame.step); and the rule tests
+#      (rulebook figures and rulings) on the default build, aarch64-neon, on the
+#      fast engine only: the reference is plain Python, the same everywhere.
 #
 #     tools/aarch64_check.sh
 #
@@ -21,7 +23,7 @@
 # numpy, pytest, hypothesis), `PYTHON` (default: python) naming it, and
 # Debian's gcc-aarch64-linux-gnu and qemu-user-static (`WTS_AARCH64_CC` names
 # another cross compiler). Writes only to a temporary folder, removed at the
-# end. About 2.5 minutes.
+# end. About 3 minutes of processor time, and the downloads.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-python}
@@ -92,7 +94,7 @@ find "$lib" -name "*$host_suffix" | while read -r module; do  # named as the arm
 done
 ls "$lib"/wts/engine/_core_aarch64_neon.*.so >/dev/null || fail "no aarch64-neon build of the core"
 
-step "the kernel tests under qemu"
+step "the kernel and rule tests under qemu"
 # The tests start Python in child processes: the child is this script, which
 # runs the arm64 Python under qemu (no binfmt_misc registration needed).
 cat >"$work/bin/python3" <<EOF
@@ -110,5 +112,7 @@ assert platform.machine() == "aarch64", platform.machine()
 assert wts.__file__.startswith("'"$lib"'"), wts.__file__
 assert kernels == ("aarch64", "aarch64-neon"), kernels
 print(f"wts {wts.__version__} on {platform.machine()}: kernels {kernels}, default {wts.cpu_kernel()}")'
-"$work/bin/python3" -m pytest -p no:cacheprovider -q tests/test_kernels.py tests/test_simulate.py \
-    tests/test_batch.py tests/test_clarifications.py tests/test_rulebook_figures.py
+# WTS_ENGINES=fast: the rule tests' Game fixture on the fast engine only;
+# tests/test_kernels.py names the reference itself.
+WTS_ENGINES=fast "$work/bin/python3" -m pytest -p no:cacheprovider -q tests/test_kernels.py \
+    tests/test_clarifications.py tests/test_rulebook_figures.py

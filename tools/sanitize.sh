@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
 # Build every Cython extension with AddressSanitizer and UndefinedBehaviorSanitizer
-# (-fno-sanitize-recover=all) in a temporary copy of the package, at -O0 and at
-# -O2 (the core in each of its CPU builds), and run against each build the rule,
-# kernel (batch, simulate, perft, each CPU kernel),
-# agent and search, and thread tests; then the differential corpus
-# (tests/test_fuzz.py) against the -O2 build; the two builds are tested side by
-# side, a core each. Fails on any sanitizer report,
-# from the test process or from any subprocess it starts.
+# (-fno-sanitize-recover=all) in a temporary copy of the package, once, at -O2 (the
+# core in each of its CPU builds), and run against that build the rule, kernel
+# (batch, simulate, perft, each CPU kernel), agent and search, and thread tests,
+# in two processes side by side, a core each. Fails on any sanitizer report, from
+# the test processes or from any subprocess they start.
 #
-#     tools/sanitize.sh              # from the repository root (or anywhere)
-#     tools/sanitize.sh -k corpus    # extra arguments go to pytest
+#     tools/sanitize.sh                   # from the repository root (or anywhere)
+#     tools/sanitize.sh -k perft          # extra arguments go to pytest
+#     WTS_SANITIZE_OPT=-O0 WTS_SANITIZE_CORPUS=1 tools/sanitize.sh
+#
+# WTS_SANITIZE_OPT picks the optimisation level (-O2 by default; -O0 keeps every
+# access the source makes). WTS_SANITIZE_CORPUS=1 then runs the differential
+# tests, tests/test_fuzz.py with its slow ones (the 10,000-game corpus and the
+# two-engine state machine), against the same build: the nightly workflow
+# (.github/workflows/fuzz.yml) does both. .ci/run runs the default: about 5
+# minutes of processor time, over 2 cores.
 #
 # Needs gcc (or CC=clang) with its sanitizer runtimes, and the test extra's
 # packages (pytest, hypothesis, numpy) in the running python. The source tree
@@ -19,6 +25,8 @@ cd "$(dirname "$0")/.."
 root=$PWD
 python=${PYTHON:-python3}
 cc=${CC:-gcc}
+level=${WTS_SANITIZE_OPT:--O2}
+[[ $level =~ ^-O[0-3sg]$ ]] || { echo "sanitize.sh: WTS_SANITIZE_OPT=$level is not an -O level" >&2; exit 2; }
 started=$SECONDS
 step() { printf '\n== %s [%ds]\n' "$*" $((SECONDS - started)); }
 
@@ -91,104 +99,98 @@ echo "caught: $(grep -h -m1 'runtime error' "$work/canary/stderr")"
 # log_path: every report, from any process, lands in a file checked at the end.
 export ASAN_OPTIONS="detect_leaks=0:log_path=$work/report/asan"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$work/report/ubsan"
+# The rule, kernel, agent and thread tests, with PYTHONMALLOC=malloc: every Python
+# allocation goes through ASan's malloc, so an overrun of a small block is caught
+# rather than hidden inside a pymalloc arena. Two groups of about equal time, one
+# a core.
+groups=(
+    "test_clarifications.py test_rulebook_figures.py test_wts_rulings.py test_errors.py
+     test_api.py test_squares.py test_history.py test_batch.py test_simulate.py test_perft.py
+     test_keys.py test_symmetry.py test_undo.py test_kernels.py"
+    "test_agents.py test_threads.py test_openspiel.py test_env.py test_search_team.py
+     test_prior.py test_scalar_loop.py"
+)
+step "building every extension with -fsanitize=address,undefined at $level ($cc)"
+tree="$work/tree"
+flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $level -g"
+# setup.py appends WTS_EXTRA_* after its own -O3, so $level wins. Two compilers at
+# once: the core's builds are listed last and each writes to its own folder.
+if ! (cd "$tree" && CC=$cc WTS_EXTRA_CFLAGS=$flags \
+        WTS_EXTRA_LDFLAGS="-fsanitize=address,undefined" \
+        "$python" setup.py build_ext --inplace --parallel 2 --build-temp "$work/build") \
+        >"$work/build.log" 2>&1; then
+    cat "$work/build.log"
+    echo "sanitize.sh: the sanitizer build failed" >&2
+    exit 1
+fi
+grep -E -e ': (warning|error|runtime error):' "$work/build.log" || true
 expected=$(find src/wts -name '*.pyx' | wc -l)
 # On x86-64, the core again for each level the compiler can target (setup.py).
 if [[ $(uname -m) == x86_64 ]]; then
-    for level in 2 3 4; do
-        "$cc" -march=x86-64-v$level -x c -c /dev/null -o /dev/null 2>/dev/null &&
+    for cpu in 2 3 4; do
+        "$cc" -march=x86-64-v$cpu -x c -c /dev/null -o /dev/null 2>/dev/null &&
             expected=$((expected + 1))
     done
 fi
-# The rule, kernel, agent and thread tests, with PYTHONMALLOC=malloc: every Python
-# allocation goes through ASan's malloc, so an overrun of a small block is caught
-# rather than hidden inside a pymalloc arena.
-native_tests=(
-    test_clarifications.py test_rulebook_figures.py test_wts_rulings.py test_errors.py
-    test_api.py test_squares.py test_history.py test_batch.py test_simulate.py test_perft.py
-    test_agents.py test_threads.py test_openspiel.py test_env.py test_keys.py test_symmetry.py
-    test_undo.py test_search_team.py test_kernels.py test_scalar_loop.py test_prior.py
-)
-present=()
-for name in "${native_tests[@]}"; do
-    [[ -e $work/tests/$name ]] && present+=("tests/$name")
+built=0
+for so in $(find "$tree/src/wts" -name '_*.so'); do
+    symbols=$(nm -D --undefined-only "$so")
+    if [[ $symbols != *__asan_init* || $symbols != *__ubsan_handle_* ]]; then
+        echo "sanitize.sh: $so is not instrumented" >&2
+        exit 1
+    fi
+    built=$((built + 1))
 done
-for level in -O0 -O2; do
-    step "building every extension with -fsanitize=address,undefined at $level ($cc)"
-    tree="$work/tree$level"
-    cp -r "$work/tree" "$tree"
-    flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $level -g"
-    # setup.py appends WTS_EXTRA_* after its own -O3, so $level wins.
-    if ! (cd "$tree" && CC=$cc WTS_EXTRA_CFLAGS=$flags \
-            WTS_EXTRA_LDFLAGS="-fsanitize=address,undefined" \
-            "$python" setup.py build_ext --inplace --build-temp "$work/build$level") \
-            >"$work/build.log" 2>&1; then
-        cat "$work/build.log"
-        echo "sanitize.sh: the sanitizer build failed" >&2
-        exit 1
-    fi
-    grep -E -e ': (warning|error|runtime error):' "$work/build.log" || true
-    built=0
-    for so in $(find "$tree/src/wts" -name '_*.so'); do
-        symbols=$(nm -D --undefined-only "$so")
-        if [[ $symbols != *__asan_init* || $symbols != *__ubsan_handle_* ]]; then
-            echo "sanitize.sh: $so is not instrumented" >&2
-            exit 1
-        fi
-        built=$((built + 1))
-    done
-    if [[ $built -ne $expected ]]; then
-        echo "sanitize.sh: expected $expected extension modules (one per .pyx and core build)," \
-            "built $built" >&2
-        exit 1
-    fi
-    sanitized "$tree" malloc "$python" -c '
+if [[ $built -ne $expected ]]; then
+    echo "sanitize.sh: expected $expected extension modules (one per .pyx and core build)," \
+        "built $built" >&2
+    exit 1
+fi
+sanitized "$tree" malloc "$python" -c '
 import sys, wts, wts.engine._core, wts.engine._game, wts.players._search, wts.players._greedy
 import wts.players._prior
 for module in (wts, wts.engine._core, wts.engine._game, wts.players._search, wts.players._greedy,
                wts.players._prior):
     if not module.__file__.startswith(sys.argv[1]):
         sys.exit(f"{module.__name__} comes from {module.__file__}, not from {sys.argv[1]}")' \
-        "$tree/src/" || exit 1
-done
+    "$tree/src/" || exit 1
 
-# The two builds are tested side by side, a core each. The differential corpus
-# follows on the -O2 build; it is mostly Python (the reference engine), so it
-# keeps pymalloc: it is there for the many positions it drives through the C
-# kernels. Its slow part (the 10,000-game corpus) runs in CI's plain build.
-step "the rule, kernel, agent and thread tests at -O0 and at -O2, then the corpus at -O2"
-run_level() {  # run_level LEVEL [PYTEST_ARGS...]: the tests on one build; its status in a file
-    local level=$1 status=0 lighter=()
+step "the rule, kernel, agent and thread tests at $level, in two processes"
+run_group() {  # run_group N [PYTEST_ARGS...]: group N's tests; its status in a file
+    local group=$1 status=0 name present=()
     shift
-    # At -O0 the fast core's perft counts and OpenSpiel's random simulations
-    # take half the time and run no code the other tests do not: the -O2
-    # build runs them, so both builds finish together.
-    [[ $level == -O0 ]] && lighter=(
-        --deselect tests/test_perft.py::test_perft_fast_core_matches_expected_counts
-        --deselect tests/test_openspiel.py::test_random_sim_test)
+    for name in ${groups[$group]}; do
+        [[ -e $work/tests/$name ]] && present+=("tests/$name")
+    done
     # The million-position key test is numpy's work, not the kernels': left out.
     # The plain scalar C loop test_scalar_loop.py builds is instrumented too.
     WTS_SCALAR_LOOP_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all $level -g" \
     WTS_SCALAR_LOOP_LDFLAGS="-fsanitize=address,undefined" \
-    sanitized "$work/tree$level" malloc "$python" -m pytest -q -p no:cacheprovider \
+    sanitized "$tree" malloc "$python" -m pytest -q -p no:cacheprovider \
         --deselect tests/test_keys.py::test_a_million_distinct_positions_have_distinct_keys \
-        "${lighter[@]}" "${present[@]}" "$@" >"$work/output$level" 2>&1 || status=$?
-    if [[ $level == -O2 && $status -eq 0 ]]; then
-        sanitized "$work/tree$level" pymalloc "$python" -m pytest -q -p no:cacheprovider \
-            tests/test_fuzz.py "$@" >>"$work/output$level" 2>&1 || status=$?
-    fi
-    echo "$status" >"$work/status$level"
+        "${present[@]}" "$@" >"$work/output$group" 2>&1 || status=$?
+    echo "$status" >"$work/status$group"
 }
-run_level -O0 "$@" &
-run_level -O2 "$@" &
+run_group 0 "$@" &
+run_group 1 "$@" &
 wait
 status=0
-for level in -O0 -O2; do
-    printf '\n-- %s\n' "$level"
-    cat "$work/output$level"
-    [[ $(cat "$work/status$level") -eq 0 ]] || status=$(cat "$work/status$level")
+for group in 0 1; do
+    printf '\n-- %s\n' "$(xargs <<<"${groups[$group]}")"
+    cat "$work/output$group"
+    [[ $(cat "$work/status$group") -eq 0 ]] || status=$(cat "$work/status$group")
 done
-if grep -q 'runtime error:' "$work"/output-O*; then
-    grep -h -B2 -A20 'runtime error:' "$work"/output-O* >&2
+
+if [[ ${WTS_SANITIZE_CORPUS:-0} == 1 && $status -eq 0 ]]; then
+    # Mostly Python (the reference engine), so it keeps pymalloc: it is there
+    # for the many positions it drives through the C kernels.
+    step "the differential tests and corpus (tests/test_fuzz.py, slow ones too) at $level"
+    sanitized "$tree" pymalloc "$python" -m pytest -q -p no:cacheprovider -m "" \
+        tests/test_fuzz.py "$@" >"$work/output-corpus" 2>&1 || status=$?
+    cat "$work/output-corpus"
+fi
+if grep -q 'runtime error:' "$work"/output*; then
+    grep -h -B2 -A20 'runtime error:' "$work"/output* >&2
     echo "sanitize.sh: UBSan reports above" >&2
     exit 1
 fi

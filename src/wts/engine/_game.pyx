@@ -155,8 +155,13 @@ cdef class GameCore:
         """A new game. Called again on a game, it starts that game afresh (the
         empty board, no history), as :class:`wts.reference.Game` does."""
         cdef wts_state fresh
-        wts_init(&fresh)
-        self.load(&fresh)
+        cdef bint new
+        with self._lock:
+            new = (_is_new(&self.state) and self._history is NEW_GAME
+                   and self._undo_length == 0)
+        if not new:  # a game played on or set up: start it again
+            wts_init(&fresh)
+            self.load(&fresh)
 
     def __dealloc__(self):
         PyMem_Free(self._undo)

@@ -81,6 +81,12 @@ def run_simulate(games: int, seed: int, threads: int, progress: bool, out: TextI
         print(f"  {name:<12} {value:>18}", file=out)
 
 
+def one_line(text: str) -> str:
+    """``text`` as one line of plain characters: a message may quote a file's
+    contents (a column's name, say), whose control characters are escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def add_selfplay_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``wts selfplay``."""
     parser.add_argument("--agent", type=arguments.agent_spec, default="mcts:2",
@@ -142,7 +148,7 @@ def run_selfplay(args: argparse.Namespace, out: TextIO) -> int:
         ("speed", f"{report.games_per_second:.2f} games/s"),
     ]
     if report.replayed:
-        rows.append(("played again", "; ".join(report.replayed[:3])
+        rows.append(("played again", "; ".join(one_line(r) for r in report.replayed[:3])
                      + (" ..." if len(report.replayed) > 3 else "")))
     if report.failures:
         rows.append(("skipped", ", ".join(f"game {f.game} ({f.error})"
@@ -412,7 +418,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return report_interrupt(f"wts {args.command}")
     except (WtsError, ImportError) as exc:  # a run's directory, a missing extra, a lost worker
-        print(f"wts {args.command}: {exc}", file=sys.stderr)
+        print(f"wts {args.command}: {one_line(str(exc))}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         # The reader went away (``wts demo | head``): stop quietly.

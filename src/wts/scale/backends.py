@@ -72,9 +72,29 @@ def check_backend(backend: object, workers: object, address: object) -> tuple[st
     if address is not None and name != "ray":
         raise ParameterError(
             f"address= joins a Ray cluster: it needs backend='ray', not {name!r}")
-    if address is not None and not isinstance(address, str):
-        raise ParameterError(f"address must be a str such as 'auto', not {address!r}")
+    if address is not None:
+        check_address(address)
     return name, count
+
+
+def check_address(address: object) -> tuple[str, int] | None:
+    """A Ray cluster's address: ``"auto"`` (None is returned), ``HOST:PORT`` or
+    ``ray://HOST:PORT`` (their host and port); a ParameterError otherwise."""
+    if not isinstance(address, str):
+        raise ParameterError(f"address must be a str such as 'auto' or 'HOST:PORT', not "
+                             f"{address!r}")
+    if address == "auto":
+        return None
+    rest = address[len("ray://"):] if address.startswith("ray://") else address
+    host, sep, port = rest.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not (sep and host and host.isprintable() and not set(" /@?#") & set(host)
+            and port.isascii()
+            and port.isdigit() and 1 <= int(port) <= 65535 and len(address) <= 300):
+        shown = address if len(address) <= 60 else address[:60] + "..."
+        raise ParameterError(f"address must be 'auto', HOST:PORT or ray://HOST:PORT with a "
+                             f"port from 1 to 65535, not {shown!r}")
+    return host, int(port)
 
 
 def run_chunks(
@@ -156,7 +176,10 @@ def _run_on_processes(task: Callable[[Any], Any], chunks: Iterable[Any], workers
                       retries: int) -> Iterator[tuple[int, Any]]:
     context = multiprocessing.get_context("spawn")
     source = enumerate(chunks)  # taken as the workers free up: memory stays with them
-    again: deque[tuple[int, Any]] = deque()  # chunks whose worker died, in order
+    # The chunks a broken pool held. Each is played again alone, so that only
+    # a chunk whose own worker dies is charged a retry, not its neighbours.
+    suspects: deque[tuple[int, Any]] = deque()
+    alone: set[int] = set()  # the suspect running, by index
     attempts: dict[int, int] = {}
     while True:
         pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
@@ -165,11 +188,18 @@ def _run_on_processes(task: Callable[[Any], Any], chunks: Iterable[Any], workers
         held = None  # a chunk taken but not yet in the pool
         try:
             while True:
-                # At most two chunks a worker queued.
-                while len(running) < 2 * workers:
-                    held = again.popleft() if again else next(source, None)
-                    if held is None:
-                        break
+                # At most two chunks a worker queued; a suspect runs alone.
+                while len(running) < 2 * workers and not any(
+                        index in alone for index, _ in running.values()):
+                    if suspects:
+                        if running:
+                            break
+                        held = suspects.popleft()
+                        alone.add(held[0])
+                    else:
+                        held = next(source, None)
+                        if held is None:
+                            break
                     with _interrupts_held():  # submit starts the workers it needs
                         future = pool.submit(task, held[1])  # or finds the pool broken
                     running[future], held = held, None
@@ -178,18 +208,23 @@ def _run_on_processes(task: Callable[[Any], Any], chunks: Iterable[Any], workers
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:
                     result = future.result()  # a dead worker raises here: keep its chunk
-                    yield running.pop(future)[0], result
+                    index = running.pop(future)[0]
+                    alone.discard(index)
+                    yield index, result
         except BrokenProcessPool:
-            # A worker died: every chunk the pool held goes back, in order.
             lost = sorted(running.values(), key=lambda item: item[0])
-            for index, _chunk in lost:
+            alone.difference_update(index for index, _ in lost)
+            if held is not None:
+                suspects.appendleft(held)
+            if len(lost) == 1:  # it ran alone: its own worker died; the others go first
+                index = lost[0][0]
                 attempts[index] = attempts.get(index, 0) + 1
                 if attempts[index] > retries:
                     _stop_pool(pool)
                     raise _lost(index, retries) from None
-            if held is not None:
-                again.appendleft(held)
-            again.extendleft(reversed(lost))
+                suspects.append(lost[0])
+            else:
+                suspects.extendleft(reversed(lost))
             _stop_pool(pool)
             continue
         except BaseException:
@@ -199,19 +234,35 @@ def _run_on_processes(task: Callable[[Any], Any], chunks: Iterable[Any], workers
         return
 
 
+# An HTTP/2 client's first bytes, and an empty SETTINGS frame: Ray's control
+# store speaks gRPC, so a server there answers with a SETTINGS frame of its own.
+_HTTP2_HELLO = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+
+
 def _probe(address: str) -> None:
-    """A HOST:PORT with nothing listening is refused in seconds, not after Ray's
-    minutes of retries; Ctrl-C ends the wait."""
-    host, sep, port = address.rpartition(":")
-    if not sep or not port.isdigit() or "://" in address:
-        return  # "auto" and ray:// addresses are Ray's to resolve
+    """Nothing listening at HOST:PORT, or something that is not a gRPC server,
+    is refused in seconds, not after Ray's minutes of retries; Ctrl-C ends the
+    wait. ``auto`` and ``ray://`` addresses are Ray's to resolve."""
+    found = check_address(address)
+    if found is None or address.startswith("ray://"):
+        return
+    host, port = found
     try:
-        with socket.create_connection((host.strip("[]"), int(port)), timeout=_CONNECT_SECONDS):
-            pass
-    except (OSError, ValueError, OverflowError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        with socket.create_connection((host, port), timeout=_CONNECT_SECONDS) as connection:
+            connection.sendall(_HTTP2_HELLO)
+            header = b""
+            while len(header) < 9:
+                chunk = connection.recv(9 - len(header))
+                if not chunk:
+                    break
+                header += chunk
+    except OSError as exc:
+        reason = exc.strerror or str(exc) or type(exc).__name__
         raise WtsError(f"no Ray cluster answers at {address} ({reason}): start one there "
                        "with `ray start --head`, or name another with --address") from None
+    if len(header) < 9 or header[3] != 4:  # a frame of type 4, SETTINGS
+        raise WtsError(f"what answers at {address} is not a Ray cluster (no gRPC server): "
+                       "name the Ray head's address, as `ray start --head` printed it")
 
 
 def _connect(ray: Any, workers: int, address: str | None) -> bool:
@@ -223,12 +274,17 @@ def _connect(ray: Any, workers: int, address: str | None) -> bool:
         _probe(address)
     try:
         if address is None:
-            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+            # A Ctrl-C in the middle of Ray's start-up can land where Ray
+            # ignores exceptions, and be lost: it is held until Ray is up,
+            # then stops the run (and this Ray) at once.
+            with _interrupts_held():
+                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
         else:
             ray.init(address=address, log_to_driver=False)
-    except ConnectionError as exc:
+    except (ConnectionError, ValueError, RuntimeError, ray.exceptions.RayError) as exc:
         ray.shutdown()
-        raise WtsError(f"cannot join a Ray cluster at {address}: {exc}") from None
+        raise WtsError(f"cannot join a Ray cluster at {address or 'a new local Ray'}: "
+                       f"{str(exc)[:500]}") from None
     except BaseException:
         ray.shutdown()
         raise
@@ -242,7 +298,16 @@ def _run_on_ray(task: Callable[[Any], Any], chunks: Iterable[Any], workers: int,
     except ImportError as exc:
         raise ImportError("the ray backend needs Ray: python -m pip install ray "
                           "(the ray extra)") from exc
-    _connect(ray, workers, address)
+    started = _connect(ray, workers, address)
+    try:
+        yield from _ray_tasks(ray, task, chunks, workers, retries)
+    finally:
+        if started:  # a Ray this run started ends with it, as a process pool does
+            ray.shutdown()
+
+
+def _ray_tasks(ray: Any, task: Callable[[Any], Any], chunks: Iterable[Any], workers: int,
+               retries: int) -> Iterator[tuple[int, Any]]:
     # Ray plays a task again when its worker dies (a system failure), up to
     # max_retries; an exception the task raises is not retried.
     remote = ray.remote(num_cpus=1, max_retries=retries, retry_exceptions=False)(task)
@@ -267,11 +332,15 @@ def _run_on_ray(task: Callable[[Any], Any], chunks: Iterable[Any], workers: int,
             for ref, index in finished:
                 try:
                     result = ray.get(ref)
-                except (ray.exceptions.WorkerCrashedError,
-                        ray.exceptions.NodeDiedError) as exc:
-                    raise _lost(index, retries) from exc
                 except ray.exceptions.RayTaskError as exc:
-                    raise exc.as_instanceof_cause() from None  # type: ignore[no-untyped-call]
+                    raise exc.as_instanceof_cause() from None
+                except ray.exceptions.RayError as exc:
+                    # A worker or node lost, memory short, an object lost: after
+                    # Ray's own retries the chunk cannot be played.
+                    raise WorkerLostError(
+                        f"chunk {index}: Ray could not play it ({type(exc).__name__}: "
+                        f"{str(exc)[:300]}); the run stops, and the same command resumes it"
+                    ) from None
                 yield index, result
     except BaseException:
         for ref in running:

@@ -2,8 +2,9 @@
 
 Only the shards the manifest lists are read, each file checked against the
 manifest before Parquet reads it (:meth:`RunFolder.read_shard`). :func:`load`
-fills arrays made once at the size the manifest states, one shard at a time,
-so it holds the result and one shard, not a copy of everything;
+checks every shard first, then fills arrays made once at the size found, one
+shard at a time, so it holds the result and the run's compressed files, not a
+copy of everything;
 :func:`iter_shards` holds one shard at a time, for runs larger than memory.
 """
 
@@ -12,7 +13,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -21,7 +21,7 @@ import numpy.typing as npt
 from wts.engine.symmetry import Symmetry, transform_masks, transform_planes
 from wts.scale import shards
 from wts.scale.files import RunFolderError
-from wts.scale.runfolder import RunFolder
+from wts.scale.runfolder import RunFolder, run_path
 
 __all__ = ["SelfplayData", "load", "iter_shards"]
 
@@ -105,12 +105,26 @@ def _shard_data(tables: dict[str, Any], agent: str, symmetries: bool) -> Selfpla
                         agent=agent)
 
 
-def _read(folder: RunFolder, manifest: dict[str, Any], shard: int) -> dict[str, Any]:
+def _unreadable(shard: int, exc: RunFolderError) -> RunFolderError:
+    return RunFolderError(f"shard {shard} is listed but cannot be read: {exc}; the same "
+                          "wts selfplay command plays it again")
+
+
+def _files(folder: RunFolder, manifest: dict[str, Any], shard: int) -> dict[str, bytes]:
     try:
-        return folder.read_shard(manifest, shard)
+        return folder.read_files(manifest, shard)
     except RunFolderError as exc:
-        raise RunFolderError(f"shard {shard} is listed but cannot be read: {exc}; the same "
-                             "wts selfplay command plays it again") from None
+        raise _unreadable(shard, exc) from None
+
+
+def _read(folder: RunFolder, manifest: dict[str, Any], shard: int, *,
+          files: dict[str, bytes] | None = None, check_only: bool = False) -> dict[str, Any]:
+    if files is None:
+        files = _files(folder, manifest, shard)
+    try:
+        return folder.decode_shard(manifest, shard, files, check_only=check_only)
+    except RunFolderError as exc:
+        raise _unreadable(shard, exc) from None
 
 
 def iter_shards(path: str | os.PathLike[str], *,
@@ -119,7 +133,7 @@ def iter_shards(path: str | os.PathLike[str], *,
     :class:`SelfplayData` (with ``symmetries=True``, each example 8 times, as
     :func:`load`): memory for one shard, whatever the run's size."""
     shards.pyarrow()
-    with RunFolder(Path(path), create=False) as folder:
+    with RunFolder(run_path(path), create=False) as folder:
         manifest = folder.manifest()
         agent = manifest["settings"]["agent"]
         for shard in sorted(int(k) for k in manifest["shards"]):
@@ -136,17 +150,28 @@ def load(path: str | os.PathLike[str], *, symmetries: bool = False) -> SelfplayD
     records raises :class:`wts.scale.files.RunFolderError` (a ``wts.WtsError``)
     naming the file; the same ``wts selfplay`` command plays it again."""
     shards.pyarrow()
-    with RunFolder(Path(path), create=False) as folder:
+    with RunFolder(run_path(path), create=False) as folder:
         manifest = folder.manifest()
         listed = sorted(int(k) for k in manifest["shards"])
+        # Every shard checked before anything is made at the size the
+        # manifest states; its compressed bytes kept for the second pass.
+        files = {}
+        for shard in listed:
+            files[shard] = _files(folder, manifest, shard)
+            _read(folder, manifest, shard, files=files[shard], check_only=True)
         rows = sum(manifest["shards"][str(k)]["examples"] for k in listed)
         images = 8 if symmetries else 1
-        arrays = _empty(rows * images)
+        try:
+            arrays = _empty(rows * images)
+        except MemoryError:
+            raise RunFolderError(f"{folder.path}: {rows * images:,} examples do not fit in "
+                                 "memory; read the run shard by shard with iter_shards"
+                                 ) from None
         records: list[str] = []
         turns: list[npt.NDArray[np.int32]] = []
         start = 0
         for shard in listed:
-            tables = _read(folder, manifest, shard)
+            tables = _read(folder, manifest, shard, files=files.pop(shard))
             for s in range(images):
                 _fill(arrays, s * rows + start, tables["examples"], s)
             start += tables["examples"].num_rows

@@ -13,6 +13,10 @@ nothing in it is trusted:
 - a file is read only if it is a regular file, only up to a size the caller
   states, and never by opening a FIFO for long (``O_NONBLOCK``).
 
+On Windows, where names cannot be taken relative to a folder and links are
+not refused at open, only the exclusive creation and the checks of what is
+read hold: do not share a run folder with people you do not trust there.
+
 Every system call goes through :data:`disk`, so a test can trace the calls or
 cut the power between any two of them (tests/test_runfolder_crashes.py).
 """
@@ -153,10 +157,19 @@ class Folder:
         except FileNotFoundError:
             raise RunFolderError(f"cannot open {path}: no such folder") from None
         except OSError as exc:
-            if exc.errno == errno.ENOTDIR:
-                raise RunFolderError(f"cannot open {path}: it is not a folder") from None
+            if exc.errno in (errno.ENOTDIR, errno.ELOOP):
+                what = "a symbolic link, which a run folder never follows" if self._is_link(
+                    name) else "not a folder"
+                raise RunFolderError(f"cannot open {path}: it is {what}") from None
             raise _failed(path, "open the folder", exc) from None
         return Folder(path, fd)
+
+    def _is_link(self, name: str) -> bool:
+        target, at = self._name(name)
+        try:
+            return stat.S_ISLNK(os.stat(target, follow_symlinks=False, **at).st_mode)
+        except OSError:
+            return False
 
     def flush(self) -> None:
         """The folder's entries on the disk (a rename or a new name in it)."""
@@ -240,13 +253,22 @@ class Folder:
 
     def remove_leftovers(self) -> int:
         """The temporary files this module left here (a run killed while
-        writing); nothing else is touched. Returns how many went."""
+        writing): regular files of this user's named as it names them;
+        nothing else is touched. Returns how many went."""
         removed = 0
-        names = os.listdir(self._fd if self._fd is not None else self.path)
+        uid = os.getuid() if hasattr(os, "getuid") else None
+        with os.scandir(self._fd if self._fd is not None else self.path) as entries:
+            names = [entry.name for entry in entries if _TEMPORARY.fullmatch(entry.name)]
         for name in names:
-            if not _TEMPORARY.fullmatch(name) or not self.is_file(name):
-                continue
             target, at = self._name(name)
+            try:
+                info = os.stat(target, follow_symlinks=False, **at)
+            except OSError:
+                continue
+            # A regular file of this user's: another user's file of the same
+            # name in a shared folder is theirs.
+            if not stat.S_ISREG(info.st_mode) or (uid is not None and info.st_uid != uid):
+                continue
             try:
                 disk.unlink(target, **at)
             except FileNotFoundError:
@@ -272,16 +294,25 @@ class Folder:
                            0o666, **at)
         except OSError as exc:
             raise _failed(path, "open the lock file", exc) from None
+        # Both the lock file (as runs of earlier versions take it) and the
+        # folder itself, which no one can delete from under the lock.
+        held = [fd] if self._fd is None else [fd, self._fd]
         try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 raise RunFolderError(f"cannot lock {path}: it is not a regular file")
+            taken = []
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                for handle in held:
+                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    taken.append(handle)
             except OSError:
+                for handle in taken:
+                    fcntl.flock(handle, fcntl.LOCK_UN)
                 raise RunFolderError(busy) from None
             try:
                 yield
             finally:
-                fcntl.flock(fd, fcntl.LOCK_UN)
+                for handle in taken:
+                    fcntl.flock(handle, fcntl.LOCK_UN)
         finally:
             os.close(fd)

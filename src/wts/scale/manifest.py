@@ -36,8 +36,14 @@ __all__ = ["FORMAT", "NAME", "MAX_BYTES", "FOLDERS", "new", "dumps", "parse",
 
 FORMAT = "wts-selfplay/2"
 NAME = "manifest.json"
-#: The largest manifest read: about 2 million shards' entries.
+#: The most shards a run may have (a larger one takes a larger shard size):
+#: its manifest stays under about 400 MB, rewritten after every shard.
+MAX_SHARDS = 1 << 20
+#: The largest manifest read.
 MAX_BYTES = 1 << 30
+#: A manifest's objects and lists: about one in 60 bytes when written here;
+#: a denser one would take far more memory to parse than its size.
+_MIN_BYTES_A_CONTAINER = 20
 #: The folders a shard's two files live in.
 FOLDERS = ("games", "examples")
 #: The largest number of games and of turns a run may ask for.
@@ -63,7 +69,7 @@ def new(settings: dict[str, Any], version: str) -> dict[str, Any]:
 
 def dumps(manifest: dict[str, Any]) -> bytes:
     """The manifest as the bytes written to the run's folder (stable for equal content)."""
-    return (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode("utf-8")
+    return (json.dumps(manifest, separators=(",", ":"), sort_keys=True) + "\n").encode("utf-8")
 
 
 def shard_count(settings: dict[str, Any]) -> int:
@@ -102,6 +108,10 @@ def _refuse_constant(name: str) -> Any:
 
 def parse(data: bytes, where: str) -> dict[str, Any]:
     """The manifest in ``data`` (read from ``where``), checked entry by entry."""
+    containers = data.count(b"{") + data.count(b"[")
+    if containers > len(data) // _MIN_BYTES_A_CONTAINER + 16:
+        raise RunFolderError(f"{where}: not a wts selfplay manifest ({containers:,} objects "
+                             f"and lists in {len(data):,} bytes)")
     try:
         manifest = json.loads(data.decode("utf-8"), object_pairs_hook=_refuse_duplicates,
                               parse_constant=_refuse_constant)
@@ -145,6 +155,9 @@ class _Checker:
         if not isinstance(shards, dict):
             raise self.bad(f"shards {_short(shards)}")
         count = shard_count(settings)
+        if count > MAX_SHARDS:
+            raise self.bad(f"settings: {count:,} shards, more than the {MAX_SHARDS:,} a run "
+                           "may have")
         for key, entry in shards.items():
             if not (_KEY.fullmatch(key) and int(key) < count):
                 raise self.bad(f"shard {_short(key)} (the run has shards 0 to {count - 1}, "
@@ -215,5 +228,8 @@ class _Checker:
 
 
 def _short(value: object) -> str:
-    text = repr(value)
+    try:
+        text = repr(value)
+    except RecursionError:
+        return type(value).__name__
     return text if len(text) <= 80 else text[:77] + "..."

@@ -3,14 +3,27 @@ written only through :class:`~wts.scale.files.Folder` and checked on every read.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from wts.errors import ParameterError
 from wts.scale import manifest as manifests
 from wts.scale import shards
 from wts.scale.files import Folder, RunFolderError
 
-__all__ = ["RunFolder"]
+__all__ = ["RunFolder", "run_path"]
+
+
+def run_path(path: object) -> Path:
+    """``path`` as a run folder's path, or the ParameterError saying why not."""
+    text = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+    if not isinstance(text, str) or not text or "\0" in text:
+        raise ParameterError(f"a run's folder is a path (str or os.PathLike of str), not "
+                             f"{path!r}")
+    return Path(text)
 
 
 class RunFolder:
@@ -84,9 +97,29 @@ class RunFolder:
     def read_shard(self, manifest: dict[str, Any], shard: int, *,
                    check_only: bool = False) -> dict[str, Any]:
         """The two tables of listed shard ``shard``, each checked against the
-        manifest (size, SHA-256, schema, rows, game indices) before it is read;
-        a RunFolderError names the first fault. ``check_only`` decompresses
-        only the columns the checks need."""
+        manifest (size, SHA-256, schema, rows, game indices) before it is read,
+        and against each other: each game has two examples a turn, in turn
+        order, black's then white's. A RunFolderError names the first fault.
+        ``check_only`` decompresses only the columns the checks need."""
+        return self.decode_shard(manifest, shard, self.read_files(manifest, shard),
+                                 check_only=check_only)
+
+    def read_files(self, manifest: dict[str, Any], shard: int) -> dict[str, bytes]:
+        """The bytes of listed shard ``shard``'s two files, read up to the size
+        the manifest records (checked by :meth:`decode_shard`)."""
+        entry = manifest["shards"][str(shard)]
+        files = {}
+        for folder in manifests.FOLDERS:
+            name = shards.name(shard)
+            data = self.folder(folder).read(name, entry["files"][folder]["bytes"])
+            if data is None:
+                raise RunFolderError(f"{self.path / folder / name} (shard {shard}): missing")
+            files[folder] = data
+        return files
+
+    def decode_shard(self, manifest: dict[str, Any], shard: int, files: dict[str, bytes], *,
+                     check_only: bool = False) -> dict[str, Any]:
+        """The tables of :meth:`read_files`' bytes, checked (see :meth:`read_shard`)."""
         settings = manifest["settings"]
         entry = manifest["shards"][str(shard)]
         failed = {item["game"] for item in entry["failed"]}
@@ -94,18 +127,25 @@ class RunFolder:
         rows = {"games": entry["games"], "examples": entry["examples"]}
         tables = {}
         for folder in manifests.FOLDERS:
-            expected = entry["files"][folder]
-            name = shards.name(shard)
-            where = f"{self.path / folder / name} (shard {shard})"
-            data = self.folder(folder).read(name, expected["bytes"])
-            if data is None:
-                raise RunFolderError(f"{where}: missing")
-            columns = None if not check_only else (["turns"] if folder == "games" else [])
-            tables[folder] = shards.decode(data, folder, expected, rows[folder], games,
-                                           settings["max_turns"], where, columns=columns)
-        turns = sum(tables["games"]["turns"].to_pylist())
-        if 2 * turns != entry["examples"]:
-            raise RunFolderError(f"{self.path} (shard {shard}): its games last {turns:,} "
-                                 f"turns, which give {2 * turns:,} examples, not "
+            where = f"{self.path / folder / shards.name(shard)} (shard {shard})"
+            tables[folder] = shards.decode(files[folder], folder, entry["files"][folder],
+                                           rows[folder], games, settings["max_turns"], where,
+                                           columns=[] if check_only else None)
+        turns = tables["games"]["turns"].to_numpy().astype(np.int64)
+        examples = tables["examples"]
+        where = f"{self.path} (shard {shard})"
+        if 2 * int(turns.sum()) != entry["examples"]:
+            raise RunFolderError(f"{where}: its games last {int(turns.sum()):,} turns, which "
+                                 f"give {2 * int(turns.sum()):,} examples, not "
                                  f"{entry['examples']:,}")
+        expected = {"game": np.repeat(np.array(games, dtype=np.int64), 2 * turns)}
+        if not check_only:
+            expected["turn"] = np.concatenate(
+                [np.zeros(0, np.int32), *(np.repeat(np.arange(t, dtype=np.int32), 2)
+                                          for t in turns)])
+            expected["color"] = np.tile(np.array([0, 1], dtype=np.int8), int(turns.sum()))
+        for name, values in expected.items():
+            if not np.array_equal(examples[name].to_numpy(), values):
+                raise RunFolderError(f"{where}: its examples' {name!r} column is not two a "
+                                     "turn of its games, in order")
         return tables

@@ -60,7 +60,7 @@ from wts.scale import shards
 from wts.scale.backends import check_backend, run_chunks
 from wts.scale.data import SelfplayData, iter_shards, load
 from wts.scale.files import RunFolderError
-from wts.scale.runfolder import RunFolder
+from wts.scale.runfolder import RunFolder, run_path
 
 __all__ = ["selfplay", "load", "iter_shards", "SelfplayReport", "SelfplayProgress",
            "SelfplayData", "GameFailure", "GameFailedError", "RunEnvironmentError",
@@ -265,6 +265,11 @@ def selfplay(
     resumed only with ``mixed_versions=True``. ``progress`` is called after
     every shard.
 
+    The same arguments give the same bytes, on any backend, except for an
+    agent with a ``time_limit`` or ``clock`` option, whose searches depend on
+    the machine's speed: its shards are all kept and none is written twice,
+    but a shard played again differs.
+
     >>> import tempfile
     >>> report = selfplay(tempfile.mkdtemp(), 2, agent="random", seed=1)
     >>> report.games, report.examples == 2 * load(report.out).game_turns.sum()
@@ -284,11 +289,15 @@ def selfplay(
     check_backend(backend, workers, address)
     if progress is not None and not callable(progress):
         raise ParameterTypeError(f"progress must be a function, not {progress!r}")
-    if not isinstance(out, (str, os.PathLike)) or not os.fspath(out):
-        raise ParameterError(f"out must be a directory's path, not {out!r}")
+    out = run_path(out)
+    if -(-games // shard_size) > manifests.MAX_SHARDS:
+        raise ParameterError(f"{games:,} games in shards of {shard_size:,} make more than the "
+                             f"{manifests.MAX_SHARDS:,} shards a run may have: take a larger "
+                             "shard_size")
+    make_agent(agent, seed=0)  # a bad option fails here, not in every game
     settings = {"agent": agent, "games": games, "seed": seed, "shard_size": shard_size,
                 "max_turns": max_turns}
-    with RunFolder(Path(out), create=True) as folder, folder.top.lock(
+    with RunFolder(out, create=True) as folder, folder.top.lock(
             ".lock", f"{out} is in use by another wts selfplay run"):
         return _Run(folder, settings, on_error, mixed_versions, progress).run(
             backend, workers, address)
@@ -362,21 +371,25 @@ class _Run:
             raise ParameterError(
                 f"{folder.path} holds a run with other settings ({manifest['settings']}); "
                 "resume it with the same arguments, or write this run to another directory")
-        self.check_versions({"the run": {"wts": manifest["wts"]}}
-                            | {f"shard {key}": entry["versions"]
-                               for key, entry in manifest["shards"].items()})
+        # The shards' versions, which the data depends on; the version that
+        # began the run only while no shard is written.
+        self.check_versions({f"shard {key}": entry["versions"]
+                             for key, entry in manifest["shards"].items()}
+                            or {"the run": {"wts": manifest["wts"]}})
+        again = {}
         for key, entry in manifest["shards"].items():
             if entry["failed"]:
                 games = ", ".join(str(item["game"]) for item in entry["failed"])
-                self.replayed.append(f"shard {key}: game {games} raised before")
+                again[key] = f"game {games} raised before"
                 continue
             try:
                 folder.read_shard(manifest, int(key), check_only=True)
             except RunFolderError as exc:
-                self.replayed.append(f"shard {key}: {exc}")
-        for reason in self.replayed:
-            del manifest["shards"][reason.split(":")[0].split()[1]]
-        if self.replayed:
+                again[key] = str(exc)
+        for key, reason in again.items():
+            del manifest["shards"][key]
+            self.replayed.append(f"shard {key}: {reason}")
+        if again:
             manifest["complete"] = False
             folder.write_manifest(manifest)
         return manifest

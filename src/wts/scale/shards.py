@@ -6,8 +6,10 @@ that size and digest before Parquet reads a byte of it. Then its footer must
 show exactly this module's schema (no extension type, whose reader could run
 code), the row count the manifest states, and an uncompressed size a row of
 that schema can have, before any column is decompressed; and its game indices
-must be the shard's. So a damaged or hostile file costs at most its own
-size to refuse, never gigabytes of decompression.
+must be the shard's. A game's record may take a kilobyte and 64 bytes a turn
+of its game, so a hostile record cannot make a small file large in memory.
+What Parquet's pages declare of their own sizes is trusted as far as the
+footer's sizes bound them.
 """
 
 from __future__ import annotations
@@ -27,9 +29,10 @@ __all__ = ["PLANES", "Played", "pyarrow", "encode", "decode", "name", "digest"]
 PLANES = 4 * 81
 # The most bytes a row may take before compression, with room for Parquet's
 # own levels and headers: an example row holds about 680 bytes; a game row
-# holds its record, at most this many bytes a turn.
+# its record, which has headers and a line a turn.
 _EXAMPLE_ROW_BYTES = 2048
-_RECORD_BYTES_A_TURN = 32
+_RECORD_BYTES = 1024
+_RECORD_BYTES_A_TURN = 64
 _SLACK_BYTES = 1 << 20
 
 
@@ -117,7 +120,9 @@ def decode(data: bytes, folder: str, expected: dict[str, Any], rows: int, games:
     """The table in ``data``, a file of ``folder`` (``"games"`` or
     ``"examples"``) that the manifest lists with ``expected`` (bytes, sha256)
     and ``rows`` rows of the games ``games``; a RunFolderError names the first
-    thing wrong. ``columns`` reads only those (with ``game``, always checked)."""
+    thing wrong. ``columns`` reads only those (with ``game``, and a game's
+    ``turns``, which the checks need). :meth:`RunFolder.read_shard` checks the
+    two files against each other."""
     def bad(what: str) -> RunFolderError:
         return RunFolderError(f"{where}: {what}")
 
@@ -138,24 +143,45 @@ def decode(data: bytes, folder: str, expected: dict[str, Any], rows: int, games:
                 field.metadata or {}):
             raise bad(f"column {field.name!r} has an extension type, which is refused")
     if not schema.equals(wanted):
-        found = ", ".join(f"{f.name}: {f.type}" for f in schema)
+        found = ", ".join(f"{f.name!r}: {f.type}" for f in schema)
         raise bad(f"columns ({found}) are not those of a wts selfplay {folder} file")
     metadata = file.metadata
     if metadata.num_rows != rows:
         raise bad(f"{metadata.num_rows:,} rows where the manifest lists {rows:,}")
-    per_row = (_EXAMPLE_ROW_BYTES if folder == "examples"
-               else 1024 + _RECORD_BYTES_A_TURN * max_turns)
-    size = sum(metadata.row_group(i).total_byte_size for i in range(metadata.num_row_groups))
-    if not 0 <= size <= rows * per_row + _SLACK_BYTES:
-        raise bad(f"{size:,} bytes uncompressed, more than {rows:,} rows can hold")
+    sizes = [metadata.row_group(i).column(j) for i in range(metadata.num_row_groups)
+             for j in range(metadata.num_columns)]
+    read = None if columns is None else ["game", *(["turns"] if folder == "games" else []),
+                                          *columns]
     try:
-        table = file.read(columns=None if columns is None else ["game", *columns])
+        if folder == "games":
+            # A record's bytes follow its game's turns: the turns are read
+            # first, and bound what the records may take uncompressed.
+            turns = file.read(columns=["turns"])["turns"].to_numpy()
+            if rows and not (turns.min() >= 0 and turns.max() <= max_turns):
+                raise bad(f"turns from {turns.min()} to {turns.max()}, outside 0 to "
+                          f"{max_turns}")
+            limit = rows * _RECORD_BYTES + _RECORD_BYTES_A_TURN * int(turns.sum())
+        else:
+            limit = rows * _EXAMPLE_ROW_BYTES
+        size = sum(column.total_uncompressed_size for column in sizes)
+        if not 0 <= size <= limit + _SLACK_BYTES:
+            raise bad(f"{size:,} bytes uncompressed, more than its {rows:,} rows can hold")
+        table = file.read(columns=list(dict.fromkeys(read)) if read is not None else None)
     except (OSError, ValueError, pa.ArrowException) as exc:
+        if isinstance(exc, RunFolderError):
+            raise
         raise bad(f"cannot be read ({exc})") from None
-    column = table["game"].to_numpy()
-    if folder == "games":
-        if column.tolist() != games:
-            raise bad("its games are not the ones the manifest lists")
-    elif rows and (not np.isin(column, games).all() or np.any(np.diff(column) < 0)):
-        raise bad("its examples are not of the shard's games, in order")
+    if folder == "games" and table["game"].to_pylist() != games:
+        raise bad("its games are not the ones the manifest lists")
+    if folder == "games" and "record" in table.column_names:
+        import pyarrow.compute as pc
+
+        lengths = pc.binary_length(table["record"]).to_numpy(zero_copy_only=False)
+        if np.any(lengths > _RECORD_BYTES + _RECORD_BYTES_A_TURN * table["turns"].to_numpy()):
+            raise bad("a game's record is longer than its turns can write")
+    if folder == "examples" and columns is None:
+        for name, low, high in (("color", 0, 1), ("move", 0, 80), ("outcome", -1, 1)):
+            values = table[name].to_numpy()
+            if rows and not (low <= values.min() and values.max() <= high):
+                raise bad(f"column {name!r} has values outside {low} to {high}")
     return table
