@@ -10,7 +10,8 @@ game's caption (docs/positions.md) names the command that played
 ``docs/example-game.wts``: it is run and must play that game, the caption's
 account of its turns must be what happened, and the pictures must be
 ``wts.svg.board`` of those turns. The page's example of reading and writing
-a record runs as written.
+a record runs as written. The commands of the README's "Try it" list are
+whole commands the parser takes, and the quick ones run.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import sys
 
 import pytest
 from PIL import Image, ImageChops
-from readme_blocks import ROOT, page, python_blocks, reproduces, shell_sessions
+from readme_blocks import README, ROOT, page, python_blocks, reproduces, shell_sessions
 
 import wts
 from wts.engine.squares import SQUARE_NAMES
@@ -75,6 +76,36 @@ def test_shell_session_reproduces(place: str, command: str, shown: str) -> None:
     diff = "\n".join(difflib.unified_diff(shown.splitlines(), proc.stdout.splitlines(),
                                           place, command, lineterm=""))
     assert reproduces(shown, proc.stdout), f"{place}:\n{diff}"
+
+
+# --- The README's "Try it" list --------------------------------------------------------
+
+
+def try_it_commands() -> list[str]:
+    text = README.read_text(encoding="utf-8")
+    start = text.index("\n## Try it\n")
+    return re.findall(r"`(wts [^`]*)`", text[start:text.index("\n## ", start + 1)])
+
+
+def test_the_try_it_commands_are_whole_commands() -> None:
+    commands = try_it_commands()
+    assert [shlex.split(command)[1] for command in commands] == [
+        "play", "demo", "replay", "selfplay", "tournament"]
+    for command in commands:
+        _, unknown = cli.build_parser().parse_known_args(shlex.split(command)[1:])
+        assert not unknown, command
+
+
+@pytest.mark.parametrize("name", ["demo", "replay"])
+def test_a_quick_try_it_command_runs(name: str, tmp_path, monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """From a copy of what the clone's top folder holds that it reads."""
+    (command,) = [c for c in try_it_commands() if shlex.split(c)[1] == name]
+    (tmp_path / "docs").mkdir()
+    shutil.copy(ROOT / "docs" / "example-game.wts", tmp_path / "docs")
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(shlex.split(command)[1:]) == 0
+    assert capsys.readouterr().out
 
 
 # --- The example game ------------------------------------------------------------------
