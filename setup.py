@@ -151,7 +151,7 @@ modules = cythonize(
                                   "engine._batch", "players._prior", "players._search",
                                   "players._greedy")],
     # Safe without the GIL by design: every shared object holds its own lock
-    # (README, "Threads"), so a free-threaded CPython keeps the GIL off.
+    # (docs/threads.md), so a free-threaded CPython keeps the GIL off.
     compiler_directives={"language_level": "3", "freethreading_compatible": True},
 )
 modules += core_variants(next(m for m in modules if m.name == "wts.engine._core"))

@@ -1,11 +1,11 @@
-"""Strength of the agents: the matches behind the README's strength table.
+"""Strength of the agents: the matches behind the strength table of docs/players.md.
 
     python -m pytest bench/test_strength.py -s
 
 plays ``MCTSAgent(level=3)`` against ``RandomAgent`` and ``GreedyAgent``,
 200 games each, both colours equally, as ``wts tournament mcts:3 random
 --games 200 --seed 0`` and ``wts tournament mcts:3 greedy --games 200 --seed
-0`` do, and prints each report (the README shows the second: it must be
+0`` do, and prints each report (docs/players.md shows the second: it must be
 the same, but for the machine's speed); then the time and playouts of a move at each
 level. The targets (at least 95% and 70% of the games won) are checked; the
 speed is printed, never asserted. ``WTS_STRENGTH_GAMES`` changes the number
@@ -22,12 +22,12 @@ games; needs OpenSpiel), level 3 against 0.1.0's search at 0.25 s a move
 against level 1 without it (at least 60% of the points, over 200 games).
 
 ``test_level_steps_meet_their_targets`` plays the head-to-head matches that
-measure the ladder's steps (docs/search.md, "Spacing the levels"): each level
+measure the ladder's steps (docs/mcts.md, "Spacing the levels"): each level
 against the one below, 40 games a seed, seed 0 for the two lower steps and
 seeds 0, 1 and 2 for the two upper ones, as ``wts tournament mcts:4 mcts:3
 --games 40 --seed 1`` does. It checks the targets (every level at least +100
 Elo over the level below, the steps adding up to at least +500 from level 1
-to 5) and that every match gives the wins, losses and draws docs/search.md
+to 5) and that every match gives the wins, losses and draws docs/mcts.md
 records: the games depend only on the seeds. About 2.5 hours on two cores,
 nearly all of it levels 5 and 4; ``WTS_LEVEL_STEPS`` picks steps (``1-2,3-4``),
 ``WTS_STEP_GAMES`` changes the games a seed (the records are then not compared).
@@ -36,8 +36,8 @@ nearly all of it levels 5 and 4; ``WTS_LEVEL_STEPS`` picks steps (``1-2,3-4``),
 step targets on its fitted ratings. ``WTS_LADDER_LEVELS`` (default ``1-3``),
 ``WTS_LADDER_ANCHORS`` (default ``random,greedy,openspiel-mcts:100``; an
 OpenSpiel anchor needs OpenSpiel) and ``WTS_LADDER_GAMES`` (games a pairing,
-default 8) set its size; with these defaults it is the README's ladder and
-must print the README's table. Eight games a pairing cannot separate the upper
+default 8) set its size; with these defaults it is the ladder of docs/players.md and
+must print its table. Eight games a pairing cannot separate the upper
 levels, which is what the head-to-head matches above are for.
 """
 
@@ -69,7 +69,7 @@ STEP_TARGET, SPAN_TARGET = 100.0, 500.0
 
 #: The head-to-head matches of each step (lower level, upper level): per seed,
 #: the upper level's wins, losses and draws over STEP_GAMES games, as
-#: docs/search.md records them.
+#: docs/mcts.md records them.
 STEP_MATCHES: dict[tuple[int, int], dict[int, tuple[int, int, int]]] = {
     (1, 2): {0: (39, 1, 0)},
     (2, 3): {0: (30, 8, 2)},
@@ -79,7 +79,7 @@ STEP_MATCHES: dict[tuple[int, int], dict[int, tuple[int, int, int]]] = {
 STEP_GAMES = int(os.environ.get("WTS_STEP_GAMES", "40"))
 LEVEL_STEPS = os.environ.get("WTS_LEVEL_STEPS", "1-2,2-3,3-4,4-5")
 
-#: The search's other targets (docs/search.md, "Targets"): A, B, the seconds a
+#: The search's other targets (docs/mcts.md, "Targets"): A, B, the seconds a
 #: move (None: the playouts of the level), the games a seed, the seeds, the
 #: share of the points A must score, and whether it must score more
 #: ("stronger"). ``WTS_TARGET_GAMES`` changes the games a seed (for a quick
@@ -106,7 +106,7 @@ def test_mcts_level_3_meets_its_target(a: str, b: str, target: float,
     with capsys.disabled():
         print(f"\n{report}\n  target: {a} wins at least {target:.0%} of the games")
     assert result.a_wins >= target * result.games
-    # The README shows this match's report: it must be this one (its jobs do not matter).
+    # docs/players.md shows this match's report: it must be this one (its jobs do not matter).
     shown = {command.replace(" --jobs 2", ""): output for _, command, output in shell_sessions()}
     command = f"wts tournament {a} {b} --games {GAMES} --seed 0"
     if command in shown:
@@ -182,7 +182,7 @@ def _level_steps(text: str) -> list[tuple[int, int]]:
 
 
 def test_level_steps_meet_their_targets(capsys: pytest.CaptureFixture[str]) -> None:
-    """Each level against the level below, over the seeds docs/search.md gives."""
+    """Each level against the level below, over the seeds docs/mcts.md gives."""
     gaps, missed, differ = {}, [], []
     for low, high in _level_steps(LEVEL_STEPS):
         won = lost = drawn = 0
@@ -193,7 +193,7 @@ def test_level_steps_meet_their_targets(capsys: pytest.CaptureFixture[str]) -> N
                 print(f"\n{format_result(result)}")
             if STEP_GAMES == 40 and counts != recorded:
                 differ.append(f"mcts:{high} against mcts:{low}, seed {seed}: won, lost, drawn "
-                              f"{counts}, docs/search.md records {recorded}")
+                              f"{counts}, docs/mcts.md records {recorded}")
             won, lost, drawn = won + counts[0], lost + counts[1], drawn + counts[2]
         gap, below, above = elo_difference(won, drawn, lost)
         gaps[(low, high)] = gap
@@ -229,7 +229,7 @@ def test_ladder_meets_its_targets(capsys: pytest.CaptureFixture[str]) -> None:
         lines.append(f"  mcts:5 over mcts:1: {span:+.0f} (target >= +{SPAN_TARGET:.0f})")
     with capsys.disabled():
         print(f"\n{report}\n" + "\n".join(lines))
-    # The README shows a ladder's report: with its sizes, it must be this one.
+    # docs/players.md shows a ladder's report: with its sizes, it must be this one.
     shown = {command: output for _, command, output in shell_sessions()}
     command = (f"wts ladder --levels {LADDER_LEVELS} --anchors {LADDER_ANCHORS} "
                f"--games {LADDER_GAMES} --seed 0")

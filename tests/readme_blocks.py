@@ -1,45 +1,68 @@
-"""The README's ``python`` code blocks, for the tests that run them."""
+"""The code blocks of the README and of the documentation's pages (docs/*.md),
+for the tests that run them."""
 
 from __future__ import annotations
 
 import pathlib
 import re
 
-README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+DOCS = ROOT / "docs"
 
 
-def _blocks(language: str, section: str | None) -> list[tuple[int, str]]:
-    if not README.is_file():
+def page(name: str) -> pathlib.Path:
+    """A page of the documentation: ``page("players")`` is docs/players.md."""
+    return DOCS / f"{name}.md"
+
+
+def pages() -> list[pathlib.Path]:
+    """The README and every page of the documentation, those present (none
+    when an installed wheel is tested without the source tree)."""
+    return [path for path in (README, *sorted(DOCS.glob("*.md"))) if path.is_file()]
+
+
+def where(path: pathlib.Path, lineno: int) -> str:
+    """``docs/players.md:120``: a block's place, for messages (line 1-based)."""
+    return f"{path.relative_to(ROOT).as_posix()}:{lineno + 1}"
+
+
+def _blocks(language: str, section: str | None, path: pathlib.Path) -> list[tuple[int, str]]:
+    if not path.is_file():
         return []
-    text = README.read_text(encoding="utf-8")
+    text = path.read_text(encoding="utf-8")
     start, end = 0, len(text)
     if section is not None:
         start = text.find(section)
         if start < 0:
             return []
-        following = text.find("\n## ", start + len(section))
+        level = section.split(" ", 1)[0]
+        following = text.find(f"\n{level} ", start + len(section))
         end = following if following >= 0 else end
     return [(text.count("\n", 0, match.start(1)), match.group(1))
             for match in re.finditer(rf"```{language}\n(.*?)```", text[:end], flags=re.S)
             if match.start() >= start]
 
 
-def python_blocks(section: str | None = None) -> list[tuple[int, str]]:
-    """(line number of its first line, text) of every ``python`` block of the
-    README, or of its ``section`` (a heading line) only. Empty without a
-    README beside the tests, as when an installed wheel is tested."""
-    return _blocks("python", section)
+def python_blocks(section: str | None = None,
+                  path: pathlib.Path = README) -> list[tuple[int, str]]:
+    """(line number of its first line, 0-based, text) of every ``python``
+    block of ``path`` (the README by default), or of its ``section`` (a
+    heading line, up to the next heading of its level) only. Empty without
+    the file, as when an installed wheel is tested."""
+    return _blocks("python", section, path)
 
 
-def shell_sessions() -> list[tuple[int, str, str]]:
-    """(line number, command, output shown) of every ``text`` block of the
-    README that shows a ``wts`` command run in a shell: its first line is
-    ``$ wts ...``, the rest what the command printed."""
+def shell_sessions() -> list[tuple[str, str, str]]:
+    """(place, command, output shown) of every ``text`` block of the README
+    and the documentation's pages that shows a ``wts`` command run in a
+    shell: its first line is ``$ wts ...``, the rest what the command printed."""
     sessions = []
-    for lineno, text in _blocks("text", None):
-        first, _, shown = text.partition("\n")
-        if first.startswith("$ wts "):
-            sessions.append((lineno, first[2:], shown))
+    for path in pages():
+        for lineno, text in _blocks("text", None, path):
+            first, _, shown = text.partition("\n")
+            if first.startswith("$ wts "):
+                sessions.append((where(path, lineno), first[2:], shown))
     return sessions
 
 
@@ -62,7 +85,7 @@ def _mask(text: str) -> str:
 
 
 def reproduces(shown: str, output: str) -> bool:
-    """Whether a command's ``output`` is what the README ``shown``: line by
+    """Whether a command's ``output`` is what a page showed (``shown``): line by
     line, where a line holding only ``...`` stands for any number of lines."""
     parts = [r"(?:.*\n)*?" if line.strip() == "..." else re.escape(line) + r"\n"
              for line in _mask(shown).splitlines()]

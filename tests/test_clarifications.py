@@ -1,4 +1,4 @@
-"""One or more tests per numbered point of CLARIFICATIONS.md.
+"""One or more tests per numbered point of docs/rules.md (points 1 to 14).
 
 Each test is named ``test_point_NN_...`` so that a failure reads as the rule
 that broke, and each is built so that a plausible other reading of the point

@@ -1,7 +1,8 @@
-"""The README's examples for the agents, PettingZoo and OpenSpiel run as written.
+"""The examples for the agents, PettingZoo and OpenSpiel run as written.
 
-Every ``python`` block of the section "Players, PettingZoo and OpenSpiel" is
-executed; a block needing PettingZoo, Gymnasium or OpenSpiel is skipped without it.
+Every ``python`` block of the page "Players, PettingZoo and OpenSpiel"
+(docs/players.md) is executed; a block needing PettingZoo, Gymnasium or
+OpenSpiel is skipped without it.
 """
 
 from __future__ import annotations
@@ -9,15 +10,15 @@ from __future__ import annotations
 import importlib.util
 
 import pytest
-from readme_blocks import README, python_blocks
+from readme_blocks import page, python_blocks
 
-SECTION = "## Players, PettingZoo and OpenSpiel"
-BLOCKS = [text for _, text in python_blocks(SECTION)]
+PAGE = page("players")
+BLOCKS = [text for _, text in python_blocks(path=PAGE)]
 
 
 def test_the_section_has_examples() -> None:
-    if not README.is_file():
-        pytest.skip("no README.md beside the tests")
+    if not PAGE.is_file():
+        pytest.skip("no docs/players.md beside the tests")
     assert len(BLOCKS) >= 3
 
 
@@ -27,5 +28,5 @@ def test_readme_example_runs(code: str, capsys: pytest.CaptureFixture[str]) -> N
                           ("pyspiel", "pyspiel")):
         if needs in code and importlib.util.find_spec(module) is None:
             pytest.skip(f"needs {module}")
-    exec(compile(code, str(README), "exec"), {"__name__": "readme_example"})
+    exec(compile(code, str(PAGE), "exec"), {"__name__": "readme_example"})
     capsys.readouterr()

@@ -1,28 +1,34 @@
-"""The README's ``wts`` commands give what it shows.
+"""The ``wts`` commands of the README and the documentation's pages give what
+they show.
 
 Every ``text`` block that starts with ``$ wts ...`` is run as ``python -m
 wts ...`` from this checkout and its output compared with the block, line by
 line (``...`` on a line stands for any number of lines; the figures that
 depend on the machine, such as its threads and speed, are left out). A
 human's entries are the ones the block shows at the prompts. The example
-game's caption names the command that played ``docs/example-game.wts``: it
-is run and must play that game, the caption's account of its turns must be
-what happened, and the pictures must be ``wts.svg.board`` of those turns.
+game's caption (docs/positions.md) names the command that played
+``docs/example-game.wts``: it is run and must play that game, the caption's
+account of its turns must be what happened, and the pictures must be
+``wts.svg.board`` of those turns. The page's example of reading and writing
+a record runs as written. The commands of the README's "Try it" list are
+whole commands the parser takes, and the quick ones run.
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import io
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 
 import pytest
 from PIL import Image, ImageChops
-from readme_blocks import README, python_blocks, reproduces, shell_sessions
+from readme_blocks import README, ROOT, page, python_blocks, reproduces, shell_sessions
 
 import wts
 from wts.engine.squares import SQUARE_NAMES
@@ -37,7 +43,7 @@ except OSError:  # cairosvg is installed, the cairo C library is not
     cairosvg = None
 
 SRC_DIR = os.path.dirname(os.path.dirname(os.path.abspath(wts.__file__)))
-ROOT = README.parent
+POSITIONS = page("positions")
 SESSIONS = shell_sessions()
 #: Sessions too long for the test suite, and the test that runs each.
 RUN_ELSEWHERE = {
@@ -45,11 +51,11 @@ RUN_ELSEWHERE = {
     "wts ladder --levels 1-3 --anchors random,greedy,openspiel-mcts:100 --games 8 --seed 0":
         "bench/test_strength.py",
 }
-RUN_HERE = [(lineno, command, shown) for lineno, command, shown in SESSIONS
+RUN_HERE = [(place, command, shown) for place, command, shown in SESSIONS
             if command not in RUN_ELSEWHERE]
 PROMPT = re.compile(r"^(?:black|white), your square(?: \(hidden\))?: (.*)$", re.M)
 
-pytestmark = pytest.mark.skipif(not README.is_file(), reason="no README.md beside the tests")
+pytestmark = pytest.mark.skipif(not POSITIONS.is_file(), reason="no docs/ beside the tests")
 
 
 def test_every_session_is_run_by_a_test() -> None:
@@ -58,9 +64,9 @@ def test_every_session_is_run_by_a_test() -> None:
         RUN_ELSEWHERE)
 
 
-@pytest.mark.parametrize(("lineno", "command", "shown"), RUN_HERE,
+@pytest.mark.parametrize(("place", "command", "shown"), RUN_HERE,
                          ids=[command for _, command, _ in RUN_HERE])
-def test_shell_session_reproduces(lineno: int, command: str, shown: str) -> None:
+def test_shell_session_reproduces(place: str, command: str, shown: str) -> None:
     entries = "".join(entry + "\n" for entry in PROMPT.findall(shown))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([SRC_DIR, os.environ.get("PYTHONPATH", "")]),
                COLUMNS="80")
@@ -68,17 +74,47 @@ def test_shell_session_reproduces(lineno: int, command: str, shown: str) -> None
                           capture_output=True, text=True, timeout=300, env=env, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     diff = "\n".join(difflib.unified_diff(shown.splitlines(), proc.stdout.splitlines(),
-                                          "README.md", command, lineterm=""))
-    assert reproduces(shown, proc.stdout), f"README.md line {lineno + 1}:\n{diff}"
+                                          place, command, lineterm=""))
+    assert reproduces(shown, proc.stdout), f"{place}:\n{diff}"
+
+
+# --- The README's "Try it" list --------------------------------------------------------
+
+
+def try_it_commands() -> list[str]:
+    text = README.read_text(encoding="utf-8")
+    start = text.index("\n## Try it\n")
+    return re.findall(r"`(wts [^`]*)`", text[start:text.index("\n## ", start + 1)])
+
+
+def test_the_try_it_commands_are_whole_commands() -> None:
+    commands = try_it_commands()
+    assert [shlex.split(command)[1] for command in commands] == [
+        "play", "demo", "replay", "selfplay", "tournament"]
+    for command in commands:
+        _, unknown = cli.build_parser().parse_known_args(shlex.split(command)[1:])
+        assert not unknown, command
+
+
+@pytest.mark.parametrize("name", ["demo", "replay"])
+def test_a_quick_try_it_command_runs(name: str, tmp_path, monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """From a copy of what the clone's top folder holds that it reads."""
+    (command,) = [c for c in try_it_commands() if shlex.split(c)[1] == name]
+    (tmp_path / "docs").mkdir()
+    shutil.copy(ROOT / "docs" / "example-game.wts", tmp_path / "docs")
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(shlex.split(command)[1:]) == 0
+    assert capsys.readouterr().out
 
 
 # --- The example game ------------------------------------------------------------------
 
 
 def caption() -> str:
-    readme = README.read_text(encoding="utf-8")
-    start = readme.index("](docs/images/example-game-turn-")
-    return readme[start:readme.index("*\n", start)].replace("\n", " ")
+    text = POSITIONS.read_text(encoding="utf-8")
+    start = text.index("](images/example-game-turn-")
+    return text[start:text.index("*\n", start)].replace("\n", " ")
 
 
 def example() -> wts.record.GameRecord:
@@ -127,24 +163,45 @@ def test_the_caption_tells_what_happened() -> None:
     assert (squares[0], squares[-1], len(squares)) == (first, final, 5)
 
 
+def reading() -> str:
+    """The page's example that reads the example game."""
+    (code,) = [code for _, code in python_blocks(path=POSITIONS) if "example-game.wts" in code]
+    return code
+
+
 def test_the_record_excerpt_and_its_reading_are_the_example_game() -> None:
-    readme = README.read_text(encoding="utf-8")
-    excerpt = re.search(r"```text\n(\[Black .*?)```", readme, re.S)
+    text = POSITIONS.read_text(encoding="utf-8")
+    excerpt = re.search(r"```text\n(\[Black .*?)```", text, re.S)
     assert excerpt is not None
     file_text = (ROOT / "docs" / "example-game.wts").read_text(encoding="utf-8")
     assert reproduces(excerpt.group(1), file_text)
-    (reading,) = [code for _, code in python_blocks("## Positions, game records and pictures")
-                  if "example-game.wts" in code]
-    result = re.search(r'record\.headers\["Result"\], record\.game\.winner\s+# (.*)', reading)
+    result = re.search(r'record\.headers\["Result"\], record\.game\.winner\)*\s+# (.*)', reading())
     assert result is not None
     record = example()
     assert repr((record.headers["Result"], record.game.winner)) == result.group(1)
 
 
+def test_the_record_example_runs_as_written(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run where the page says, the clone's top folder (here a copy of what
+    it reads): it prints what its comments say and writes a record that
+    reads back as the game it played."""
+    (tmp_path / "docs").mkdir()
+    shutil.copy(ROOT / "docs" / "example-game.wts", tmp_path / "docs")
+    monkeypatch.chdir(tmp_path)
+    code = reading()
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(code, str(POSITIONS), "exec"), {"__name__": "docs_example"})
+    comments = re.findall(r"^print\(.*?\)\s+# ([^:\n]*)", code, re.M)
+    assert printed.getvalue().splitlines() == comments
+    written = wts.record.read(tmp_path / "game.wts")
+    assert written.headers["Black"] == "Ann" and written.moves == ((40, 0),)
+
+
 @pytest.mark.skipif(cairosvg is None, reason="no cairo C library for cairosvg")
 def test_the_pictures_are_the_turns_drawn() -> None:
-    images = re.findall(r"\(docs/images/example-game-turn-(\d+)\.png\)",
-                        README.read_text(encoding="utf-8"))
+    images = re.findall(r"\(images/example-game-turn-(\d+)\.png\)",
+                        POSITIONS.read_text(encoding="utf-8"))
     assert images == ["10", "16"]
     size = re.search(r"`wts\.svg\.board\(game, turn=10, size=(\d+)\)`", caption())
     assert size is not None

@@ -700,7 +700,7 @@ def test_an_agent_spec_with_a_tab_or_newline_is_normalised_before_any_play(
 def test_ctrl_c_on_the_ray_backend_stops_the_run_and_leaves_no_ray_process(
         tmp_path: pathlib.Path, when: str) -> None:
     """Ray's own start-up and shut-down take seconds (the promise for Ray, in
-    the README's Reliability section): Ctrl-C stops the run, no shard is
+    docs/reliability.md): Ctrl-C stops the run, no shard is
     written after it, and Ray's processes end with the command."""
     pytest.importorskip("ray")
     import signal

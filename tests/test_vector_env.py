@@ -37,6 +37,16 @@ def test_spaces_and_metadata() -> None:
     assert infos["action_mask"].dtype == np.int8 and infos["_action_mask"].all()
 
 
+def test_action_spaces_are_the_types_docs_training_md_gives() -> None:
+    # Gymnasium batches the learner's Discrete as a MultiDiscrete, and the
+    # self-play MultiDiscrete([81, 81]) as a Box: the docs' table says so.
+    spaces = gymnasium.spaces
+    assert make_vector_env(5, opponent="random").action_space == spaces.MultiDiscrete([81] * 5)
+    joint = make_vector_env(3)
+    assert joint.single_action_space == spaces.MultiDiscrete([81, 81])
+    assert joint.action_space == spaces.Box(0, 80, (3, 2), np.int64)
+
+
 def test_self_play_matches_games_played_move_by_move() -> None:
     """Every observation, mask, reward and ending against wts.Game, autoresets included."""
     n, rng = 8, np.random.default_rng(3)

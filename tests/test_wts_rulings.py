@@ -1,4 +1,4 @@
-"""The wts rulings of docs/rules.md: cases the rulebook and CLARIFICATIONS leave open.
+"""The wts rulings of docs/rules.md: cases its numbered points leave open.
 
 Each test is named after the ruling it checks; every test runs on both engines.
 """

@@ -20,7 +20,7 @@
  * AVX-512 build, which adds its mask registers, rotates and masked stores:
  * 512-bit vectors (build with -DWTS_VEC=8) and four vectors a step
  * (-DWTS_LANES=16) were 14-19% slower in simulate on an AMD Zen 4, which
- * executes 512-bit operations as two halves (README, "CPU kernels"). On
+ * executes 512-bit operations as two halves (docs/speed.md, "CPU kernels"). On
  * AArch64 (-DWTS_NEON_LANES) they are NEON's 128-bit ones, four a step.
  */
 #ifndef WTS_LANES_H

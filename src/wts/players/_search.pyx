@@ -283,7 +283,7 @@ cdef class Search:
     does ``n`` more iterations (each one playout, or a finished position reached in the tree)
     without the GIL; ``strategy``, ``visits`` and ``values`` read the root.
     ``exploration`` is gamma for ``"rm"`` and ``"exp3"`` and the UCB1 constant
-    for ``"ucb"`` (default 0.2 for all three: docs/search.md has the matches
+    for ``"ucb"`` (default 0.2 for all three: docs/mcts.md has the matches
     that chose it). With ``transpositions`` a joint move that reaches a
     position already in the tree links to its node (``edges`` counts the
     links). :meth:`advance` moves the root on by a turn, keeping the

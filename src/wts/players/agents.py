@@ -77,14 +77,14 @@ __all__ = [
 ]
 
 #: Playouts per move of each ``MCTSAgent`` level. The measured time per move
-#: on one core of a 2-core x86-64 machine is in the README.
+#: on one core of a 2-core x86-64 machine is in docs/players.md.
 LEVELS: dict[int, int] = {1: 1_000, 2: 8_000, 3: 32_000, 4: 100_000, 5: 640_000}
 
 
 def ucb_exploration(playouts: int) -> float:
     """The UCB1 constant ``MCTSAgent`` uses by default for ``playouts`` a move:
     0.2 up to 1,000 playouts, then 0.04 more for each doubling (0.4 at 32,000),
-    as a larger search gains from looking wider (docs/search.md has the matches).
+    as a larger search gains from looking wider (docs/mcts.md has the matches).
 
     >>> [round(ucb_exploration(n), 2) for n in LEVELS.values()]
     [0.2, 0.32, 0.4, 0.47, 0.57]
@@ -96,7 +96,7 @@ def default_prior_weight(playouts: int) -> float:
     """The weight ``MCTSAgent`` gives the learned prior by default for ``playouts``
     a move: 1 up to 1,000 playouts, then sqrt(1,000 / playouts), so that the prior's
     pull on the root at the end of a search, which grows with the square root of
-    its visits, stays that of level 1 (docs/search.md has the matches).
+    its visits, stays that of level 1 (docs/mcts.md has the matches).
 
     >>> [round(default_prior_weight(n), 3) for n in LEVELS.values()]
     [1.0, 0.354, 0.177, 0.1, 0.04]
@@ -242,7 +242,7 @@ class MCTSAgent:
     playouts per move from :data:`LEVELS`; ``time_limit`` (seconds per move)
     searches for that long instead. At every joint-move node of the tree each
     player chooses by decoupled UCB1 over its legal squares, and playouts
-    finish the game in C without the GIL. docs/search.md says how each default
+    finish the game in C without the GIL. docs/mcts.md says how each default
     below was chosen, with the matches that measured it.
 
     Keyword-only options:

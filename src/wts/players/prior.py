@@ -6,7 +6,7 @@ over the legal squares: a square's weight is exp(the sum of the weights of its
 features). :func:`fit` learns the weights from ``wts selfplay`` data with
 numpy, by Newton's method on the cross-entropy between the prior and the
 search's own final strategy at each turn; :data:`LEARNED` holds the weights
-the agent uses, fitted that way (docs/search.md has the run and the matches
+the agent uses, fitted that way (docs/mcts.md has the run and the matches
 that measured it).
 
 >>> from wts import Game
@@ -62,7 +62,7 @@ FEATURES: tuple[str, ...] = (
 
 
 #: The weights MCTSAgent's ``prior="learned"`` uses, in the order of FEATURES:
-#: fitted by ``wts fit-prior`` (see docs/search.md).
+#: fitted by ``wts fit-prior`` (see docs/mcts.md).
 LEARNED: tuple[float, ...] = (
     2.680, 2.951, 1.164, 0.902, 0.265, 0.262, 0.330, 0.233, -0.042, 1.543, 1.051, 2.239, -0.962,
     0.356, 0.294, -0.010, 0.198, -0.069, -0.106,
