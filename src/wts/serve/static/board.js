@@ -6,7 +6,8 @@ const WtsBoard = (() => {
   const NS = "http://www.w3.org/2000/svg";
   const FILES = "ABCDEFGHI";
   const CELL = 40, MARGIN = 24, SIZE = MARGIN * 2 + CELL * 9;
-  const STEP_MS = 320;
+  // Each step of a turn stays this long; shorter for people who ask for less motion.
+  const STEP_MS = window.matchMedia("(prefers-reduced-motion: reduce)").matches ? 60 : 320;
 
   const squareName = (index) => FILES[index % 9] + String(Math.floor(index / 9) + 1);
   const squareIndex = (name) => (Number(name[1]) - 1) * 9 + FILES.indexOf(name[0].toUpperCase());
