@@ -14,13 +14,14 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, db: str | Path = "wts-games.sqlite3",
-        open_browser: bool = False, say: bool = True) -> None:
-    """Serve What the Shell at http://host:port/ until Ctrl-C, keeping games in ``db``."""
+        open_browser: bool = False, say: bool = True, limits: Limits | None = None) -> None:
+    """Serve What the Shell at http://host:port/ until Ctrl-C, keeping games in ``db``,
+    within ``limits`` (default :class:`Limits()`)."""
     import uvicorn
 
     from wts.serve.app import create_app
 
-    limits = Limits()
+    limits = limits or Limits()
     app = create_app(db, limits=limits)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"

@@ -205,7 +205,8 @@ function play(game) {
 
   function connect() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    socket = new WebSocket(`${scheme}//${location.host}/ws`);
+    // The game in the URL lets a proxy send every socket of one game to one process.
+    socket = new WebSocket(`${scheme}//${location.host}/ws?game=${game}`);
     socket.addEventListener("open", () => {
       retry = 500;
       socket.send(JSON.stringify({type: "hello", version: PROTOCOL, game, tokens: Object.values(tokens)}));
