@@ -503,9 +503,13 @@ def test_a_corrupt_stored_game_stays_in_its_game(client: TestClient) -> None:
     rooms.rooms.clear()
     rooms.store._run("UPDATE games SET moves = ? WHERE id = ?",
                      ('[["E5", "E5"], ["E5", "D4"]]', made["game"]))
+    rooms.store._run("UPDATE games SET pending = ? WHERE id = ?", ("{", good["game"]))
     with client.websocket_connect("/ws") as ws:
         ws.send_text(json.dumps({"type": "hello", "version": 1, "game": made["game"]}))
         assert ws.receive_json()["code"] == "bad-game"
+        ws.send_text(json.dumps({"type": "hello", "version": 1, "game": good["game"]}))
+        assert ws.receive_json()["code"] == "bad-game"  # unreadable JSON in its row
+    good = create(client, mode="hotseat")
     screen = Socket(client, good["game"], list(good["tokens"].values()))
     assert screen.state["turn"] == 0
     screen.close()

@@ -253,3 +253,24 @@ def test_the_whole_tutorial(server: str, browser: Browser) -> None:
         assert lesson.explain in page.locator("#lesson-feedback").inner_text()
         if lesson.number < len(lessons):
             page.click("#lesson-next")
+
+
+def test_replay_a_pasted_record_forward_and_back(server: str, browser: Browser) -> None:
+    page = new_page(browser)
+    page.goto(server + "/replay")
+    page.fill("#replay-text", "[Black \"a\"]\n\nE5 E5\nD4 F6\nA1 A2\n")
+    page.click("#replay-form button[type=submit]")
+    page.wait_for_selector('body[data-replay-at="0"]', state="attached")
+    page.click("#replay-forward")
+    page.wait_for_selector('body[data-replay-at="1"]', state="attached")
+    assert page.locator('#replay-board [data-square="E5"]').get_attribute("data-piece") == "e"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector('body[data-replay-at="3"]', state="attached")
+    assert page.locator("#replay-turn").inner_text() == "turn 3 of 3"
+    page.click("#replay-back")
+    page.wait_for_selector('body[data-replay-at="2"]', state="attached")
+    assert page.locator('#replay-board [data-square="A1"]').get_attribute("data-piece") == "."
+    page.fill("#replay-text", "E5 E5\nE5 D4\n")
+    page.click("#replay-form button[type=submit]")
+    page.wait_for_selector("#replay-error:has-text('line 2')")

@@ -405,10 +405,10 @@ class Rooms:
         room = self.rooms.get(game_id)
         if room is not None:
             return room
-        row = self.store.load(game_id)
-        if row is None:
-            return None
         try:
+            row = self.store.load(game_id)
+            if row is None:
+                return None
             room = self._admit(row)
         except (wts.WtsError, ValueError, KeyError, TypeError) as exc:
             # A stored game the engine refuses: that game fails, not the server.
