@@ -1,6 +1,6 @@
 """The ``wts`` command line: ``wts simulate``, ``demo``, ``bench``, ``fuzz``,
 ``play``, ``replay``, ``tournament``, ``ladder``, ``selfplay``, ``fit-prior``,
-``engine`` and ``engine-check`` (:mod:`wts.engines.cli`).
+``engine`` and ``engine-check`` (:mod:`wts.engines.cli`), and ``serve``.
 
 ``main(argv)`` returns the exit status instead of raising ``SystemExit``:
 0 on success, 1 when the fuzzer finds a mismatch, 2 on bad arguments (with
@@ -211,6 +211,17 @@ def run_fit_prior(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def run_serve(args: argparse.Namespace) -> int:
+    """Serve the web app until Ctrl-C."""
+    try:
+        from wts.serve.server import run
+    except ImportError as exc:
+        raise ImportError(f"{exc.name or exc} is missing: wts serve needs the serve extra, "
+                          "pip install 'wts[serve]'") from None
+    run(host=args.host, port=args.port, db=args.db, open_browser=args.open)
+    return 0
+
+
 def add_fuzz_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``wts fuzz``."""
     parser.add_argument(
@@ -367,6 +378,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_fit_prior_arguments(fit_prior)
     engines_cli.add_parsers(commands)
+    serve = commands.add_parser(
+        "serve", help="play in a web browser: against the bot, at one screen, or online",
+        description="Serve What the Shell as a web app (needs the serve extra: pip install "
+        "'wts[serve]'). It listens on 127.0.0.1 unless --host says otherwise; games live in "
+        "the SQLite file --db, so a restarted server resumes them. The protocol is in "
+        "docs/serve.md.",
+    )
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="the address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=arguments.integer("a port", 1, 65535), default=8000,
+                       help="the port (default 8000)")
+    serve.add_argument("--db", default="wts-games.sqlite3", metavar="PATH",
+                       help="the games' database (default wts-games.sqlite3)")
+    serve.add_argument("--open", action="store_true", help="open the page in a browser")
     for command in commands.choices.values():  # for the errors found after parsing
         command.set_defaults(subparser=command)
     return parser
@@ -414,6 +439,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_fit_prior(args, sys.stdout)
         if args.command in engines_cli.COMMANDS:
             return engines_cli.run(args, sys.stdout)
+        if args.command == "serve":
+            return run_serve(args)
         return run_fuzz_command(args, sys.stdout)
     except KeyboardInterrupt:
         return report_interrupt(f"wts {args.command}")

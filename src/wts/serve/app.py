@@ -1,0 +1,395 @@
+"""The web app: pages and downloads over HTTP, live games over a WebSocket.
+
+:func:`create_app` builds the Starlette application; ``wts serve`` runs it
+under uvicorn. The static files are read into memory when the app is built
+and served by exact name, so no request path ever reaches the file system.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from pydantic import ValidationError
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+import wts
+from wts.formats import record
+from wts.serve import lessons
+from wts.serve.bot import BotRunner
+from wts.serve.limits import AddressBuckets, Limits, TokenBucket
+from wts.serve.messages import (
+    GAME_ID,
+    PROTOCOL_VERSION,
+    CreateGame,
+    Hello,
+    JoinGame,
+    LessonMove,
+    Move,
+    describe_error,
+    parse_client,
+)
+from wts.serve.rooms import Room, RoomError, Rooms, board_view, status_words, turn_events
+from wts.serve.store import Store
+
+__all__ = ["create_app", "SECURITY_HEADERS"]
+
+log = logging.getLogger("wts.serve")
+
+#: Sent with every HTTP response: no inline script or style, no framing, no sniffing.
+SECURITY_HEADERS = {
+    "content-security-policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    "referrer-policy": "no-referrer",
+    "cross-origin-opener-policy": "same-origin",
+}
+
+_STATIC_TYPES = {
+    "index.html": "text/html; charset=utf-8",
+    "style.css": "text/css; charset=utf-8",
+    "app.js": "text/javascript; charset=utf-8",
+    "board.js": "text/javascript; charset=utf-8",
+}
+_PAGES = ("/", "/game/{game}", "/join/{code}", "/learn", "/replay", "/new/{mode}")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+ASGIApp = Callable[[Scope, Callable[[], Awaitable[Message]],
+                    Callable[[Message], Awaitable[None]]], Awaitable[None]]
+
+
+class SecurityHeaders:
+    """ASGI middleware adding :data:`SECURITY_HEADERS` to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Callable[[], Awaitable[Message]],
+                       send: Callable[[Message], Awaitable[None]]) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"type": "error", "code": code, "message": message}, status_code=status)
+
+
+def _client(request: Request | WebSocket) -> str:
+    return request.client.host if request.client is not None else "unknown"
+
+
+async def _body(request: Request, limit: int) -> bytes | None:
+    """The request's body, or None when it is longer than ``limit`` bytes (read no further)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        return None
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None) -> Starlette:
+    """The ``wts serve`` application, keeping its games in the SQLite file ``db``."""
+    limits = limits or Limits()
+    static = {name: resources.files("wts.serve").joinpath("static").joinpath(name).read_bytes()
+              for name in _STATIC_TYPES}
+    lesson_list = lessons.load()
+    state: dict[str, Any] = {"connections": 0, "by_address": {}}
+    creates = AddressBuckets(limits.creates_burst, limits.creates_per_second)
+
+    def rooms() -> Rooms:
+        return app.state.rooms  # type: ignore[no-any-return]
+
+    async def page(request: Request) -> Response:
+        return Response(static["index.html"], media_type=_STATIC_TYPES["index.html"])
+
+    async def static_file(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in static or name == "index.html":
+            return _error(404, "not-found", "no such file")
+        return Response(static[name], media_type=_STATIC_TYPES[name],
+                        headers={"cache-control": "no-cache"})
+
+    async def json_body(request: Request, limit: int = 4096) -> Any:
+        body = await _body(request, limit)
+        if body is None:
+            raise RoomError("too-large", f"the request body is over {limit} bytes")
+        return body
+
+    def limited(request: Request) -> JSONResponse | None:
+        if not creates.take(_client(request)):
+            return _error(429, "rate-limited", "too many requests from this address; wait a "
+                          "few seconds")
+        return None
+
+    async def create_game(request: Request) -> Response:
+        refused = limited(request)
+        if refused:
+            return refused
+        try:
+            asked = CreateGame.model_validate_json(await json_body(request))
+            clock = None if asked.clock is None else (asked.clock.kind, asked.clock.seconds)
+            room, tokens = rooms().create(asked.mode, asked.color, asked.level, clock)
+        except ValidationError as exc:
+            return _error(400, "bad-message", describe_error(exc))
+        except RoomError as exc:
+            return _error(503 if exc.code == "too-many-games" else 400, exc.code, str(exc))
+        answer: dict[str, Any] = {"game": room.row.id, "tokens": tokens,
+                                  "url": f"/game/{room.row.id}"}
+        if room.row.invite is not None:
+            answer["invite"] = room.row.invite
+            answer["join_url"] = f"/join/{room.row.invite}"
+        return JSONResponse(answer, status_code=201)
+
+    async def join_game(request: Request) -> Response:
+        refused = limited(request)
+        if refused:
+            return refused
+        try:
+            asked = JoinGame.model_validate_json(await json_body(request))
+            room, color, token = rooms().join(asked.code)
+        except ValidationError as exc:
+            return _error(400, "bad-message", describe_error(exc))
+        except RoomError as exc:
+            return _error(409 if exc.code == "game-full" else 404, exc.code, str(exc))
+        await room.broadcast()
+        return JSONResponse({"game": room.row.id, "color": color, "tokens": {color: token},
+                             "url": f"/game/{room.row.id}"})
+
+    def find(request: Request) -> Room:
+        game_id = request.path_params["game"]
+        room = rooms().get(game_id) if re.fullmatch(GAME_ID, game_id) else None
+        if room is None:
+            raise RoomError("no-game", "no such game")
+        return room
+
+    async def game_state(request: Request) -> Response:
+        try:
+            room = find(request)
+        except RoomError as exc:
+            return _error(404, exc.code, str(exc))
+        return JSONResponse(room.view(frozenset()))
+
+    async def game_record(request: Request) -> Response:
+        try:
+            room = find(request)
+        except RoomError as exc:
+            return _error(404, exc.code, str(exc))
+        return Response(room.record_text(), media_type="text/plain; charset=utf-8", headers={
+            "content-disposition": f'attachment; filename="wts-{room.row.id}.wts"'})
+
+    async def game_svg(request: Request) -> Response:
+        try:
+            room = find(request)
+        except RoomError as exc:
+            return _error(404, exc.code, str(exc))
+        return Response(room.svg_text(), media_type="image/svg+xml", headers={
+            "content-disposition": f'attachment; filename="wts-{room.row.id}.svg"'})
+
+    async def delete_game(request: Request) -> Response:
+        try:
+            room = find(request)
+            auth = request.headers.get("authorization", "")
+            token = auth.removeprefix("Bearer ").strip()
+            if not token or len(token) > 64 or not room.seats_of([token]):
+                raise RoomError("bad-token", "only a player of the game may delete it")
+            if not room.over:
+                raise RoomError("not-over", "a game is deleted only once it is over")
+        except RoomError as exc:
+            return _error(404 if exc.code == "no-game" else 403, exc.code, str(exc))
+        rooms().rooms.pop(room.row.id, None)
+        room.close()
+        rooms().store.delete(room.row.id)
+        return Response(status_code=204)
+
+    async def replay(request: Request) -> Response:
+        refused = limited(request)
+        if refused:
+            return refused
+        body = await _body(request, limits.max_record)
+        if body is None:
+            return _error(413, "too-large", f"a record may be at most {limits.max_record} bytes")
+        try:
+            read = record.loads(body.decode("utf-8"), engine=wts.Game)
+        except UnicodeDecodeError:
+            return _error(400, "bad-record", "a record is UTF-8 text")
+        except (wts.WtsError, ValueError) as exc:
+            return _error(400, "bad-record", str(exc))
+        game = read.start.copy()
+        frames = [{"turn": game.turn, **board_view(game), "last": None,
+                   "words": status_words(game, None)}]
+        for played in read.turns:
+            result = game.play(played.black_move, played.white_move)
+            frames.append({"turn": game.turn, **board_view(game), "last": turn_events(result),
+                           "words": status_words(game, None)})
+        return JSONResponse({"headers": read.headers, "frames": frames})
+
+    async def lesson_list_route(request: Request) -> Response:
+        return JSONResponse({"lessons": [lesson.public() for lesson in lesson_list]})
+
+    async def lesson_move(request: Request) -> Response:
+        refused = limited(request)
+        if refused:
+            return refused
+        number = request.path_params["number"]
+        if not 1 <= number <= len(lesson_list):
+            return _error(404, "no-lesson", "no such lesson")
+        try:
+            asked = LessonMove.model_validate_json(await json_body(request))
+        except ValidationError as exc:
+            return _error(400, "bad-message", describe_error(exc))
+        except RoomError as exc:
+            return _error(413, exc.code, str(exc))
+        return JSONResponse(lesson_list[number - 1].attempt(asked.square))
+
+    async def socket(ws: WebSocket) -> None:
+        origin = ws.headers.get("origin")
+        if origin is not None and urlsplit(origin).netloc != ws.headers.get("host"):
+            await ws.close(code=4403, reason="origin not allowed")
+            return
+        address = _client(ws)
+        by_address: dict[str, int] = state["by_address"]
+        if (state["connections"] >= limits.max_connections
+                or by_address.get(address, 0) >= limits.max_connections_per_address):
+            await ws.accept()
+            await ws.send_json({"type": "error", "code": "too-many-connections",
+                                "message": "the server holds as many connections as it can"})
+            await ws.close(code=1013)
+            return
+        state["connections"] += 1
+        by_address[address] = by_address.get(address, 0) + 1
+        try:
+            await ws.accept()
+            await _session(ws)
+        finally:
+            state["connections"] -= 1
+            by_address[address] -= 1
+            if not by_address[address]:
+                del by_address[address]
+
+    async def _session(ws: WebSocket) -> None:
+        bucket = TokenBucket(limits.messages_burst, limits.messages_per_second)
+        room: Room | None = None
+        held: frozenset[str] = frozenset()
+        refusals = 0
+
+        async def send(message: dict[str, Any]) -> None:
+            await ws.send_text(json.dumps(message))
+
+        async def error(code: str, message: str) -> None:
+            await send({"type": "error", "code": code, "message": message})
+
+        try:
+            while True:
+                event = await ws.receive()
+                if event["type"] == "websocket.disconnect":
+                    return
+                text = event.get("text")
+                if text is None:
+                    await error("bad-message", "messages are JSON text frames")
+                    continue
+                if len(text) > limits.max_frame:
+                    await error("too-large", f"a message is at most {limits.max_frame} bytes")
+                    await ws.close(code=1009)
+                    return
+                if not bucket.take():
+                    refusals += 1
+                    if refusals > 2 * limits.messages_burst:
+                        await ws.close(code=1008, reason="too many messages")
+                        return
+                    await error("rate-limited", "too many messages; slow down")
+                    continue
+                try:
+                    message = parse_client(text)
+                except ValidationError as exc:
+                    await error("bad-message", describe_error(exc))
+                    continue
+                try:
+                    if isinstance(message, Hello):
+                        if room is not None:
+                            raise RoomError("bad-message", "hello is sent once")
+                        if message.version != PROTOCOL_VERSION:
+                            raise RoomError("version", f"this server speaks version "
+                                            f"{PROTOCOL_VERSION}, not {message.version}")
+                        found = rooms().get(message.game)
+                        if found is None:
+                            raise RoomError("no-game", "no such game")
+                        held = found.seats_of(message.tokens)
+                        room = found
+                        room.sockets[send] = held
+                        await send({"type": "welcome", "version": PROTOCOL_VERSION,
+                                    "you": sorted(held)})
+                        await send(room.view(held))
+                    elif isinstance(message, Move):
+                        if room is None:
+                            raise RoomError("bad-message", "send hello first")
+                        await room.move(message.color, message.square, message.turn, held)
+                    else:
+                        await send({"type": "pong"})
+                except RoomError as exc:
+                    await error(exc.code, str(exc))
+                except Exception as exc:  # one game's failure is reported, not spread
+                    log.exception("error in game %s", None if room is None else room.row.id)
+                    await error("server-error", f"the server failed: {type(exc).__name__}")
+        except WebSocketDisconnect:
+            return
+        finally:
+            if room is not None:
+                room.sockets.pop(send, None)
+                rooms().drop_if_idle(room)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = Store(db)
+        app.state.rooms = Rooms(store, limits, BotRunner(limits.max_bot_searches))
+        try:
+            yield
+        finally:
+            app.state.rooms.close()
+            store.close()
+
+    routes: list[BaseRoute] = [Route(path, page) for path in _PAGES]
+    routes += [
+        Route("/static/{name}", static_file),
+        Route("/api/games", create_game, methods=["POST"]),
+        Route("/api/join", join_game, methods=["POST"]),
+        Route("/api/games/{game}", game_state),
+        Route("/api/games/{game}", delete_game, methods=["DELETE"]),
+        Route("/api/games/{game}/record", game_record),
+        Route("/api/games/{game}/svg", game_svg),
+        Route("/api/replay", replay, methods=["POST"]),
+        Route("/api/lessons", lesson_list_route),
+        Route("/api/lessons/{number:int}", lesson_move, methods=["POST"]),
+        WebSocketRoute("/ws", socket),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.add_middleware(SecurityHeaders)
+    return app

@@ -1,0 +1,104 @@
+"""The messages of the ``wts serve`` protocol (docs/serve.md), validated by
+pydantic: every field typed, sized and ranged, unknown fields refused.
+
+Client to server over the WebSocket: :class:`Hello`, :class:`Move`,
+:class:`Ping`. Over HTTP: :class:`CreateGame`, :class:`JoinGame`,
+:class:`LessonMove`. What the server sends is built by
+:mod:`wts.serve.rooms` and described in docs/serve.md.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+__all__ = ["PROTOCOL_VERSION", "Hello", "Move", "Ping", "ClientMessage", "CreateGame",
+           "JoinGame", "LessonMove", "Clock", "parse_client", "describe_error",
+           "GAME_ID", "TOKEN", "SQUARE", "INVITE"]
+
+#: The protocol's version: a client says which it speaks in its Hello.
+PROTOCOL_VERSION = 1
+
+GAME_ID = r"^[a-z2-9]{12}$"
+INVITE = r"^[A-Z2-9]{6}$"
+TOKEN = r"^[A-Za-z0-9_-]{32}$"
+SQUARE = r"^[A-Ia-i][1-9]$"
+#: No game reaches this turn: the board has 81 squares and every turn fills one or more,
+#: or lays an egg that only a capture (which needs new turtles) removes.
+MAX_TURNS = 10_000
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Hello(_Message):
+    """The first message on a socket: the game, and the seats' tokens (none: watch)."""
+
+    type: Literal["hello"]
+    version: int = Field(ge=1, le=1000)
+    game: Annotated[str, Field(pattern=GAME_ID)]
+    tokens: list[Annotated[str, Field(pattern=TOKEN)]] = Field(default_factory=list,
+                                                                max_length=2)
+
+
+class Move(_Message):
+    """A seat's move for turn ``turn`` (the game's turn number before it is played)."""
+
+    type: Literal["move"]
+    color: Literal["black", "white"]
+    square: Annotated[str, Field(pattern=SQUARE)]
+    turn: int = Field(ge=0, le=MAX_TURNS)
+
+
+class Ping(_Message):
+    """Asks for a Pong; keeps the socket alive through proxies."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Hello | Move | Ping, Field(discriminator="type")]
+_CLIENT: TypeAdapter[Hello | Move | Ping] = TypeAdapter(ClientMessage)
+
+
+class Clock(_Message):
+    """A clock: ``game`` seconds for all of one's moves, or ``move`` seconds for each."""
+
+    kind: Literal["game", "move"]
+    seconds: int = Field(ge=5, le=24 * 3600)
+
+
+class CreateGame(_Message):
+    """POST /api/games: a game against the bot, at one screen, or online."""
+
+    mode: Literal["bot", "hotseat", "online"]
+    color: Literal["black", "white"] = "black"
+    level: int = Field(default=1, ge=1, le=5)
+    clock: Clock | None = None
+
+
+class JoinGame(_Message):
+    """POST /api/join: take the free seat of the online game with this invitation code."""
+
+    code: Annotated[str, Field(pattern=INVITE)]
+
+
+class LessonMove(_Message):
+    """POST /api/lessons/{n}: the learner's square in lesson n."""
+
+    square: Annotated[str, Field(pattern=SQUARE)]
+
+
+def describe_error(error: ValidationError) -> str:
+    """One line naming what was wrong and where, for the client."""
+    parts = []
+    for item in error.errors()[:3]:
+        where = ".".join(str(p) for p in item["loc"]) or "message"
+        parts.append(f"{where}: {item['msg']}")
+    return "; ".join(parts)
+
+
+def parse_client(text: str) -> Hello | Move | Ping:
+    """A client's WebSocket message from its JSON text; raises ValidationError."""
+    return _CLIENT.validate_json(text)

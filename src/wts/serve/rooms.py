@@ -1,0 +1,442 @@
+"""Games being played: each :class:`Room` holds one game's engine, its seats'
+connections and its watchers, takes the seats' moves and resolves a turn
+once both have committed.
+
+What a connection is sent depends only on the seats it holds (its view): a
+committed move is shown to nobody until the turn is resolved, except to the
+one connection that holds that seat alone (a hotseat screen, which holds both
+seats, is told only *that* a seat has committed, never the square).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import wts
+from wts.engine.base import GameBase
+from wts.engine.events import TurnResult
+from wts.formats import record, svg, text
+from wts.formats.notation import STARTING_FEN
+from wts.serve.bot import BotRunner
+from wts.serve.limits import Limits
+from wts.serve.store import GameRow, Store
+
+__all__ = ["Room", "Rooms", "RoomError", "turn_events", "new_token", "token_hash"]
+
+log = logging.getLogger("wts.serve")
+
+COLORS = ("black", "white")
+_ID_LETTERS = "abcdefghijkmnpqrstuvwxyz23456789"
+_INVITE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+def wall_clock() -> float:
+    """Seconds since the epoch: the clocks' time (one name, so tests can move it)."""
+    return time.time()
+
+
+class RoomError(Exception):
+    """A request the room refuses: ``code`` for programs, the message for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def new_token() -> str:
+    """An unguessable seat token: 24 random bytes, 32 URL-safe characters."""
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("ascii")).hexdigest()
+
+
+def new_game_id() -> str:
+    return "".join(secrets.choice(_ID_LETTERS) for _ in range(12))
+
+
+def new_invite() -> str:
+    return "".join(secrets.choice(_INVITE_LETTERS) for _ in range(6))
+
+
+def turn_events(result: TurnResult) -> dict[str, Any]:
+    """A resolved turn as the protocol sends it, events in the order the engine
+    reports them (CLARIFICATIONS 14)."""
+    name = wts.square_name
+    return {
+        "black": name(result.black_move),
+        "white": name(result.white_move),
+        "collision": None if result.collision is None else name(result.collision),
+        "captures": [{"color": c.color.value, "round": c.round,
+                      "squares": [name(s) for s in c.squares], "closer": name(c.closer),
+                      "anchor": name(c.anchor)} for c in result.captures],
+        "dissolved": [name(s) for s in result.dissolved],
+        "hatched": [{"square": name(h.square), "color": h.color.value, "wave": h.wave}
+                    for h in result.hatched],
+        "status": result.status.value,
+        "counts": list(result.winning_counts),
+    }
+
+
+def board_view(game: GameBase) -> dict[str, Any]:
+    """The position: 81 characters (``.`` empty, ``x`` black, ``o`` white, ``e`` egg,
+    A1 first), the eggs oldest first, and the turtles in rows of five by colour."""
+    chars = {wts.Piece.EMPTY: ".", wts.Piece.BLACK: "x", wts.Piece.WHITE: "o",
+             wts.Piece.EGG: "e"}
+    return {
+        "board": "".join(chars[game.piece_at(sq)] for sq in wts.SQUARES),
+        "eggs": [wts.square_name(s) for s in game.eggs],
+        "winning": {c: [wts.square_name(s) for s in text.turtles_in_rows(game, wts.Color(c))]
+                    for c in COLORS},
+    }
+
+
+def status_words(game: GameBase, ending: dict[str, str] | None) -> str:
+    """The status in words: ``White wins with 6 winning turtles``."""
+    if ending is not None:
+        if ending["result"] == "draw":
+            return "A draw: both ran out of time"
+        return f"{ending['result'].capitalize()} wins on time"
+    status = game.status
+    black, white = game.winning_counts
+    if status is wts.Status.BLACK_WINS:
+        return f"Black wins with {black} winning turtles"
+    if status is wts.Status.WHITE_WINS:
+        return f"White wins with {white} winning turtles"
+    if status is wts.Status.DRAW:
+        return "A draw: " + text.decided_by(game)
+    if status is wts.Status.SUDDEN_DEATH:
+        return f"Sudden death: both have {black} winning turtles"
+    return f"Turn {game.turn + 1}: both choose a square"
+
+
+class Room:
+    """One game: its stored row, its engine, its connections and its bot."""
+
+    def __init__(self, row: GameRow, rooms: Rooms) -> None:
+        self.row = row
+        self.rooms = rooms
+        self.game = wts.Game()
+        for black, white in row.moves:
+            self.game.play(black, white)
+        self.last: dict[str, Any] | None = (turn_events(self.game.peek())
+                                            if row.moves else None)
+        self.sockets: dict[Send, frozenset[str]] = {}
+        self.thinking = False
+        self.failure: str | None = None
+        self._bot_task: asyncio.Task[None] | None = None
+        self._clock_task: asyncio.Task[None] | None = None
+        if row.clock is not None:
+            # Time while the server was down is not charged: the turn starts again now.
+            row.clock["started"] = wall_clock()
+
+    # --- Seats -----------------------------------------------------------------------
+
+    def seats_of(self, tokens: list[str]) -> frozenset[str]:
+        """The colours whose seats these tokens hold; RoomError for a token that holds none."""
+        held = set()
+        for token in tokens:
+            digest = token_hash(token)
+            for color in COLORS:
+                stored = self.row.black_hash if color == "black" else self.row.white_hash
+                if stored is not None and hmac.compare_digest(stored, digest):
+                    held.add(color)
+                    break
+            else:
+                raise RoomError("bad-token", "that token holds no seat in this game")
+        return frozenset(held)
+
+    def seat_state(self, color: str) -> str:
+        if self.row.bot_color == color:
+            return "bot"
+        stored = self.row.black_hash if color == "black" else self.row.white_hash
+        return "taken" if stored is not None else "free"
+
+    @property
+    def over(self) -> bool:
+        return self.row.finished
+
+    # --- Views -----------------------------------------------------------------------
+
+    def clock_view(self) -> dict[str, Any] | None:
+        clock = self.row.clock
+        if clock is None:
+            return None
+        now = wall_clock()
+        left = {}
+        for color in COLORS:
+            remaining = clock["left"][color]
+            if not self.over and color not in self.row.pending and self.row.bot_color != color:
+                remaining -= now - clock["started"]
+            left[color] = round(max(0.0, remaining), 1)
+        return {"kind": clock["kind"], "seconds": clock["seconds"], "left": left,
+                "running": not self.over}
+
+    def view(self, held: frozenset[str]) -> dict[str, Any]:
+        """The state message for a connection holding the seats ``held``."""
+        status = self.game.status.value
+        if self.row.ending is not None:
+            status = self.row.ending["result"] + ("_wins" if self.row.ending["result"] != "draw"
+                                                  else "")
+        state: dict[str, Any] = {
+            "type": "state",
+            "game": self.row.id,
+            "mode": self.row.mode,
+            "turn": self.game.turn,
+            "status": status,
+            "over": self.over,
+            "words": status_words(self.game, self.row.ending),
+            **board_view(self.game),
+            "moves": [list(m) for m in self.row.moves],
+            "last": self.last,
+            "committed": {c: c in self.row.pending for c in COLORS},
+            "seats": {c: self.seat_state(c) for c in COLORS},
+            "you": sorted(held),
+            "thinking": self.thinking,
+            "clock": self.clock_view(),
+            "ending": self.row.ending,
+            "failure": self.failure,
+        }
+        if len(held) == 1:
+            (color,) = held
+            if color in self.row.pending:
+                state["yours"] = self.row.pending[color]
+        if self.row.mode == "online" and not self.over and held and "free" in (
+                self.seat_state("black"), self.seat_state("white")):
+            state["invite"] = self.row.invite
+        return state
+
+    async def broadcast(self) -> None:
+        for send, held in list(self.sockets.items()):
+            try:
+                await send(self.view(held))
+            except Exception:  # a closed socket: its handler removes it
+                self.sockets.pop(send, None)
+
+    # --- Play ------------------------------------------------------------------------
+
+    def commit(self, color: str, square: str, turn: int, held: frozenset[str]) -> bool:
+        """Take ``color``'s move for ``turn``; True when the turn was resolved by it."""
+        if color not in held:
+            raise RoomError("not-your-seat", f"this connection does not hold the {color} seat")
+        return self._commit(color, square, turn)
+
+    def _commit(self, color: str, square: str, turn: int) -> bool:
+        if self.over:
+            raise RoomError("game-over", "the game is over")
+        if turn != self.game.turn:
+            raise RoomError("wrong-turn", f"that move is for turn {turn}, but the game is at "
+                            f"turn {self.game.turn}")
+        if color in self.row.pending:
+            raise RoomError("already-committed", f"{color} has already committed a move for "
+                            f"turn {turn}")
+        square = square.upper()
+        if self.game.piece_at(square) is not wts.Piece.EMPTY:
+            raise RoomError("illegal-move", f"{square} is not empty")
+        clock = self.row.clock
+        if clock is not None and self.row.bot_color != color:
+            clock["left"][color] -= wall_clock() - clock["started"]
+        self.row.pending[color] = square
+        if len(self.row.pending) < 2:
+            self.rooms.store.save(self.row)
+            return False
+        result = self.game.play(self.row.pending["black"], self.row.pending["white"])
+        self.row.moves.append((self.row.pending["black"], self.row.pending["white"]))
+        self.row.pending = {}
+        self.last = turn_events(result)
+        self.row.finished = self.game.is_over()
+        if clock is not None:
+            if clock["kind"] == "move":
+                clock["left"] = {c: float(clock["seconds"]) for c in COLORS}
+            clock["started"] = wall_clock()
+        self.rooms.store.save(self.row)
+        return True
+
+    async def move(self, color: str, square: str, turn: int, held: frozenset[str]) -> None:
+        self.commit(color, square, turn, held)
+        self.after_change()
+        await self.broadcast()
+
+    def after_change(self) -> None:
+        """Start what the new state asks for: the bot's search, the clock's watch."""
+        if self.over:
+            for task in (self._bot_task, self._clock_task):
+                if task is not None and task is not asyncio.current_task():
+                    task.cancel()
+            return
+        bot = self.row.bot_color
+        if (bot is not None and bot not in self.row.pending and self.failure is None
+                and (self._bot_task is None or self._bot_task.done())):
+            self._bot_task = asyncio.create_task(self._bot_move(bot, self.game.turn))
+        if self.row.clock is not None:
+            if self._clock_task is not None and self._clock_task is not asyncio.current_task():
+                self._clock_task.cancel()
+            self._clock_task = asyncio.create_task(self._watch_clock())
+
+    async def _bot_move(self, color: str, turn: int) -> None:
+        self.thinking = True
+        await self.broadcast()
+        try:
+            square = await self.rooms.bot.choose(STARTING_FEN, self.row.moves, color,
+                                                 self.row.bot_level or 1)
+            self.thinking = False
+            if self.game.turn == turn and not self.over:
+                self._commit(color, square, turn)
+        except asyncio.CancelledError:
+            self.thinking = False
+            raise
+        except Exception as exc:  # the bot's failure ends this game's bot, nothing else
+            log.exception("bot failed in game %s", self.row.id)
+            self.thinking = False
+            self.failure = f"the bot failed: {type(exc).__name__}"
+        self.after_change()
+        await self.broadcast()
+
+    async def _watch_clock(self) -> None:
+        """End the game when a seat that has not committed runs out of time. It wakes
+        at least once a second, so a clock that is set back or forward is noticed."""
+        clock = self.row.clock
+        assert clock is not None
+        while not self.over:
+            waiting = [c for c in COLORS
+                       if c not in self.row.pending and self.row.bot_color != c]
+            if not waiting:
+                return
+            now = wall_clock()
+            flagged = [c for c in waiting if clock["started"] + clock["left"][c] <= now]
+            if not flagged:
+                soonest = min(clock["started"] + clock["left"][c] for c in waiting)
+                await asyncio.sleep(min(1.0, soonest - now + 0.01))
+                continue
+            for c in flagged:
+                clock["left"][c] = 0.0
+            winner = ("draw" if len(flagged) == 2
+                      else "white" if flagged == ["black"] else "black")
+            self.row.ending = {"result": winner, "reason": "time"}
+            self.row.finished = True
+            self.row.pending = {}  # a move committed before the flag fell is never shown
+            self.rooms.store.save(self.row)
+            self.after_change()
+            await self.broadcast()
+
+    # --- Downloads -------------------------------------------------------------------
+
+    def record_text(self) -> str:
+        """The game's record: the turns played, never a move of the turn in progress."""
+        mode = self.row.mode
+        names = {c: ("wts bot level " + str(self.row.bot_level) if self.row.bot_color == c
+                     else "human") for c in COLORS}
+        headers = {"Black": names["black"], "White": names["white"],
+                   "Date": time.strftime("%Y.%m.%d", time.gmtime(self.row.created)),
+                   "Mode": mode}
+        if self.row.ending is not None:
+            headers["Result"] = {"black": "1-0", "white": "0-1"}.get(self.row.ending["result"],
+                                                                      "1/2-1/2")
+            headers["Termination"] = self.row.ending["reason"]
+        return record.dumps(self.game, headers=headers)
+
+    def svg_text(self) -> str:
+        return svg.board(self.game)
+
+    def close(self) -> None:
+        for task in (self._bot_task, self._clock_task):
+            if task is not None:
+                task.cancel()
+
+
+class Rooms:
+    """Every game in memory, loaded from the store when first asked for."""
+
+    def __init__(self, store: Store, limits: Limits, bot: BotRunner) -> None:
+        self.store = store
+        self.limits = limits
+        self.bot = bot
+        self.rooms: dict[str, Room] = {}
+
+    def create(self, mode: str, color: str, level: int,
+               clock: tuple[str, int] | None) -> tuple[Room, dict[str, str]]:
+        """A new game; returns it and the tokens of the creator's seats."""
+        if self.store.open_games() >= self.limits.max_open_games:
+            raise RoomError("too-many-games", "the server holds as many games as it can; "
+                            "try again when some have finished")
+        tokens: dict[str, str] = {}
+        row = GameRow(id=new_game_id(), mode=mode, created=wall_clock())
+        seats = COLORS if mode == "hotseat" else (color,)
+        for seat in seats:
+            tokens[seat] = new_token()
+            setattr(row, f"{seat}_hash", token_hash(tokens[seat]))
+        other = "white" if color == "black" else "black"
+        if mode == "bot":
+            row.bot_color, row.bot_level = other, level
+        if mode == "online":
+            row.invite = new_invite()
+        if clock is not None:
+            kind, seconds = clock
+            row.clock = {"kind": kind, "seconds": seconds,
+                         "left": {c: float(seconds) for c in COLORS}, "started": wall_clock()}
+        self.store.insert(row)
+        room = self._admit(row)
+        room.after_change()
+        return room, tokens
+
+    def _admit(self, row: GameRow) -> Room:
+        if len(self.rooms) >= self.limits.max_rooms:
+            idle = [gid for gid, r in self.rooms.items() if not r.sockets and not r.thinking]
+            if not idle:
+                raise RoomError("too-many-games", "the server is playing as many games as it "
+                                "can; try again soon")
+            self.rooms.pop(idle[0]).close()
+        room = self.rooms[row.id] = Room(row, self)
+        return room
+
+    def get(self, game_id: str) -> Room | None:
+        """The game ``game_id``, loaded from the store if needed; None when there is none."""
+        room = self.rooms.get(game_id)
+        if room is not None:
+            return room
+        try:
+            row = self.store.load(game_id)
+            if row is None:
+                return None
+            room = self._admit(row)
+        except (wts.WtsError, ValueError, KeyError, TypeError) as exc:
+            # A stored game the engine refuses: that game fails, not the server.
+            raise RoomError("bad-game", f"game {game_id} cannot be loaded: {exc}") from None
+        room.after_change()
+        return room
+
+    def join(self, invite: str) -> tuple[Room, str, str]:
+        """Take the free seat of the online game with this invitation; returns the
+        room, the colour and its token."""
+        game_id = self.store.game_of_invite(invite)
+        room = None if game_id is None else self.get(game_id)
+        if room is None:
+            raise RoomError("no-game", "no game has that code")
+        for color in COLORS:
+            if room.seat_state(color) == "free":
+                token = new_token()
+                if self.store.claim_seat(room.row.id, color, token_hash(token)):
+                    setattr(room.row, f"{color}_hash", token_hash(token))
+                    return room, color, token
+        raise RoomError("game-full", "both seats of that game are taken")
+
+    def drop_if_idle(self, room: Room) -> None:
+        if not room.sockets and not room.thinking and room.over:
+            self.rooms.pop(room.row.id, None)
+
+    def close(self) -> None:
+        for room in self.rooms.values():
+            room.close()
+        with contextlib.suppress(Exception):
+            self.bot.close()

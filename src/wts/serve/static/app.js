@@ -1,0 +1,352 @@
+// What the Shell in the browser: the pages, the game socket, the tutorial and
+// the replay viewer. The protocol is in docs/serve.md.
+"use strict";
+
+const PROTOCOL = 1;
+const SQUARE = /^[A-Ia-i][1-9]$/;
+const $ = (id) => document.getElementById(id);
+
+function show(view) {
+  for (const id of ["home", "play", "learn", "replay"]) $(id).hidden = id !== view;
+  document.body.dataset.view = view;
+}
+
+async function api(path, body, method) {
+  const response = await fetch(path, {
+    method: method || (body === undefined ? "GET" : "POST"),
+    headers: typeof body === "string" ? {"content-type": "text/plain"} : {"content-type": "application/json"},
+    body: body === undefined ? undefined : (typeof body === "string" ? body : JSON.stringify(body)),
+  });
+  const data = await response.json().catch(() => ({message: response.statusText}));
+  if (!response.ok) throw new Error(data.message || response.statusText);
+  return data;
+}
+
+const seats = {
+  get: (game) => JSON.parse(localStorage.getItem("wts-seats-" + game) || "{}"),
+  add: (game, tokens) => localStorage.setItem("wts-seats-" + game,
+                                              JSON.stringify({...seats.get(game), ...tokens})),
+};
+
+function clockChoice(value) {
+  if (!value) return null;
+  const [kind, seconds] = value.split(":");
+  return {kind, seconds: Number(seconds)};
+}
+
+// ---- Home -------------------------------------------------------------------------
+
+function home() {
+  show("home");
+  for (const select of document.querySelectorAll(".clock-choice")) {
+    if (select.options.length) continue;
+    for (const [value, label] of [["", "No clock"], ["game:300", "5 minutes a game"],
+                                  ["game:900", "15 minutes a game"], ["move:30", "30 seconds a move"],
+                                  ["move:10", "10 seconds a move"]]) {
+      select.add(new Option(label, value));
+    }
+  }
+  const start = (form, mode) => form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const body = {mode, clock: clockChoice(data.get("clock"))};
+    if (data.get("color")) body.color = data.get("color");
+    if (data.get("level")) body.level = Number(data.get("level"));
+    try {
+      const made = await api("/api/games", body);
+      seats.add(made.game, made.tokens);
+      location.assign(made.url);
+    } catch (error) { $("home-error").textContent = error.message; }
+  });
+  start($("bot-form"), "bot");
+  start($("hotseat-form"), "hotseat");
+  start($("online-form"), "online");
+  $("join-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    location.assign("/join/" + $("join-code").value.trim().toUpperCase());
+  });
+}
+
+async function join(code) {
+  show("home");
+  try {
+    const joined = await api("/api/join", {code});
+    seats.add(joined.game, joined.tokens);
+    location.replace(joined.url);
+  } catch (error) { $("home-error").textContent = "Cannot join: " + error.message; }
+}
+
+// ---- A game ------------------------------------------------------------------------
+
+function play(game) {
+  show("play");
+  const tokens = seats.get(game);
+  let state = null, socket = null, shown = null, cancel = null, retry = 500, stamp = 0;
+
+  $("record-link").href = `/api/games/${game}/record`;
+  $("svg-link").href = `/api/games/${game}/svg`;
+  $("replay-link").href = `/replay?game=${game}`;
+
+  const mine = () => state ? state.you : [];
+  // The colour this screen chooses for next: its one seat, or in hotseat the first
+  // of its seats that has not committed.
+  const chooser = () => {
+    if (!state || state.over) return null;
+    const open = mine().filter((c) => !state.committed[c]);
+    return open.length ? open[0] : null;
+  };
+
+  function prompt() {
+    if (!state) return "";
+    if (state.over) return "";
+    if (state.failure) return state.failure;
+    const you = mine();
+    const other = (c) => (c === "black" ? "white" : "black");
+    if (!you.length) {
+      return ["black", "white"].map((c) => `${c}: ${state.committed[c] ? "has chosen" : "choosing"}`).join(", ");
+    }
+    if (you.length === 2) {
+      const next = chooser();
+      if (!next) return "";
+      const first = next === "white" && state.committed.black;
+      return first ? "Black has chosen (hidden). White, your turn: choose a square."
+                   : "Black, choose a square. White, look away.";
+    }
+    const me = you[0];
+    if (state.committed[me]) {
+      const waiting = state.seats[other(me)] === "bot" ? "the bot is thinking" : "waiting for your opponent";
+      return `You chose ${state.yours || "a square"}; ${waiting}.`;
+    }
+    if (state.seats[other(me)] === "free") return "Waiting for your opponent to join.";
+    const them = state.seats[other(me)] === "bot"
+      ? (state.thinking ? "The bot is thinking." : (state.committed[other(me)] ? "The bot has chosen." : ""))
+      : (state.committed[other(me)] ? "Your opponent has chosen." : "");
+    return `You are ${me}: choose a square. ${them}`.trim();
+  }
+
+  function marks() {
+    const m = {win: [...state.winning.black, ...state.winning.white]};
+    if (state.last) m.last = state.last.collision ? [state.last.collision] : [state.last.black, state.last.white];
+    if (state.yours) m.mine = [state.yours];
+    return m;
+  }
+
+  function render() {
+    const pick = chooser() && !(mine().length === 1 && state.seats[mine()[0] === "black" ? "white" : "black"] === "free")
+      ? choose : null;
+    WtsBoard.draw($("board"), state.board, marks(), pick);
+    $("status").textContent = state.words;
+    $("prompt").textContent = prompt();
+    document.body.dataset.over = state.over ? "1" : "0";
+    document.body.dataset.turn = String(state.turn);
+    document.body.dataset.thinking = state.thinking ? "1" : "0";
+    $("move-form").hidden = !pick;
+    $("invite").hidden = !state.invite;
+    if (state.invite) {
+      const link = `${location.origin}/join/${state.invite}`;
+      $("invite-link").href = link; $("invite-link").textContent = link;
+      $("invite-code").textContent = state.invite;
+      const watch = `${location.origin}/game/${game}`;
+      $("watch-link").href = watch; $("watch-link").textContent = watch;
+    }
+    const list = $("moves");
+    list.textContent = "";
+    for (const [b, w] of state.moves) {
+      const item = document.createElement("li");
+      item.textContent = b === w ? `${b} ${w} (egg)` : `${b} ${w}`;
+      list.appendChild(item);
+    }
+    tickClock();
+  }
+
+  function tickClock() {
+    const clock = state && state.clock;
+    $("clocks").hidden = !clock;
+    if (!clock) return;
+    const passed = (Date.now() - stamp) / 1000;
+    for (const color of ["black", "white"]) {
+      const running = clock.running && !state.committed[color] && state.seats[color] !== "bot";
+      const left = Math.max(0, clock.left[color] - (running ? passed : 0));
+      const m = Math.floor(left / 60), s = Math.floor(left % 60);
+      $("clock-" + color).textContent = `${color} ${m}:${String(s).padStart(2, "0")}`;
+      $("clock-" + color).classList.toggle("running", running);
+    }
+  }
+  setInterval(tickClock, 250);
+
+  function receive(next) {
+    const before = shown;
+    state = next;
+    stamp = Date.now();
+    if (cancel) { cancel(); cancel = null; }
+    if (before && next.last && next.moves.length === before.moves.length + 1) {
+      cancel = WtsBoard.animate($("board"), before.board, next.last, () => { cancel = null; render(); });
+      $("status").textContent = next.words;
+    } else {
+      render();
+    }
+    shown = next;
+  }
+
+  function choose(square) {
+    const color = chooser();
+    if (!color || !socket) return;
+    $("play-error").textContent = "";
+    socket.send(JSON.stringify({type: "move", color, square: square.toUpperCase(), turn: state.turn}));
+  }
+
+  $("move-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const value = $("move-input").value.trim();
+    if (!SQUARE.test(value)) { $("play-error").textContent = "A square is a letter A-I and a digit 1-9, as E5."; return; }
+    $("move-input").value = "";
+    choose(value);
+  });
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    // The game in the URL lets a proxy send every socket of one game to one process.
+    socket = new WebSocket(`${scheme}//${location.host}/ws?game=${game}`);
+    socket.addEventListener("open", () => {
+      retry = 500;
+      socket.send(JSON.stringify({type: "hello", version: PROTOCOL, game, tokens: Object.values(tokens)}));
+    });
+    socket.addEventListener("message", (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "state") receive(message);
+      else if (message.type === "error") $("play-error").textContent = message.message;
+    });
+    socket.addEventListener("close", () => {
+      socket = null;
+      if (state && state.over) return;
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 8000);
+    });
+  }
+  connect();
+}
+
+// ---- Learn -------------------------------------------------------------------------
+
+async function learn() {
+  show("learn");
+  const {lessons} = await api("/api/lessons");
+  let current = 0, cancel = null;
+  const list = $("lesson-list");
+  lessons.forEach((lesson, i) => {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = "#"; link.textContent = lesson.title;
+    link.addEventListener("click", (event) => { event.preventDefault(); open(i); });
+    item.appendChild(link);
+    list.appendChild(item);
+  });
+
+  function open(i) {
+    if (cancel) { cancel(); cancel = null; }
+    current = i;
+    const lesson = lessons[i];
+    document.body.dataset.lesson = String(lesson.number);
+    document.body.dataset.lessonDone = "0";
+    $("lesson-title").textContent = `Lesson ${lesson.number} of ${lessons.length}: ${lesson.title}`;
+    $("lesson-rule").textContent = lesson.rule;
+    $("lesson-prompt").textContent = lesson.prompt;
+    $("lesson-feedback").textContent = "";
+    $("lesson-form").hidden = false;
+    WtsBoard.draw($("lesson-board"), lesson.board, {}, attempt);
+    $("lesson-prev").disabled = i === 0;
+    $("lesson-next").disabled = i === lessons.length - 1;
+  }
+
+  async function attempt(square) {
+    const lesson = lessons[current];
+    try {
+      const answer = await api(`/api/lessons/${lesson.number}`, {square: square.toUpperCase()});
+      if (!answer.correct) { $("lesson-feedback").textContent = "Not that one. " + answer.hint; return; }
+      $("lesson-form").hidden = true;
+      cancel = WtsBoard.animate($("lesson-board"), lesson.board, answer.last, () => {
+        cancel = null;
+        const m = {win: [...answer.winning.black, ...answer.winning.white]};
+        m.last = answer.last.collision ? [answer.last.collision] : [answer.last.black, answer.last.white];
+        WtsBoard.draw($("lesson-board"), answer.board, m, null);
+        $("lesson-feedback").textContent = `${answer.explain} (${answer.words}.)`;
+        document.body.dataset.lessonDone = "1";
+      });
+    } catch (error) { $("lesson-feedback").textContent = error.message; }
+  }
+
+  $("lesson-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const value = $("lesson-input").value.trim();
+    $("lesson-input").value = "";
+    if (SQUARE.test(value)) attempt(value);
+    else $("lesson-feedback").textContent = "A square is a letter A-I and a digit 1-9, as E5.";
+  });
+  $("lesson-prev").addEventListener("click", () => open(Math.max(0, current - 1)));
+  $("lesson-next").addEventListener("click", () => open(Math.min(lessons.length - 1, current + 1)));
+  $("lesson-retry").addEventListener("click", () => open(current));
+  open(0);
+}
+
+// ---- Replay ------------------------------------------------------------------------
+
+function replay() {
+  show("replay");
+  let frames = [], at = 0;
+
+  function draw() {
+    const frame = frames[at];
+    const m = {win: [...frame.winning.black, ...frame.winning.white]};
+    if (frame.last) m.last = frame.last.collision ? [frame.last.collision] : [frame.last.black, frame.last.white];
+    WtsBoard.draw($("replay-board"), frame.board, m, null);
+    $("replay-turn").textContent = `turn ${at} of ${frames.length - 1}`;
+    $("replay-status").textContent = frame.words;
+    document.body.dataset.replayAt = String(at);
+  }
+
+  async function load(text) {
+    $("replay-error").textContent = "";
+    try {
+      frames = (await api("/api/replay", text)).frames;
+      at = 0;
+      draw();
+    } catch (error) { $("replay-error").textContent = error.message; }
+  }
+
+  const go = (to) => { if (frames.length) { at = Math.max(0, Math.min(frames.length - 1, to)); draw(); } };
+  $("replay-first").addEventListener("click", () => go(0));
+  $("replay-back").addEventListener("click", () => go(at - 1));
+  $("replay-forward").addEventListener("click", () => go(at + 1));
+  $("replay-last").addEventListener("click", () => go(frames.length - 1));
+  document.addEventListener("keydown", (event) => {
+    if (event.target.tagName === "TEXTAREA" || event.target.tagName === "INPUT") return;
+    if (event.key === "ArrowLeft") go(at - 1);
+    if (event.key === "ArrowRight") go(at + 1);
+  });
+  $("replay-form").addEventListener("submit", (event) => { event.preventDefault(); load($("replay-text").value); });
+  $("replay-file").addEventListener("change", async () => {
+    const file = $("replay-file").files[0];
+    if (file) load(await file.text());
+  });
+  const game = new URLSearchParams(location.search).get("game");
+  if (game && /^[a-z2-9]{12}$/.test(game)) {
+    fetch(`/api/games/${game}/record`).then((r) => r.text()).then((text) => {
+      $("replay-text").value = text;
+      load(text);
+    });
+  }
+}
+
+// ---- Routes ------------------------------------------------------------------------
+
+function route() {
+  const path = location.pathname;
+  let match;
+  if ((match = path.match(/^\/game\/([a-z2-9]{12})$/))) play(match[1]);
+  else if ((match = path.match(/^\/join\/([A-Za-z2-9]{6})$/))) join(match[1].toUpperCase());
+  else if (path === "/learn") learn();
+  else if (path === "/replay") replay();
+  else home();
+}
+
+route();

@@ -1,0 +1,138 @@
+// The board as SVG, drawn from a view ({board, eggs, winning, last}), and a
+// turn animated in the order the engine reports its events.
+"use strict";
+
+const WtsBoard = (() => {
+  const NS = "http://www.w3.org/2000/svg";
+  const FILES = "ABCDEFGHI";
+  const CELL = 40, MARGIN = 24, SIZE = MARGIN * 2 + CELL * 9;
+  // Each step of a turn stays this long; shorter for people who ask for less motion.
+  const STEP_MS = window.matchMedia("(prefers-reduced-motion: reduce)").matches ? 60 : 320;
+
+  const squareName = (index) => FILES[index % 9] + String(Math.floor(index / 9) + 1);
+  const squareIndex = (name) => (Number(name[1]) - 1) * 9 + FILES.indexOf(name[0].toUpperCase());
+  const center = (index) => [MARGIN + (index % 9) * CELL + CELL / 2,
+                             MARGIN + (8 - Math.floor(index / 9)) * CELL + CELL / 2];
+
+  function el(name, attrs, parent) {
+    const node = document.createElementNS(NS, name);
+    for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  function piece(group, index, kind, extra) {
+    const [x, y] = center(index);
+    const cls = "piece " + kind + (extra ? " " + extra : "");
+    if (kind === "x") {
+      el("circle", {cx: x, cy: y, r: CELL * 0.4, class: cls}, group);
+    } else if (kind === "o") {
+      el("circle", {cx: x, cy: y, r: CELL * 0.38, class: cls}, group);
+    } else if (kind === "e") {
+      el("ellipse", {cx: x, cy: y, rx: CELL * 0.24, ry: CELL * 0.31, class: cls}, group);
+    }
+  }
+
+  // Draw `board` (81 characters, A1 first) into `container`; `marks` maps a
+  // class name ("last", "win", "captured", "hatched", "dissolved", "mine") to squares.
+  function draw(container, board, marks, onPick) {
+    container.textContent = "";
+    const svg = el("svg", {viewBox: `0 0 ${SIZE} ${SIZE}`, role: "grid",
+                           "aria-label": "the board", class: "board-svg"}, container);
+    el("rect", {x: MARGIN, y: MARGIN, width: CELL * 9, height: CELL * 9, class: "wood"}, svg);
+    for (let i = 0; i < 9; i++) {
+      const t = el("text", {x: MARGIN + i * CELL + CELL / 2, y: SIZE - 6, class: "coord"}, svg);
+      t.textContent = FILES[i];
+      const r = el("text", {x: 10, y: MARGIN + (8 - i) * CELL + CELL / 2 + 4, class: "coord"}, svg);
+      r.textContent = String(i + 1);
+    }
+    const marked = {};
+    for (const [name, squares] of Object.entries(marks || {})) {
+      for (const sq of squares || []) (marked[squareIndex(sq)] ||= []).push(name);
+    }
+    for (let index = 0; index < 81; index++) {
+      const [x, y] = center(index);
+      const name = squareName(index);
+      const classes = ["cell"].concat((marked[index] || []).map((m) => "mark-" + m));
+      const cell = el("rect", {x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL,
+                               class: classes.join(" "), "data-square": name,
+                               "data-piece": board[index], "aria-label": name}, svg);
+      if (onPick && board[index] === ".") {
+        cell.classList.add("pickable");
+        cell.addEventListener("click", () => onPick(name));
+      }
+      piece(svg, index, board[index], (marked[index] || []).map((m) => "piece-" + m).join(" "));
+      for (const m of marked[index] || []) {
+        if (m === "win") el("circle", {cx: x, cy: y, r: CELL * 0.46, class: "ring-win"}, svg);
+        if (m === "last") el("rect", {x: x - CELL / 2 + 2, y: y - CELL / 2 + 2, width: CELL - 4,
+                                      height: CELL - 4, class: "ring-last"}, svg);
+        if (m === "captured") {
+          el("path", {d: `M${x - 12} ${y - 12}L${x + 12} ${y + 12}M${x + 12} ${y - 12}L${x - 12} ${y + 12}`,
+                      class: "cross"}, svg);
+        }
+        if (m === "mine") el("circle", {cx: x, cy: y, r: CELL * 0.3, class: "ring-mine"}, svg);
+      }
+    }
+    return svg;
+  }
+
+  // The positions a turn passes through, rebuilt from its events:
+  // placement (or the collision's egg), then each round's captures, the
+  // dissolved eggs, and each hatching wave.
+  function steps(before, last) {
+    const frames = [];
+    const cells = before.split("");
+    if (last.collision) {
+      cells[squareIndex(last.collision)] = "e";
+      frames.push({board: cells.join(""), marks: {last: [last.collision]}, say: `Both chose ${last.collision}: an egg`});
+      return frames;
+    }
+    cells[squareIndex(last.black)] = "x";
+    cells[squareIndex(last.white)] = "o";
+    frames.push({board: cells.join(""), marks: {last: [last.black, last.white]},
+                 say: `Black ${last.black}, White ${last.white}`});
+    const rounds = Math.max(-1, ...last.captures.map((c) => c.round));
+    for (let round = 0; round <= rounds; round++) {
+      const caps = last.captures.filter((c) => c.round === round);
+      if (!caps.length) continue;
+      const gone = caps.flatMap((c) => c.squares);
+      frames.push({board: cells.join(""), marks: {captured: gone},
+                   say: caps.map((c) => `${c.color} captures ${c.squares.join(" ")}`).join("; ")});
+      for (const sq of gone) cells[squareIndex(sq)] = ".";
+      if (round === 0 && last.dissolved.length) {
+        frames.push({board: cells.join(""), marks: {dissolved: last.dissolved},
+                     say: `Egg ${last.dissolved.join(" ")} dissolves`});
+        for (const sq of last.dissolved) cells[squareIndex(sq)] = ".";
+      }
+      const wave = last.hatched.filter((h) => h.wave === round + 1);
+      if (wave.length) {
+        for (const h of wave) cells[squareIndex(h.square)] = h.color === "black" ? "x" : "o";
+        frames.push({board: cells.join(""), marks: {hatched: wave.map((h) => h.square)},
+                     say: wave.map((h) => `${h.square} hatches ${h.color}`).join("; ")});
+      }
+    }
+    return frames;
+  }
+
+  // Play a turn's steps into `container`, then call `done`. Returns a cancel function.
+  function animate(container, before, last, done) {
+    const frames = steps(before, last);
+    let i = 0, timer = null;
+    document.body.dataset.animating = "1";
+    const next = () => {
+      if (i >= frames.length) {
+        document.body.dataset.animating = "0";
+        done();
+        return;
+      }
+      const frame = frames[i++];
+      draw(container, frame.board, frame.marks, null);
+      container.dataset.step = frame.say;
+      timer = setTimeout(next, STEP_MS);
+    };
+    next();
+    return () => { clearTimeout(timer); document.body.dataset.animating = "0"; };
+  }
+
+  return {draw, animate, steps, squareName, squareIndex};
+})();

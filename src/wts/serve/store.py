@@ -1,0 +1,138 @@
+"""Games, seats and records in one SQLite file (write-ahead log).
+
+The database is the server's only state: a game's row holds its mode, the
+hashes of its seats' tokens, the turns played, the moves committed for the
+turn in progress, its clock and its result, so a server killed mid-game and
+started again resumes every game where it stood. Writes are single
+statements committed at once; WAL with ``synchronous=NORMAL`` keeps every
+committed write through a crash of the process.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["GameRow", "Store"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    invite TEXT UNIQUE,
+    mode TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    black_hash TEXT,
+    white_hash TEXT,
+    bot_color TEXT,
+    bot_level INTEGER,
+    moves TEXT NOT NULL,
+    pending TEXT NOT NULL,
+    clock TEXT,
+    ending TEXT,
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS games_open ON games (finished);
+"""
+
+
+@dataclass
+class GameRow:
+    """One game as stored. ``moves`` are the turns played as (black, white)
+    square names; ``pending`` the squares committed for the turn in progress,
+    by colour; ``clock`` the clock's kind, seconds and time left by colour;
+    ``ending`` how a game that the board did not decide ended (on time)."""
+
+    id: str
+    mode: str
+    created: float
+    invite: str | None = None
+    black_hash: str | None = None
+    white_hash: str | None = None
+    bot_color: str | None = None
+    bot_level: int | None = None
+    moves: list[tuple[str, str]] = field(default_factory=list)
+    pending: dict[str, str] = field(default_factory=dict)
+    clock: dict[str, Any] | None = None
+    ending: dict[str, str] | None = None
+    finished: bool = False
+
+
+class Store:
+    """The SQLite database at ``path`` (created when missing); ``":memory:"`` for tests."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA busy_timeout=5000")
+        self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def _run(self, sql: str, args: tuple[Any, ...] = ()) -> sqlite3.Cursor:
+        with self._lock:
+            return self._db.execute(sql, args)
+
+    def insert(self, row: GameRow) -> None:
+        now = time.time()
+        self._run(
+            "INSERT INTO games (id, invite, mode, created, updated, black_hash, white_hash, "
+            "bot_color, bot_level, moves, pending, clock, ending, finished) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (row.id, row.invite, row.mode, row.created, now, row.black_hash, row.white_hash,
+             row.bot_color, row.bot_level, json.dumps(row.moves), json.dumps(row.pending),
+             json.dumps(row.clock) if row.clock else None,
+             json.dumps(row.ending) if row.ending else None, int(row.finished)))
+
+    def save(self, row: GameRow) -> None:
+        """Write what play changes: the turns, the committed moves, the clock, the end."""
+        self._run(
+            "UPDATE games SET updated = ?, moves = ?, pending = ?, clock = ?, ending = ?, "
+            "finished = ? WHERE id = ?",
+            (time.time(), json.dumps(row.moves), json.dumps(row.pending),
+             json.dumps(row.clock) if row.clock else None,
+             json.dumps(row.ending) if row.ending else None, int(row.finished), row.id))
+
+    def claim_seat(self, game_id: str, color: str, token_hash: str) -> bool:
+        """Give the free seat ``color`` of a game to a token; False when it is taken."""
+        column = "black_hash" if color == "black" else "white_hash"
+        cursor = self._run(
+            f"UPDATE games SET {column} = ?, updated = ? WHERE id = ? AND {column} IS NULL",
+            (token_hash, time.time(), game_id))
+        return cursor.rowcount == 1
+
+    def load(self, game_id: str) -> GameRow | None:
+        cursor = self._run(
+            "SELECT id, invite, mode, created, black_hash, white_hash, bot_color, bot_level, "
+            "moves, pending, clock, ending, finished FROM games WHERE id = ?", (game_id,))
+        found = cursor.fetchone()
+        if found is None:
+            return None
+        (gid, invite, mode, created, black_hash, white_hash, bot_color, bot_level, moves,
+         pending, clock, ending, finished) = found
+        return GameRow(
+            id=gid, invite=invite, mode=mode, created=created, black_hash=black_hash,
+            white_hash=white_hash, bot_color=bot_color, bot_level=bot_level,
+            moves=[(b, w) for b, w in json.loads(moves)], pending=json.loads(pending),
+            clock=json.loads(clock) if clock else None,
+            ending=json.loads(ending) if ending else None, finished=bool(finished))
+
+    def game_of_invite(self, invite: str) -> str | None:
+        found = self._run("SELECT id FROM games WHERE invite = ?", (invite,)).fetchone()
+        return None if found is None else str(found[0])
+
+    def open_games(self) -> int:
+        return int(self._run("SELECT COUNT(*) FROM games WHERE finished = 0").fetchone()[0])
+
+    def delete(self, game_id: str) -> bool:
+        return self._run("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 1

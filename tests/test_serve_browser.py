@@ -1,0 +1,276 @@
+"""``wts serve`` in a real browser: Playwright driving Debian's Chromium plays
+an online game between two browser contexts, a hotseat game, a bot game and
+the whole tutorial, and checks screenshots of the key states (the hidden
+move not shown, the winning row highlighted).
+
+Skips only when Playwright or Chromium is missing and WTS_REQUIRE_BROWSER is
+not set (CI sets it, after tools/browser_setup.sh installs Chromium).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+REQUIRED = bool(os.environ.get("WTS_REQUIRE_BROWSER"))
+CHROMIUM = os.environ.get("WTS_CHROMIUM") or shutil.which("chromium") or shutil.which(
+    "chromium-browser")
+
+if not REQUIRED:
+    pytest.importorskip("playwright")
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("PIL")
+    if CHROMIUM is None:
+        pytest.skip("Chromium is not installed (tools/browser_setup.sh installs it)",
+                    allow_module_level=True)
+
+from PIL import Image  # noqa: E402
+from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+
+from wts.serve.lessons import load as load_lessons  # noqa: E402
+
+BLUE = (0, 114, 178)  # the winning rings' colour (style.css)
+FIVE = [("A1", "A9"), ("B1", "B9"), ("C1", "C9"), ("D1", "H8"), ("E1", "I2")]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = free_port()
+    db = tmp_path_factory.mktemp("serve") / "games.sqlite3"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "wts", "serve", "--port", str(port), "--db", str(db)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(url + "/", timeout=1).close()
+                break
+            except OSError:
+                if process.poll() is not None:
+                    raise RuntimeError(process.stdout.read().decode()  # type: ignore[union-attr]
+                                       ) from None
+                time.sleep(0.05)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        launched.close()
+
+
+def new_page(browser: Browser, **options: Any) -> Page:
+    context = browser.new_context(viewport={"width": 900, "height": 800}, **options)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    return page
+
+
+def settled(page: Page, turn: int) -> None:
+    page.wait_for_selector(f'body[data-turn="{turn}"]', state="attached")
+    page.wait_for_selector('body:not([data-animating="1"])', state="attached")
+
+
+def click(page: Page, square: str) -> None:
+    page.click(f'#board [data-square="{square}"]')
+
+
+def shot(page: Page, selector: str, path: Path) -> Image.Image:
+    data = page.locator(selector).screenshot(path=str(path))
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def pixel_near(image: Image.Image, colour: tuple[int, int, int], tolerance: int = 40) -> int:
+    """How many pixels are within ``tolerance`` of ``colour`` on each channel."""
+    pixels = np.asarray(image, dtype=np.int16)
+    return int((np.abs(pixels - np.array(colour)) <= tolerance).all(axis=2).sum())
+
+
+def square_box(page: Page, square: str) -> tuple[float, float, float, float]:
+    box = page.locator(f'#board [data-square="{square}"]').bounding_box()
+    origin = page.locator("#board").bounding_box()
+    assert box is not None and origin is not None
+    return (box["x"] - origin["x"], box["y"] - origin["y"], box["width"], box["height"])
+
+
+def dark_pixels(image: Image.Image, box: tuple[float, float, float, float]) -> int:
+    x, y, w, h = (int(v) for v in box)
+    crop = np.asarray(image.crop((x + 6, y + 6, x + w - 6, y + h - 6)))
+    return int((crop.max(axis=2) < 60).sum())
+
+
+def test_online_game_between_two_browsers(server: str, browser: Browser,
+                                          tmp_path: Path) -> None:
+    host = new_page(browser)
+    host.goto(server + "/")
+    host.click("#start-online")
+    host.wait_for_selector("#invite-code:not(:empty)")
+    link = host.locator("#invite-link").inner_text()
+    guest = new_page(browser)
+    guest.goto(link)
+    guest.wait_for_url("**/game/*")
+    guest.wait_for_selector("#prompt:has-text('You are white')")
+    watcher = new_page(browser)
+    watcher.goto(host.url)
+    watcher.wait_for_selector("#status:not(:empty)")
+
+    for turn, (black, white) in enumerate(FIVE):
+        click(host, black)
+        host.wait_for_selector(f"#prompt:has-text('You chose {black}')")
+        guest.wait_for_selector("#prompt:has-text('Your opponent has chosen')")
+        if turn == 0:
+            # The hidden move: the host sees its own choice marked, the guest and
+            # the watcher see nothing on A1, on the page or in the pixels.
+            mine = shot(host, "#board", tmp_path / "host-committed.png")
+            theirs = shot(guest, "#board", tmp_path / "guest-before-reveal.png")
+            assert dark_pixels(theirs, square_box(guest, "A1")) == 0
+            assert pixel_near(mine, BLUE) > 0 and pixel_near(theirs, BLUE) == 0
+            for page in (guest, watcher):
+                assert page.locator('#board [data-square="A1"]').get_attribute(
+                    "data-piece") == "."
+                assert page.locator("#board .ring-mine, #board .mark-mine").count() == 0
+                assert "A1" not in page.locator("#play aside").inner_text()
+        click(guest, white)
+        for page in (host, guest, watcher):
+            settled(page, turn + 1)
+        if turn == 0:
+            revealed = shot(guest, "#board", tmp_path / "guest-after-reveal.png")
+            assert dark_pixels(revealed, square_box(guest, "A1")) > 50
+
+    for page in (host, guest, watcher):
+        page.wait_for_selector("#status:has-text('Black wins with 5 winning turtles')")
+        assert page.locator("#board .ring-win").count() == 5
+    final = shot(watcher, "#board", tmp_path / "winning-row.png")
+    assert pixel_near(final, BLUE) > 500  # the five rings
+    record = host.request.get(f"{server}/api/games/{host.url.rsplit('/', 1)[1]}/record")
+    assert '[Result "1-0"]' in record.text()
+
+
+def test_a_seat_resumes_after_closing_the_tab(server: str, browser: Browser) -> None:
+    page = new_page(browser)
+    page.goto(server + "/")
+    page.click("#start-hotseat")
+    page.wait_for_url("**/game/*")
+    click(page, "E5")
+    page.wait_for_selector("#prompt:has-text('White, your turn')")
+    url = page.url
+    again = page.context.new_page()  # the same browser, a new tab; the first one closed
+    page.close()
+    again.goto(url)
+    again.wait_for_selector("#prompt:has-text('White, your turn')")
+    again.click('#board [data-square="D5"]')
+    settled(again, 1)
+
+
+def test_hotseat_game_hides_the_first_choice(server: str, browser: Browser,
+                                             tmp_path: Path) -> None:
+    page = new_page(browser)
+    page.goto(server + "/")
+    page.click("#start-hotseat")
+    page.wait_for_url("**/game/*")
+    for turn, (black, white) in enumerate(FIVE):
+        page.wait_for_selector("#prompt:has-text('Black, choose')")
+        click(page, black)
+        page.wait_for_selector("#prompt:has-text('Black has chosen (hidden)')")
+        if turn == 0:
+            hidden = shot(page, "#board", tmp_path / "hotseat-hidden.png")
+            assert dark_pixels(hidden, square_box(page, black)) == 0
+            assert page.locator(f'#board [data-square="{black}"]').get_attribute(
+                "data-piece") == "."
+        page.keyboard.press("Tab")
+        page.fill("#move-input", white.lower())  # keyboard play: a square's name
+        page.press("#move-input", "Enter")
+        settled(page, turn + 1)
+    page.wait_for_selector("#status:has-text('Black wins with 5 winning turtles')")
+    assert page.locator("#board .ring-win").count() == 5
+
+
+def test_bot_game_on_a_phone(server: str, browser: Browser) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 760}, has_touch=True,
+                                  is_mobile=True, reduced_motion="reduce")
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    page.goto(server + "/")
+    page.click("#start-bot")
+    page.wait_for_url("**/game/*")
+    width = page.locator("#board svg").bounding_box()["width"]  # type: ignore[index]
+    assert 300 < width <= 390  # the board scales to the window
+    turn = 0
+    while page.get_attribute("body", "data-over") != "1":
+        assert turn < 81
+        empty = page.locator('#board [data-piece="."].pickable').first
+        empty.tap()
+        turn += 1
+        for _ in range(600):  # the bot's reply: polled, as the page's CSP forbids eval
+            if (int(page.get_attribute("body", "data-turn") or 0) >= turn
+                    or page.get_attribute("body", "data-over") == "1"):
+                break
+            page.wait_for_timeout(50)
+        page.wait_for_selector('body:not([data-animating="1"])', state="attached")
+        turn = int(page.get_attribute("body", "data-turn") or 0)
+    words = page.locator("#status").inner_text()
+    assert words.startswith(("Black wins", "White wins", "A draw"))
+
+
+def test_the_whole_tutorial(server: str, browser: Browser) -> None:
+    page = new_page(browser, reduced_motion="reduce")
+    page.goto(server + "/learn")
+    lessons = load_lessons()
+    for lesson in lessons:
+        page.wait_for_selector(f'body[data-lesson="{lesson.number}"]', state="attached")
+        assert page.locator("#lesson-prompt").inner_text() == lesson.prompt
+        wrong = page.locator('#lesson-board [data-piece="."]').first.get_attribute(
+            "data-square")
+        if wrong not in lesson.goal:
+            page.click(f'#lesson-board [data-square="{wrong}"]')
+            page.wait_for_selector("#lesson-feedback:has-text('Not that one')")
+        page.click(f'#lesson-board [data-square="{lesson.goal[0]}"]')
+        page.wait_for_selector('body[data-lesson-done="1"]', state="attached")
+        assert lesson.explain in page.locator("#lesson-feedback").inner_text()
+        if lesson.number < len(lessons):
+            page.click("#lesson-next")
+
+
+def test_replay_a_pasted_record_forward_and_back(server: str, browser: Browser) -> None:
+    page = new_page(browser)
+    page.goto(server + "/replay")
+    page.fill("#replay-text", "[Black \"a\"]\n\nE5 E5\nD4 F6\nA1 A2\n")
+    page.click("#replay-form button[type=submit]")
+    page.wait_for_selector('body[data-replay-at="0"]', state="attached")
+    page.click("#replay-forward")
+    page.wait_for_selector('body[data-replay-at="1"]', state="attached")
+    assert page.locator('#replay-board [data-square="E5"]').get_attribute("data-piece") == "e"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector('body[data-replay-at="3"]', state="attached")
+    assert page.locator("#replay-turn").inner_text() == "turn 3 of 3"
+    page.click("#replay-back")
+    page.wait_for_selector('body[data-replay-at="2"]', state="attached")
+    assert page.locator('#replay-board [data-square="A1"]').get_attribute("data-piece") == "."
+    page.fill("#replay-text", "E5 E5\nE5 D4\n")
+    page.click("#replay-form button[type=submit]")
+    page.wait_for_selector("#replay-error:has-text('line 2')")
