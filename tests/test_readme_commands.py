@@ -90,7 +90,7 @@ def try_it_commands() -> list[str]:
 def test_the_try_it_commands_are_whole_commands() -> None:
     commands = try_it_commands()
     assert [shlex.split(command)[1] for command in commands] == [
-        "play", "demo", "replay", "selfplay", "tournament"]
+        "serve", "play", "demo", "replay", "selfplay", "tournament"]
     for command in commands:
         _, unknown = cli.build_parser().parse_known_args(shlex.split(command)[1:])
         assert not unknown, command
@@ -139,28 +139,35 @@ def test_the_caption_tells_what_happened() -> None:
     game = example().game
     history = game.history
     turns = [int(n) for n in re.findall(r"Turn (\d+):", words)]
-    assert turns == [10, 16]
-    move = re.search(r"Turn 10: black played ([A-I]\d) and white ([A-I]\d)", words)
-    capture = re.search(r"black's ([A-I]\d) closes a bracket against ([A-I]\d) and captures "
-                        r"([A-I]\d) and ([A-I]\d)", words, re.I)
+    assert len(turns) == 2 and turns[1] == game.turn  # a turn of the game, then its last
+    first, last = turns
+    move = re.search(rf"Turn {first}: black played ([A-I]\d) and white ([A-I]\d)", words)
+    capture = re.search(r"(black|white)'s ([A-I]\d) closes a bracket against ([A-I]\d) and "
+                        r"captures ([A-I]\d) and ([A-I]\d)", words, re.I)
     hatch = re.search(r"hatches the oldest egg, ([A-I]\d), into a (black|white) turtle", words)
-    row = re.search(r"Turn 16: (black|white)'s ([A-I]\d) makes five in a row, ([A-I]\d) to "
-                    r"([A-I]\d)", words)
+    row = re.search(rf"Turn {last}: (black|white)'s ([A-I]\d) makes five in a row, ([A-I]\d) "
+                    r"to ([A-I]\d)", words)
     assert move and capture and hatch and row, words
-    tenth = history[9]
-    assert (SQUARE_NAMES[tenth.black_move], SQUARE_NAMES[tenth.white_move]) == move.groups()
-    (taken,) = tenth.captures
-    assert [SQUARE_NAMES[sq] for sq in (taken.closer, taken.anchor, *taken.squares)] == list(
-        capture.groups())
-    (hatched,) = tenth.hatched
+    shown = history[first - 1]
+    assert (SQUARE_NAMES[shown.black_move], SQUARE_NAMES[shown.white_move]) == move.groups()
+    (taken,) = shown.captures
+    assert [taken.color.value, *(SQUARE_NAMES[sq] for sq in (
+        taken.closer, taken.anchor, *taken.squares))] == [capture.group(1).lower(),
+                                                           *capture.groups()[1:]]
+    (hatched,) = shown.hatched
     assert (SQUARE_NAMES[hatched.square], hatched.color.value) == hatch.groups()
-    assert game.turn == 16 and game.winner is not None
-    winner, last_move, first, final = row.groups()
+    before = game.root()
+    for played in history[:first - 1]:
+        before.play(played.black_move, played.white_move)
+    # The oldest egg once the captured pieces are gone.
+    assert hatched.square == [egg for egg in before.eggs if egg not in taken.squares][0]
+    assert game.winner is not None
+    winner, last_move, start, end = row.groups()
     assert winner == game.winner.value
-    assert last_move == SQUARE_NAMES[history[15].black_move if winner == "black"
-                                     else history[15].white_move]
+    assert last_move == SQUARE_NAMES[history[last - 1].black_move if winner == "black"
+                                     else history[last - 1].white_move]
     squares = [SQUARE_NAMES[sq] for sq in text.turtles_in_rows(game, game.winner)]
-    assert (squares[0], squares[-1], len(squares)) == (first, final, 5)
+    assert (squares[0], squares[-1], len(squares)) == (start, end, 5)
 
 
 def reading() -> str:
@@ -202,8 +209,8 @@ def test_the_record_example_runs_as_written(tmp_path, monkeypatch: pytest.Monkey
 def test_the_pictures_are_the_turns_drawn() -> None:
     images = re.findall(r"\(images/example-game-turn-(\d+)\.png\)",
                         POSITIONS.read_text(encoding="utf-8"))
-    assert images == ["10", "16"]
-    size = re.search(r"`wts\.svg\.board\(game, turn=10, size=(\d+)\)`", caption())
+    assert images == re.findall(r"Turn (\d+):", caption())
+    size = re.search(rf"`wts\.svg\.board\(game, turn={images[0]}, size=(\d+)\)`", caption())
     assert size is not None
     game = example().game
     for turn in images:
