@@ -41,7 +41,8 @@ from wts.serve.limits import Limits
 from wts.serve.server import run
 run(port=int(sys.argv[1]), db=sys.argv[2], say=False,
     limits=Limits(max_connections_per_address=100_000, max_connections=100_000,
-                  creates_burst=100_000, max_open_games=100_000, max_rooms=100_000))
+                  creates_burst=100_000, max_open_games=100_000, max_rooms=100_000,
+                  max_open_games_per_address=100_000, max_bot_games_per_address=100_000))
 """
 
 

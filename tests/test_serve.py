@@ -10,8 +10,13 @@ import json
 import subprocess
 import sys
 import threading
+import time
+import urllib.error
+import urllib.request
 import warnings
 from collections.abc import Callable, Iterator
+from pathlib import Path
+from socket import socket as new_socket
 from typing import Any
 
 import pytest
@@ -21,7 +26,7 @@ pytest.importorskip("httpx")
 
 with warnings.catch_warnings():  # Starlette's notice about its test client's transport
     warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
+    from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
 import wts
@@ -40,7 +45,8 @@ OPEN: list[Any] = []
 def serving(path: Any, limits: Limits | None = None) -> Iterator[TestClient]:
     """A test client of a new app; the sockets a failed test left open are closed
     first, as the client waits for every one of them."""
-    with TestClient(create_app(path, limits=limits)) as test_client:
+    app = create_app(path, limits=limits, allowed_hosts=["testserver"])
+    with TestClient(app) as test_client:
         try:
             yield test_client
         finally:
@@ -529,3 +535,244 @@ def test_serve_refuses_a_bad_port() -> None:
     from wts.interfaces.cli import main
 
     assert main(["serve", "--port", "70000"]) == 2
+
+
+# ---- Bounds that one address cannot get round -------------------------------------------
+
+def stale(client: TestClient, game: str, seconds: float) -> None:
+    """Make ``game`` look untouched for ``seconds``, as after a long wait."""
+    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+    rooms.store._run("UPDATE games SET updated = updated - ? WHERE id = ?", (seconds, game))
+
+
+def test_unfinished_games_expire_and_one_address_has_a_bound(tmp_path: Any) -> None:
+    limits = Limits(max_open_games_per_address=2)
+    with serving(tmp_path / "g.sqlite3", limits) as client:
+        first, second = create(client, mode="hotseat"), create(client, mode="hotseat")
+        refused = client.post("/api/games", json={"mode": "hotseat"})
+        assert refused.status_code == 429 and refused.json()["code"] == "too-many-games-here"
+        assert "2 unfinished games" in refused.json()["message"]
+        stale(client, first["game"], limits.idle_game_seconds - 60)
+        assert client.post("/api/games", json={"mode": "hotseat"}).status_code == 429
+        stale(client, first["game"], 120)
+        third = create(client, mode="online")  # the idle game expired, freeing its place
+        assert client.get(f"/api/games/{first['game']}").status_code == 404
+        assert client.get(f"/api/games/{second['game']}").status_code == 200
+        stale(client, third["game"], limits.unjoined_game_seconds + 1)
+        create(client, mode="hotseat")  # the online game nobody joined expired too
+        late = client.post("/api/join", json={"code": third["invite"]})
+        assert late.status_code == 404 and late.json()["code"] == "no-game"
+
+
+def test_forwarded_for_is_believed_only_from_a_named_proxy(tmp_path: Path) -> None:
+    """uvicorn believes X-Forwarded-For from 127.0.0.1 unless told not to: a spoofed
+    header would make every request a new address."""
+    for proxies, wanted in ((None, [201, 201, 429]), ("127.0.0.1", [201, 201, 201])):
+        with new_socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        code = ("import sys; from wts.serve.limits import Limits; "
+                "from wts.serve.server import run; "
+                "run(port=int(sys.argv[1]), db=sys.argv[2], say=False, "
+                "limits=Limits(max_open_games_per_address=2), forwarded_allow_ips="
+                f"{proxies!r})")
+        server = subprocess.Popen([sys.executable, "-c", code, str(port),
+                                   str(tmp_path / f"{port}.sqlite3")])
+        try:
+            codes = [post_game(port, f"10.0.0.{i}", server) for i in range(3)]
+        finally:
+            server.terminate()
+            server.wait(30)
+        assert codes == wanted, proxies
+
+
+def post_game(port: int, forwarded: str, server: subprocess.Popen[bytes]) -> int:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/games", data=b'{"mode": "hotseat"}',
+        headers={"content-type": "application/json", "x-forwarded-for": forwarded})
+    for _ in range(400):
+        try:
+            with urllib.request.urlopen(request, timeout=5) as response:
+                return int(response.status)
+        except urllib.error.HTTPError as refused:
+            return int(refused.code)
+        except OSError:
+            assert server.poll() is None, "the server stopped"
+            time.sleep(0.05)
+    raise AssertionError("the server did not start")
+
+
+def test_the_bot_waits_for_its_player_and_one_address_has_a_bound(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    searches: list[int] = []
+    search = BotRunner._search
+
+    def counted(*args: Any) -> str:
+        searches.append(1)
+        return search(*args)
+
+    monkeypatch.setattr(BotRunner, "_search", staticmethod(counted))
+    with serving(tmp_path / "g.sqlite3", Limits(max_bot_games_per_address=2)) as client:
+        rooms = client.app.state.rooms  # type: ignore[attr-defined]
+        made = create(client, mode="bot", color="white", level=1)
+        create(client, mode="bot", color="white", level=1)
+        busy = client.post("/api/games", json={"mode": "bot"})
+        assert busy.status_code == 429 and busy.json()["code"] == "bot-busy"
+        assert client.post("/api/games", json={"mode": "hotseat"}).status_code == 201
+        # Nobody holds the human seat: no search has started, none is queued.
+        assert rooms.rooms[made["game"]]._bot_task is None and not searches
+        human = Socket(client, made["game"], [made["tokens"]["white"]])
+        human.until(lambda m: m["type"] == "state" and m["committed"]["black"])
+        assert len(searches) == 1
+        human.close()
+
+
+# ---- Clocks ----------------------------------------------------------------------------
+
+def later(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
+    real = rooms_module.wall_clock
+    monkeypatch.setattr(rooms_module, "wall_clock", lambda: real() + seconds)
+
+
+def test_the_clock_waits_for_the_second_seat(client: TestClient,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    made = create(client, mode="online", clock={"kind": "move", "seconds": 5})
+    later(monkeypatch, 60.0)
+    state = client.get(f"/api/games/{made['game']}").json()
+    assert not state["over"] and state["clock"]["left"] == {"black": 5.0, "white": 5.0}
+    assert not state["clock"]["running"]
+    joined = client.post("/api/join", json={"code": made["invite"]})
+    assert joined.status_code == 200
+    state = client.get(f"/api/games/{made['game']}").json()
+    assert state["clock"]["running"] and state["seats"]["white"] == "taken"
+    assert state["clock"]["left"]["black"] > 4.0
+
+
+def test_a_finished_game_cannot_be_joined(client: TestClient) -> None:
+    made = create(client, mode="online")
+    room = client.app.state.rooms.get(made["game"])  # type: ignore[attr-defined]
+    room.row.finished = True
+    room.rooms.store.save(room.row)
+    refused = client.post("/api/join", json={"code": made["invite"]})
+    assert refused.status_code == 409 and refused.json()["code"] == "game-over"
+    assert room.seat_state("white") == "free"
+
+
+def test_at_one_screen_only_the_seat_asked_has_its_clock_running(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    made = create(client, mode="hotseat", clock={"kind": "game", "seconds": 60})
+    screen = Socket(client, made["game"], list(made["tokens"].values()))
+    later(monkeypatch, 10.0)
+    left = client.get(f"/api/games/{made['game']}").json()["clock"]["left"]
+    assert left["white"] == 60.0 and 49.0 <= left["black"] <= 50.0
+    screen.move("black", "E5")
+    screen.until(lambda m: m["type"] == "state" and m["committed"]["black"])
+    later(monkeypatch, 20.0)  # 30 s in all, 20 of them white's
+    left = client.get(f"/api/games/{made['game']}").json()["clock"]["left"]
+    assert 49.0 <= left["black"] <= 50.0 and 39.0 <= left["white"] <= 40.0
+    screen.close()
+
+
+def test_a_move_after_the_flag_fell_ends_the_game_instead(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    made = create(client, mode="online", clock={"kind": "move", "seconds": 30})
+    client.post("/api/join", json={"code": made["invite"]})
+    black = Socket(client, made["game"], [made["tokens"]["black"]])
+    later(monkeypatch, 30.05)  # the watcher sleeps a little past the flag
+    black.move("black", "E5")
+    ended = black.until(lambda m: m["type"] == "state" and m["over"])
+    assert ended["ending"] == {"result": "draw", "reason": "time"}
+    assert not ended["committed"]["black"] and "yours" not in ended
+    black.close()
+
+
+# ---- Stored rows and messages ---------------------------------------------------------------
+
+@pytest.mark.parametrize(("pending", "words"), [
+    ('{"black": "E5", "white": "E5"}', "both seats' moves"),
+    ('{"black": "Z9"}', "not a square name"),
+    ('{"black": "E5"}', "not an empty square"),
+    ('{"green": "E4"}', "not black or white"),
+    ('["E5"]', "not a table"),
+    ('{}', "[1, 2], which is not a square name"),
+])
+def test_a_stored_row_is_checked_when_loaded(client: TestClient, pending: str,
+                                             words: str) -> None:
+    made = create(client, mode="hotseat")
+    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+    rooms.rooms.clear()
+    moves = '[["E5", [1, 2]]]' if pending == "{}" else '[["E5", "D4"]]'
+    rooms.store._run("UPDATE games SET moves = ?, pending = ? WHERE id = ?",
+                     (moves, pending, made["game"]))
+    with client.websocket_connect("/ws") as ws:
+        ws.send_text(json.dumps({"type": "hello", "version": 1, "game": made["game"]}))
+        refused = ws.receive_json()
+    assert refused["code"] == "bad-game" and words in refused["message"]
+
+
+def test_a_stored_row_that_cannot_be_read_is_named_in_words(client: TestClient) -> None:
+    made = create(client, mode="hotseat")
+    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+    rooms.rooms.clear()
+    rooms.store._run("UPDATE games SET moves = ? WHERE id = ?", ('[["E5"]]', made["game"]))
+    with client.websocket_connect("/ws") as ws:
+        ws.send_text(json.dumps({"type": "hello", "version": 1, "game": made["game"]}))
+        message = ws.receive_json()
+    assert message["code"] == "bad-game"
+    assert message["message"].endswith("its stored row is damaged (its turns or clock "
+                                       "cannot be read)")
+
+
+@pytest.mark.parametrize("body", ['{"mode": "bot", "mode": "online"}',
+                                  '{"mode": "online", "clock": {"kind": "game", '
+                                  '"kind": "move", "seconds": 60}}'])
+def test_a_key_given_twice_is_refused(client: TestClient, body: str) -> None:
+    response = client.post("/api/games", content=body,
+                           headers={"content-type": "application/json"})
+    assert response.status_code == 400 and "given twice" in response.json()["message"]
+    made = create(client, mode="hotseat")
+    screen = Socket(client, made["game"], list(made["tokens"].values()))
+    screen.ws.send_text('{"type": "ping", "type": "move", "color": "black", '
+                        '"square": "E5", "turn": 0}')
+    assert "given twice" in screen.error()["message"]
+    screen.close()
+
+
+# ---- Hosts ------------------------------------------------------------------------------
+
+def test_a_page_rebound_to_this_server_is_refused(client: TestClient) -> None:
+    """DNS rebinding: evil.example resolves to this server, so the page's Origin and the
+    request's Host agree; neither is a name the server answers to."""
+    assert client.get("/", headers={"host": "evil.example"}).status_code == 400
+    with pytest.raises(WebSocketDenialResponse) as denied, client.websocket_connect(
+            "/ws", headers={"host": "evil.example", "origin": "http://evil.example"}):
+        pass
+    assert denied.value.status_code == 400
+    for origin in ("http://evil.example", "null", "http://testserver.evil.example"):
+        with pytest.raises(WebSocketDisconnect) as closed, \
+                client.websocket_connect("/ws", headers={"origin": origin}):
+            pass
+        assert closed.value.code == 4403
+    for host in ("localhost:8000", "127.0.0.1", "[::1]:8000"):
+        assert client.get("/", headers={"host": host}).status_code == 200
+
+
+def test_a_database_from_before_the_creator_column_opens(tmp_path: Path) -> None:
+    import sqlite3
+
+    from wts.serve.store import GameRow, Store
+
+    path = tmp_path / "old.sqlite3"
+    with contextlib.closing(sqlite3.connect(path)) as old:
+        old.executescript(
+            "CREATE TABLE games (id TEXT PRIMARY KEY, invite TEXT UNIQUE, mode TEXT NOT NULL, "
+            "created REAL NOT NULL, updated REAL NOT NULL, black_hash TEXT, white_hash TEXT, "
+            "bot_color TEXT, bot_level INTEGER, moves TEXT NOT NULL, pending TEXT NOT NULL, "
+            "clock TEXT, ending TEXT, finished INTEGER NOT NULL DEFAULT 0);"
+            "INSERT INTO games VALUES ('aaaaaaaaaaaa', NULL, 'hotseat', 0, 0, NULL, NULL, "
+            "NULL, NULL, '[]', '{}', NULL, NULL, 0);")
+    store = Store(path)
+    assert store.load("aaaaaaaaaaaa") is not None
+    store.insert(GameRow(id="bbbbbbbbbbbb", mode="hotseat", created=1.0, creator="10.0.0.1"))
+    assert store.open_games_of("10.0.0.1") == 1
+    store.close()

@@ -11,7 +11,7 @@ import contextlib
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 from starlette.applications import Starlette
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
@@ -33,17 +34,22 @@ from wts.serve.messages import (
     GAME_ID,
     PROTOCOL_VERSION,
     CreateGame,
+    DuplicateKey,
     Hello,
     JoinGame,
     LessonMove,
     Move,
     describe_error,
+    parse_body,
     parse_client,
 )
 from wts.serve.rooms import Room, RoomError, Rooms, board_view, status_words, turn_events
 from wts.serve.store import Store
 
-__all__ = ["create_app", "SECURITY_HEADERS"]
+__all__ = ["create_app", "SECURITY_HEADERS", "LOCAL_NAMES"]
+
+#: The names this machine answers to on the loopback interface, always allowed.
+LOCAL_NAMES = ("localhost", "127.0.0.1", "[::1]")
 
 log = logging.getLogger("wts.serve")
 
@@ -116,9 +122,22 @@ async def _body(request: Request, limit: int) -> bytes | None:
     return b"".join(chunks)
 
 
-def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None) -> Starlette:
-    """The ``wts serve`` application, keeping its games in the SQLite file ``db``."""
+def host_name(host: str) -> str:
+    """A host as the ``Host`` header spells it: lower case, an IPv6 address in brackets."""
+    host = host.strip().lower()
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
+               allowed_hosts: Sequence[str] = ()) -> Starlette:
+    """The ``wts serve`` application, keeping its games in the SQLite file ``db``.
+
+    Requests are answered only when their ``Host`` is one of ``allowed_hosts`` or
+    :data:`LOCAL_NAMES`, and a WebSocket only when its ``Origin`` (if any) names one of
+    them: a page from another site, even one whose name resolves to this machine
+    (DNS rebinding), cannot reach the games."""
     limits = limits or Limits()
+    hosts = list(dict.fromkeys([*LOCAL_NAMES, *(host_name(h) for h in allowed_hosts)]))
     static = {name: resources.files("wts.serve").joinpath("static").joinpath(name).read_bytes()
               for name in _STATIC_TYPES}
     lesson_list = lessons.load()
@@ -155,13 +174,16 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None) -> 
         if refused:
             return refused
         try:
-            asked = CreateGame.model_validate_json(await json_body(request))
+            asked = parse_body(CreateGame, await json_body(request))
             clock = None if asked.clock is None else (asked.clock.kind, asked.clock.seconds)
-            room, tokens = rooms().create(asked.mode, asked.color, asked.level, clock)
-        except ValidationError as exc:
+            room, tokens = rooms().create(asked.mode, asked.color, asked.level, clock,
+                                          _client(request))
+        except (ValidationError, DuplicateKey) as exc:
             return _error(400, "bad-message", describe_error(exc))
         except RoomError as exc:
-            return _error(503 if exc.code == "too-many-games" else 400, exc.code, str(exc))
+            status = {"too-many-games": 503, "too-many-games-here": 429,
+                      "bot-busy": 429}.get(exc.code, 400)
+            return _error(status, exc.code, str(exc))
         answer: dict[str, Any] = {"game": room.row.id, "tokens": tokens,
                                   "url": f"/game/{room.row.id}"}
         if room.row.invite is not None:
@@ -174,12 +196,13 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None) -> 
         if refused:
             return refused
         try:
-            asked = JoinGame.model_validate_json(await json_body(request))
+            asked = parse_body(JoinGame, await json_body(request))
             room, color, token = rooms().join(asked.code)
-        except ValidationError as exc:
+        except (ValidationError, DuplicateKey) as exc:
             return _error(400, "bad-message", describe_error(exc))
         except RoomError as exc:
-            return _error(409 if exc.code == "game-full" else 404, exc.code, str(exc))
+            return _error(409 if exc.code in ("game-full", "game-over") else 404, exc.code,
+                          str(exc))
         await room.broadcast()
         return JSONResponse({"game": room.row.id, "color": color, "tokens": {color: token},
                              "url": f"/game/{room.row.id}"})
@@ -263,8 +286,8 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None) -> 
         if not 1 <= number <= len(lesson_list):
             return _error(404, "no-lesson", "no such lesson")
         try:
-            asked = LessonMove.model_validate_json(await json_body(request))
-        except ValidationError as exc:
+            asked = parse_body(LessonMove, await json_body(request))
+        except (ValidationError, DuplicateKey) as exc:
             return _error(400, "bad-message", describe_error(exc))
         except RoomError as exc:
             return _error(413, exc.code, str(exc))
@@ -272,9 +295,14 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None) -> 
 
     async def socket(ws: WebSocket) -> None:
         origin = ws.headers.get("origin")
-        if origin is not None and urlsplit(origin).netloc != ws.headers.get("host"):
-            await ws.close(code=4403, reason="origin not allowed")
-            return
+        if origin is not None:
+            try:
+                named = urlsplit(origin).hostname
+            except ValueError:
+                named = None
+            if named is None or host_name(named) not in hosts:
+                await ws.close(code=4403, reason="origin not allowed")
+                return
         address = _client(ws)
         by_address: dict[str, int] = state["by_address"]
         if (state["connections"] >= limits.max_connections
@@ -329,7 +357,7 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None) -> 
                     continue
                 try:
                     message = parse_client(text)
-                except ValidationError as exc:
+                except (ValidationError, DuplicateKey) as exc:
                     await error("bad-message", describe_error(exc))
                     continue
                 try:
@@ -345,6 +373,7 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None) -> 
                         held = found.seats_of(message.tokens)
                         room = found
                         room.sockets[send] = held
+                        room.after_change()  # a bot game's player is here: the bot may start
                         await send({"type": "welcome", "version": PROTOCOL_VERSION,
                                     "you": sorted(held)})
                         await send(room.view(held))
@@ -391,5 +420,6 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None) -> 
         WebSocketRoute("/ws", socket),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts)
     app.add_middleware(SecurityHeaders)
     return app

@@ -15,8 +15,18 @@ class Limits:
     max_frame: int = 2048
     #: The largest game record an upload may be, in bytes.
     max_record: int = 64 * 1024
-    #: Games not yet finished, across the whole database.
+    #: Games not yet finished, across the whole database, and made from one address.
     max_open_games: int = 2000
+    max_open_games_per_address: int = 20
+    #: An unfinished game nobody has moved in for this long is deleted (seconds; longer
+    #: than the longest move clock) ...
+    idle_game_seconds: float = 25 * 3600
+    #: ... and an online game whose second seat nobody took, this long after it was made.
+    unjoined_game_seconds: float = 15 * 60
+    #: Bot games in progress (unfinished, a move within ``bot_active_seconds``) one
+    #: address may have; a bot game's search starts only once its player is connected.
+    max_bot_games_per_address: int = 3
+    bot_active_seconds: float = 10 * 60
     #: Games that may be in memory (being played or watched) at once.
     max_rooms: int = 1000
     #: WebSocket connections open at once, in all and from one address.

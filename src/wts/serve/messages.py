@@ -9,13 +9,14 @@ Client to server over the WebSocket: :class:`Hello`, :class:`Move`,
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import json
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 __all__ = ["PROTOCOL_VERSION", "Hello", "Move", "Ping", "ClientMessage", "CreateGame",
            "JoinGame", "LessonMove", "Clock", "parse_client", "describe_error",
-           "GAME_ID", "TOKEN", "SQUARE", "INVITE"]
+           "GAME_ID", "TOKEN", "SQUARE", "INVITE", "DuplicateKey", "parse_body"]
 
 #: The protocol's version: a client says which it speaks in its Hello.
 PROTOCOL_VERSION = 1
@@ -90,8 +91,43 @@ class LessonMove(_Message):
     square: Annotated[str, Field(pattern=SQUARE)]
 
 
-def describe_error(error: ValidationError) -> str:
+class DuplicateKey(ValueError):
+    """A JSON object naming one key twice (which value counts differs between readers)."""
+
+
+def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise DuplicateKey(f"{key}: the key is given twice")
+        seen[key] = value
+    return seen
+
+
+def check_keys(text: str | bytes) -> None:
+    """Raise :class:`DuplicateKey` when an object in the JSON ``text`` repeats a key;
+    text that is not JSON is left for the model to report."""
+    try:
+        json.loads(text, object_pairs_hook=_refuse_duplicates)
+    except DuplicateKey:
+        raise
+    except ValueError:
+        return
+
+
+_Model = TypeVar("_Model", bound=BaseModel)
+
+
+def parse_body(model: type[_Model], body: str | bytes) -> _Model:
+    """An HTTP request's JSON body as ``model``; raises ValidationError or DuplicateKey."""
+    check_keys(body)
+    return model.model_validate_json(body)
+
+
+def describe_error(error: ValidationError | DuplicateKey) -> str:
     """One line naming what was wrong and where, for the client."""
+    if isinstance(error, DuplicateKey):
+        return str(error)
     parts = []
     for item in error.errors()[:3]:
         where = ".".join(str(p) for p in item["loc"]) or "message"
@@ -100,5 +136,7 @@ def describe_error(error: ValidationError) -> str:
 
 
 def parse_client(text: str) -> Hello | Move | Ping:
-    """A client's WebSocket message from its JSON text; raises ValidationError."""
+    """A client's WebSocket message from its JSON text; raises ValidationError or
+    DuplicateKey."""
+    check_keys(text)
     return _CLIENT.validate_json(text)

@@ -15,6 +15,7 @@ import contextlib
 import hashlib
 import hmac
 import logging
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -29,7 +30,8 @@ from wts.serve.bot import BotRunner
 from wts.serve.limits import Limits
 from wts.serve.store import GameRow, Store
 
-__all__ = ["Room", "Rooms", "RoomError", "turn_events", "new_token", "token_hash"]
+__all__ = ["Room", "Rooms", "RoomError", "DamagedRow", "turn_events", "new_token",
+           "token_hash"]
 
 log = logging.getLogger("wts.serve")
 
@@ -51,6 +53,30 @@ class RoomError(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+class DamagedRow(ValueError):
+    """A stored game's row that does not describe a game this server could have written."""
+
+
+_SQUARE = re.compile(r"[A-I][1-9]")
+
+
+def check_pending(pending: object, game: GameBase) -> dict[str, str]:
+    """The committed moves of a stored row, checked against the position they belong
+    to: at most one seat (two would have resolved the turn), each an empty square."""
+    if not isinstance(pending, dict):
+        raise DamagedRow("its committed moves are not a table of colours to squares")
+    if len(pending) >= 2:
+        raise DamagedRow("it holds both seats' moves for a turn that was never resolved")
+    for color, square in pending.items():
+        if color not in COLORS:
+            raise DamagedRow(f"a committed move is for {color!r}, not black or white")
+        if not isinstance(square, str) or not _SQUARE.fullmatch(square):
+            raise DamagedRow(f"{color}'s committed move {square!r} is not a square name")
+        if game.piece_at(square) is not wts.Piece.EMPTY:
+            raise DamagedRow(f"{color}'s committed move {square} is not an empty square")
+    return pending
 
 
 def new_token() -> str:
@@ -129,7 +155,12 @@ class Room:
         self.rooms = rooms
         self.game = wts.Game()
         for black, white in row.moves:
+            for square in (black, white):
+                if not isinstance(square, str) or not _SQUARE.fullmatch(square):
+                    raise DamagedRow(f"a turn played holds {square!r}, which is not a "
+                                     "square name")
             self.game.play(black, white)
+        check_pending(row.pending, self.game)
         self.last: dict[str, Any] | None = (turn_events(self.game.peek())
                                             if row.moves else None)
         self.sockets: dict[Send, frozenset[str]] = {}
@@ -167,6 +198,41 @@ class Room:
     def over(self) -> bool:
         return self.row.finished
 
+    @property
+    def waiting_for_seat(self) -> bool:
+        """An online game whose second seat nobody has taken yet: its clock stands still."""
+        return "free" in (self.seat_state("black"), self.seat_state("white"))
+
+    def running(self) -> list[str]:
+        """The seats whose clocks run: the humans asked to choose. At one screen only
+        the seat being asked (black first, then white) is; none while a seat is free."""
+        if self.row.clock is None or self.over or self.waiting_for_seat:
+            return []
+        asked = [c for c in COLORS if c not in self.row.pending and self.row.bot_color != c]
+        return asked[:1] if self.row.mode == "hotseat" else asked
+
+    def _charge(self) -> None:
+        """Take the time since the clock was last read from the running seats."""
+        clock = self.row.clock
+        if clock is None:
+            return
+        now = wall_clock()
+        for color in self.running():
+            clock["left"][color] -= now - clock["started"]
+        clock["started"] = now
+
+    def _flag(self, flagged: list[str]) -> None:
+        """End the game on time: the seats in ``flagged`` ran out."""
+        assert self.row.clock is not None
+        for color in flagged:
+            self.row.clock["left"][color] = 0.0
+        winner = ("draw" if len(flagged) == 2
+                  else "white" if flagged == ["black"] else "black")
+        self.row.ending = {"result": winner, "reason": "time"}
+        self.row.finished = True
+        self.row.pending = {}  # a move committed before the flag fell is never shown
+        self.rooms.store.save(self.row)
+
     # --- Views -----------------------------------------------------------------------
 
     def clock_view(self) -> dict[str, Any] | None:
@@ -174,14 +240,15 @@ class Room:
         if clock is None:
             return None
         now = wall_clock()
+        running = self.running()
         left = {}
         for color in COLORS:
             remaining = clock["left"][color]
-            if not self.over and color not in self.row.pending and self.row.bot_color != color:
+            if color in running:
                 remaining -= now - clock["started"]
             left[color] = round(max(0.0, remaining), 1)
         return {"kind": clock["kind"], "seconds": clock["seconds"], "left": left,
-                "running": not self.over}
+                "running": bool(running)}
 
     def view(self, held: frozenset[str]) -> dict[str, Any]:
         """The state message for a connection holding the seats ``held``."""
@@ -245,8 +312,15 @@ class Room:
         if self.game.piece_at(square) is not wts.Piece.EMPTY:
             raise RoomError("illegal-move", f"{square} is not empty")
         clock = self.row.clock
-        if clock is not None and self.row.bot_color != color:
-            clock["left"][color] -= wall_clock() - clock["started"]
+        self._charge()
+        if clock is not None:
+            # The watcher wakes a little after a flag falls: a move arriving in between
+            # ends the game on time rather than being taken.
+            flagged = [c for c in self.running() if clock["left"][c] <= 0]
+            if flagged:
+                self._flag(flagged)
+                raise RoomError("flag-fell", f"{color}'s move came after "
+                                f"{' and '.join(flagged)}'s time ran out")
         self.row.pending[color] = square
         if len(self.row.pending) < 2:
             self.rooms.store.save(self.row)
@@ -264,9 +338,21 @@ class Room:
         return True
 
     async def move(self, color: str, square: str, turn: int, held: frozenset[str]) -> None:
-        self.commit(color, square, turn, held)
+        try:
+            self.commit(color, square, turn, held)
+        except RoomError as exc:
+            if exc.code == "flag-fell":
+                self.after_change()
+                await self.broadcast()
+            raise
         self.after_change()
         await self.broadcast()
+
+    def human_present(self) -> bool:
+        """A bot game's player is here: a connection holds the seat, or it has moved."""
+        human = "white" if self.row.bot_color == "black" else "black"
+        return (human in self.row.pending
+                or any(human in held for held in self.sockets.values()))
 
     def after_change(self) -> None:
         """Start what the new state asks for: the bot's search, the clock's watch."""
@@ -277,6 +363,7 @@ class Room:
             return
         bot = self.row.bot_color
         if (bot is not None and bot not in self.row.pending and self.failure is None
+                and self.human_present()
                 and (self._bot_task is None or self._bot_task.done())):
             self._bot_task = asyncio.create_task(self._bot_move(bot, self.game.turn))
         if self.row.clock is not None:
@@ -296,6 +383,8 @@ class Room:
         except asyncio.CancelledError:
             self.thinking = False
             raise
+        except RoomError:  # the player's flag fell while the bot thought: the game is over
+            self.thinking = False
         except Exception as exc:  # the bot's failure ends this game's bot, nothing else
             log.exception("bot failed in game %s", self.row.id)
             self.thinking = False
@@ -309,8 +398,7 @@ class Room:
         clock = self.row.clock
         assert clock is not None
         while not self.over:
-            waiting = [c for c in COLORS
-                       if c not in self.row.pending and self.row.bot_color != c]
+            waiting = self.running()
             if not waiting:
                 return
             now = wall_clock()
@@ -319,14 +407,8 @@ class Room:
                 soonest = min(clock["started"] + clock["left"][c] for c in waiting)
                 await asyncio.sleep(min(1.0, soonest - now + 0.01))
                 continue
-            for c in flagged:
-                clock["left"][c] = 0.0
-            winner = ("draw" if len(flagged) == 2
-                      else "white" if flagged == ["black"] else "black")
-            self.row.ending = {"result": winner, "reason": "time"}
-            self.row.finished = True
-            self.row.pending = {}  # a move committed before the flag fell is never shown
-            self.rooms.store.save(self.row)
+            self._charge()
+            self._flag(flagged)
             self.after_change()
             await self.broadcast()
 
@@ -364,14 +446,39 @@ class Rooms:
         self.bot = bot
         self.rooms: dict[str, Room] = {}
 
-    def create(self, mode: str, color: str, level: int,
-               clock: tuple[str, int] | None) -> tuple[Room, dict[str, str]]:
-        """A new game; returns it and the tokens of the creator's seats."""
-        if self.store.open_games() >= self.limits.max_open_games:
+    def expire(self) -> None:
+        """Delete the games left unfinished (``Limits.idle_game_seconds``) and the online
+        games nobody joined (``Limits.unjoined_game_seconds``); games with a connection
+        or a bot search stay."""
+        now = wall_clock()
+        busy = frozenset(gid for gid, r in self.rooms.items() if r.sockets or r.thinking)
+        for game_id in self.store.expire(now - self.limits.idle_game_seconds,
+                                         now - self.limits.unjoined_game_seconds, busy):
+            room = self.rooms.pop(game_id, None)
+            if room is not None:
+                room.close()
+
+    def create(self, mode: str, color: str, level: int, clock: tuple[str, int] | None,
+               address: str = "unknown") -> tuple[Room, dict[str, str]]:
+        """A new game made from the client ``address``; returns it and the tokens of the
+        creator's seats."""
+        self.expire()
+        limits = self.limits
+        if self.store.open_games() >= limits.max_open_games:
             raise RoomError("too-many-games", "the server holds as many games as it can; "
                             "try again when some have finished")
+        if self.store.open_games_of(address) >= limits.max_open_games_per_address:
+            raise RoomError("too-many-games-here", f"this address already has "
+                            f"{limits.max_open_games_per_address} unfinished games; finish "
+                            "some, or wait until they expire")
+        if mode == "bot" and self.store.open_games_of(
+                address, "bot", wall_clock() - limits.bot_active_seconds) \
+                >= limits.max_bot_games_per_address:
+            raise RoomError("bot-busy", f"this address already has "
+                            f"{limits.max_bot_games_per_address} games against the bot in "
+                            "progress; finish one first")
         tokens: dict[str, str] = {}
-        row = GameRow(id=new_game_id(), mode=mode, created=wall_clock())
+        row = GameRow(id=new_game_id(), mode=mode, created=wall_clock(), creator=address)
         seats = COLORS if mode == "hotseat" else (color,)
         for seat in seats:
             tokens[seat] = new_token()
@@ -410,24 +517,36 @@ class Rooms:
             if row is None:
                 return None
             room = self._admit(row)
-        except (wts.WtsError, ValueError, KeyError, TypeError) as exc:
-            # A stored game the engine refuses: that game fails, not the server.
+        except DamagedRow as exc:
+            log.warning("game %s cannot be loaded: %s", game_id, exc)
             raise RoomError("bad-game", f"game {game_id} cannot be loaded: {exc}") from None
+        except (wts.WtsError, ValueError, KeyError, TypeError):
+            # A stored game the engine refuses: that game fails, not the server.
+            log.exception("game %s cannot be loaded", game_id)
+            raise RoomError("bad-game", f"game {game_id} cannot be loaded: its stored row "
+                            "is damaged (its turns or clock cannot be read)") from None
         room.after_change()
         return room
 
     def join(self, invite: str) -> tuple[Room, str, str]:
         """Take the free seat of the online game with this invitation; returns the
-        room, the colour and its token."""
+        room, the colour and its token. The clock starts now."""
+        self.expire()
         game_id = self.store.game_of_invite(invite)
         room = None if game_id is None else self.get(game_id)
         if room is None:
             raise RoomError("no-game", "no game has that code")
+        if room.over:
+            raise RoomError("game-over", "that game is over")
         for color in COLORS:
             if room.seat_state(color) == "free":
                 token = new_token()
                 if self.store.claim_seat(room.row.id, color, token_hash(token)):
                     setattr(room.row, f"{color}_hash", token_hash(token))
+                    if room.row.clock is not None:
+                        room.row.clock["started"] = wall_clock()
+                        self.store.save(room.row)
+                    room.after_change()
                     return room, color, token
         raise RoomError("game-full", "both seats of that game are taken")
 

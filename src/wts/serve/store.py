@@ -35,10 +35,13 @@ CREATE TABLE IF NOT EXISTS games (
     pending TEXT NOT NULL,
     clock TEXT,
     ending TEXT,
-    finished INTEGER NOT NULL DEFAULT 0
+    finished INTEGER NOT NULL DEFAULT 0,
+    creator TEXT
 );
 CREATE INDEX IF NOT EXISTS games_open ON games (finished);
 """
+#: Columns added since the first schema, added to an older file when it is opened.
+_ADDED = {"creator": "TEXT"}
 
 
 @dataclass
@@ -46,7 +49,8 @@ class GameRow:
     """One game as stored. ``moves`` are the turns played as (black, white)
     square names; ``pending`` the squares committed for the turn in progress,
     by colour; ``clock`` the clock's kind, seconds and time left by colour;
-    ``ending`` how a game that the board did not decide ended (on time)."""
+    ``ending`` how a game that the board did not decide ended (on time);
+    ``creator`` the client address that made it (for the per-address bounds)."""
 
     id: str
     mode: str
@@ -61,6 +65,7 @@ class GameRow:
     clock: dict[str, Any] | None = None
     ending: dict[str, str] | None = None
     finished: bool = False
+    creator: str | None = None
 
 
 class Store:
@@ -74,6 +79,11 @@ class Store:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA busy_timeout=5000")
         self._db.executescript(_SCHEMA)
+        present = {r[1] for r in self._db.execute("PRAGMA table_info(games)")}
+        for column, kind in _ADDED.items():
+            if column not in present:
+                self._db.execute(f"ALTER TABLE games ADD COLUMN {column} {kind}")
+        self._db.execute("CREATE INDEX IF NOT EXISTS games_creator ON games (creator, finished)")
 
     def close(self) -> None:
         with self._lock:
@@ -87,12 +97,12 @@ class Store:
         now = time.time()
         self._run(
             "INSERT INTO games (id, invite, mode, created, updated, black_hash, white_hash, "
-            "bot_color, bot_level, moves, pending, clock, ending, finished) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "bot_color, bot_level, moves, pending, clock, ending, finished, creator) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (row.id, row.invite, row.mode, row.created, now, row.black_hash, row.white_hash,
              row.bot_color, row.bot_level, json.dumps(row.moves), json.dumps(row.pending),
              json.dumps(row.clock) if row.clock else None,
-             json.dumps(row.ending) if row.ending else None, int(row.finished)))
+             json.dumps(row.ending) if row.ending else None, int(row.finished), row.creator))
 
     def save(self, row: GameRow) -> None:
         """Write what play changes: the turns, the committed moves, the clock, the end."""
@@ -114,18 +124,20 @@ class Store:
     def load(self, game_id: str) -> GameRow | None:
         cursor = self._run(
             "SELECT id, invite, mode, created, black_hash, white_hash, bot_color, bot_level, "
-            "moves, pending, clock, ending, finished FROM games WHERE id = ?", (game_id,))
+            "moves, pending, clock, ending, finished, creator FROM games WHERE id = ?",
+            (game_id,))
         found = cursor.fetchone()
         if found is None:
             return None
         (gid, invite, mode, created, black_hash, white_hash, bot_color, bot_level, moves,
-         pending, clock, ending, finished) = found
+         pending, clock, ending, finished, creator) = found
         return GameRow(
             id=gid, invite=invite, mode=mode, created=created, black_hash=black_hash,
             white_hash=white_hash, bot_color=bot_color, bot_level=bot_level,
             moves=[(b, w) for b, w in json.loads(moves)], pending=json.loads(pending),
             clock=json.loads(clock) if clock else None,
-            ending=json.loads(ending) if ending else None, finished=bool(finished))
+            ending=json.loads(ending) if ending else None, finished=bool(finished),
+            creator=creator)
 
     def game_of_invite(self, invite: str) -> str | None:
         found = self._run("SELECT id FROM games WHERE invite = ?", (invite,)).fetchone()
@@ -133,6 +145,32 @@ class Store:
 
     def open_games(self) -> int:
         return int(self._run("SELECT COUNT(*) FROM games WHERE finished = 0").fetchone()[0])
+
+    def open_games_of(self, creator: str, mode: str | None = None,
+                      since: float | None = None) -> int:
+        """Unfinished games made from ``creator``: of ``mode`` when given, moved in
+        since ``since`` when given."""
+        sql = "SELECT COUNT(*) FROM games WHERE finished = 0 AND creator = ?"
+        args: list[Any] = [creator]
+        if mode is not None:
+            sql, args = sql + " AND mode = ?", [*args, mode]
+        if since is not None:
+            sql, args = sql + " AND updated >= ?", [*args, since]
+        return int(self._run(sql, tuple(args)).fetchone()[0])
+
+    def expire(self, idle_before: float, unjoined_before: float,
+               keep: frozenset[str] = frozenset()) -> list[str]:
+        """Delete the unfinished games last changed before ``idle_before``, and the online
+        games with a free seat last changed before ``unjoined_before``, except those in
+        ``keep``; returns the ids deleted."""
+        found = self._run(
+            "SELECT id FROM games WHERE finished = 0 AND (updated < ? OR (mode = 'online' AND "
+            "(black_hash IS NULL OR white_hash IS NULL) AND updated < ?))",
+            (idle_before, unjoined_before)).fetchall()
+        gone = [str(r[0]) for r in found if r[0] not in keep]
+        for game_id in gone:
+            self.delete(game_id)
+        return gone
 
     def delete(self, game_id: str) -> bool:
         return self._run("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 1
