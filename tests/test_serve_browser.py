@@ -134,6 +134,10 @@ def test_online_game_between_two_browsers(server: str, browser: Browser,
     guest.goto(link)
     guest.wait_for_url("**/game/*")
     guest.wait_for_selector("#prompt:has-text('You are white')")
+    # The invitation goes once the seat is taken; the spectators' link stays.
+    host.wait_for_selector("#invite", state="hidden")
+    assert host.locator("#watch-link").is_visible()
+    assert host.locator("#watch-link").inner_text() == host.url
     watcher = new_page(browser)
     watcher.goto(host.url)
     watcher.wait_for_selector("#status:not(:empty)")
@@ -194,7 +198,13 @@ def test_hotseat_game_hides_the_first_choice(server: str, browser: Browser,
     page.wait_for_url("**/game/*")
     for turn, (black, white) in enumerate(FIVE):
         page.wait_for_selector("#prompt:has-text('Black, choose')")
-        click(page, black)
+        if turn == 0:  # a square is reached with the keyboard and played with Enter
+            cell = page.locator(f'#board [data-square="{black}"]')
+            assert cell.get_attribute("tabindex") == "0"
+            cell.focus()
+            page.keyboard.press("Enter")
+        else:
+            click(page, black)
         page.wait_for_selector("#prompt:has-text('Black has chosen (hidden)')")
         if turn == 0:
             hidden = shot(page, "#board", tmp_path / "hotseat-hidden.png")
@@ -217,6 +227,7 @@ def test_bot_game_on_a_phone(server: str, browser: Browser) -> None:
     page.goto(server + "/")
     page.click("#start-bot")
     page.wait_for_url("**/game/*")
+    page.wait_for_selector("#board svg")  # drawn when the first state arrives
     width = page.locator("#board svg").bounding_box()["width"]  # type: ignore[index]
     assert 300 < width <= 390  # the board scales to the window
     turn = 0
@@ -261,6 +272,7 @@ def test_replay_a_pasted_record_forward_and_back(server: str, browser: Browser) 
     page.fill("#replay-text", "[Black \"a\"]\n\nE5 E5\nD4 F6\nA1 A2\n")
     page.click("#replay-form button[type=submit]")
     page.wait_for_selector('body[data-replay-at="0"]', state="attached")
+    assert page.locator("#replay-headers").inner_text().split() == ["Black", "a"]
     page.click("#replay-forward")
     page.wait_for_selector('body[data-replay-at="1"]', state="attached")
     assert page.locator('#replay-board [data-square="E5"]').get_attribute("data-piece") == "e"

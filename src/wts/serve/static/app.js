@@ -146,9 +146,11 @@ function play(game) {
       const link = `${location.origin}/join/${state.invite}`;
       $("invite-link").href = link; $("invite-link").textContent = link;
       $("invite-code").textContent = state.invite;
-      const watch = `${location.origin}/game/${game}`;
-      $("watch-link").href = watch; $("watch-link").textContent = watch;
     }
+    // The spectators' link stays once the opponent has joined: watching starts later.
+    $("watch").hidden = state.mode !== "online";
+    const watch = `${location.origin}/game/${game}`;
+    $("watch-link").href = watch; $("watch-link").textContent = watch;
     const list = $("moves");
     list.textContent = "";
     for (const [b, w] of state.moves) {
@@ -307,7 +309,15 @@ function replay() {
   async function load(text) {
     $("replay-error").textContent = "";
     try {
-      frames = (await api("/api/replay", text)).frames;
+      const read = await api("/api/replay", text);
+      frames = read.frames;
+      const list = $("replay-headers");
+      list.textContent = "";
+      for (const [name, value] of Object.entries(read.headers)) {
+        const term = document.createElement("dt"), detail = document.createElement("dd");
+        term.textContent = name; detail.textContent = value;
+        list.append(term, detail);
+      }
       at = 0;
       draw();
     } catch (error) { $("replay-error").textContent = error.message; }

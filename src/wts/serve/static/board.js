@@ -59,7 +59,13 @@ const WtsBoard = (() => {
                                "data-piece": board[index], "aria-label": name}, svg);
       if (onPick && board[index] === ".") {
         cell.classList.add("pickable");
+        // Reached with Tab and played with Enter or Space, as a button would be.
+        cell.setAttribute("tabindex", "0");
+        cell.setAttribute("role", "button");
         cell.addEventListener("click", () => onPick(name));
+        cell.addEventListener("keydown", (event) => {
+          if (event.key === "Enter" || event.key === " ") { event.preventDefault(); onPick(name); }
+        });
       }
       piece(svg, index, board[index], (marked[index] || []).map((m) => "piece-" + m).join(" "));
       for (const m of marked[index] || []) {
