@@ -776,3 +776,16 @@ def test_a_database_from_before_the_creator_column_opens(tmp_path: Path) -> None
     store.insert(GameRow(id="bbbbbbbbbbbb", mode="hotseat", created=1.0, creator="10.0.0.1"))
     assert store.open_games_of("10.0.0.1") == 1
     store.close()
+
+
+def test_the_command_names_the_proxy_and_the_hosts(monkeypatch: pytest.MonkeyPatch) -> None:
+    from wts.interfaces import cli
+    from wts.serve import server
+
+    seen: dict[str, object] = {}
+    monkeypatch.setattr(server, "run", lambda **kwargs: seen.update(kwargs))
+    assert cli.main(["serve", "--port", "8123", "--allowed-host", "games.example",
+                     "--allowed-host", "wts.example", "--forwarded-allow-ips", "10.0.0.1"]) == 0
+    assert seen["allowed_hosts"] == ["games.example", "wts.example"]
+    assert seen["forwarded_allow_ips"] == "10.0.0.1" and seen["host"] == "127.0.0.1"
+    assert cli.main(["serve"]) == 0 and seen["forwarded_allow_ips"] is None

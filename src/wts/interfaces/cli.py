@@ -218,7 +218,8 @@ def run_serve(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise ImportError(f"{exc.name or exc} is missing: wts serve needs the serve extra, "
                           "pip install 'wts[serve]'") from None
-    run(host=args.host, port=args.port, db=args.db, open_browser=args.open)
+    run(host=args.host, port=args.port, db=args.db, open_browser=args.open,
+        allowed_hosts=args.allowed_host, forwarded_allow_ips=args.forwarded_allow_ips)
     return 0
 
 
@@ -392,6 +393,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--db", default="wts-games.sqlite3", metavar="PATH",
                        help="the games' database (default wts-games.sqlite3)")
     serve.add_argument("--open", action="store_true", help="open the page in a browser")
+    serve.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                       help="a name the pages may be reached by, besides --host and this "
+                       "machine's loopback names (repeat for more)")
+    serve.add_argument("--forwarded-allow-ips", default=None, metavar="ADDRESSES",
+                       help="the reverse proxies (comma-separated addresses) whose "
+                       "X-Forwarded-For names the client; by default it is not believed")
     for command in commands.choices.values():  # for the errors found after parsing
         command.set_defaults(subparser=command)
     return parser
