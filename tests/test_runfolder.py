@@ -845,7 +845,7 @@ def test_a_bad_run_path_is_a_parameter_error(tmp_path: pathlib.Path, out: object
 
 def test_one_agent_spelled_two_ways_is_one_run(tmp_path: pathlib.Path) -> None:
     selfplay(tmp_path, 1, agent="mcts:1, playouts=08, reuse=no")
-    again = selfplay(tmp_path, 1, agent="MCTS:1,reuse=false,playouts=8")
+    again = selfplay(tmp_path, 1, agent="MCTS:1,playouts=8,reuse=false")
     assert again.played == 0 and load(tmp_path).agent == "mcts:1,playouts=8,reuse=false"
 
 

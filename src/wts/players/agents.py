@@ -601,7 +601,7 @@ def canonical_agent_spec(spec: str) -> str:
     character inside a part, raises ParameterError.
 
     >>> canonical_agent_spec(" MCTS : 2 , threads = 02, reuse=no")
-    'mcts:2,reuse=false,threads=2'
+    'mcts:2,threads=2,reuse=false'
     """
     name, number = parse_agent_spec(spec)
     if name == "engine":  # a program's command keeps its case and its spaces
@@ -611,9 +611,9 @@ def canonical_agent_spec(spec: str) -> str:
                                  "the engine's command")
         return f"engine:{command}"
     parts = [name if number is None else f"{name}:{number}"]
-    # Each option once, by name, its value as its type writes it: "threads=02"
-    # and "threads=2", "reuse=yes" and "reuse=true" are one spec.
-    for key, value in sorted(agent_options(spec).items()):
+    # Each option in the order given, its value as its type writes it:
+    # "threads=02" and "threads=2", "reuse=yes" and "reuse=true" are one spec.
+    for key, value in agent_options(spec).items():
         text = ("true" if value else "false") if isinstance(value, bool) else (
             repr(value) if isinstance(value, float) else str(value))
         parts.append(f"{key}={text}")
