@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import shlex
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,6 +25,22 @@ REFERENCE_ADAPTER = [sys.executable, "-m", "wts", "engine", "--agent", "random",
 
 def mutant(name: str) -> list[str]:
     return [sys.executable, str(MUTANTS), name]
+
+
+@pytest.fixture(autouse=True)
+def _engines_closed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Each test's rules engines quit at its end: no process or thread is left."""
+    made: list[Any] = []
+    original = rules_game_class
+
+    def making(command: Any) -> Any:
+        made.append(original(command))
+        return made[-1]
+
+    monkeypatch.setitem(globals(), "rules_game_class", making)
+    yield
+    for candidate in made:
+        candidate.close()
 
 
 def test_the_reference_adapter_passes_and_reaches_every_branch() -> None:

@@ -262,7 +262,10 @@ def _check_rules(run: _Run, games: int, seed: int) -> Check:
     from wts.engines.rules import rules_game_class
 
     candidate = rules_game_class(run.args)
-    report = run_fuzz(Reference, candidate, seed=seed, games=games, shrink_seconds=20.0)
+    try:
+        report = run_fuzz(Reference, candidate, seed=seed, games=games, shrink_seconds=20.0)
+    finally:
+        candidate.close()
     if report.failure is not None:
         return Check("rules part", False, f"differs from the rules in game "
                                           f"{report.failure.index}: "

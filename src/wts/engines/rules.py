@@ -88,6 +88,15 @@ class RulesGame(GameBase):
             return held[1]
 
     @classmethod
+    def close(cls) -> None:
+        """Quit this process's engine, if one runs (its process and reader threads
+        end); the next game starts another."""
+        with cls._lock:
+            held, cls._engine = cls._engine, None
+        if held is not None and held[0] == os.getpid():
+            held[1].quit()
+
+    @classmethod
     def from_setup(cls, black: Iterable[SquareLike] = (), white: Iterable[SquareLike] = (),
                    eggs: Iterable[SquareLike] = (), turn: int = 0) -> RulesGame:
         """A set-up position; its status and winning counts are the engine's reading."""

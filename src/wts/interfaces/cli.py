@@ -276,8 +276,14 @@ def run_fuzz_command(args: argparse.Namespace, out: TextIO) -> int:
             last[0] = time.monotonic()
             say(fuzz.describe_progress(report))
 
-    report = fuzz.run_fuzz(reference, candidate, args.seed, args.games, seconds, jobs, progress)
-    text, status = fuzz.describe_end(report, candidate, args.quiet)
+    try:
+        report = fuzz.run_fuzz(reference, candidate, args.seed, args.games, seconds, jobs,
+                               progress)
+        text, status = fuzz.describe_end(report, candidate, args.quiet)
+    finally:
+        close = getattr(candidate, "close", None)  # a program's rules part: its process
+        if args.against is not None and close is not None:
+            close()
     say(text)
     return status
 
