@@ -89,11 +89,12 @@ def resumes_to_the_reference(out: pathlib.Path, reference: pathlib.Path) -> None
     assert not list(out.rglob("*.tmp"))
 
 
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
+def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-c", "import sys; from wts.interfaces.cli import main; "
          "sys.exit(main(sys.argv[1:]))", *args],
-        capture_output=True, text=True, timeout=120)
+        capture_output=True, text=True, timeout=120,
+        env=None if env is None else {**os.environ, **env})
 
 
 def selfplay_cli(out: pathlib.Path) -> subprocess.CompletedProcess[str]:
@@ -605,8 +606,10 @@ def test_a_ray_address_with_no_cluster_is_a_wts_error_at_once(
         unused.bind(("127.0.0.1", 0))
         port = unused.getsockname()[1]
     address = address.format(port=port)
+    # A folder of Ray's own with no cluster in it, whatever else runs on the machine.
     result = cli("selfplay", "--agent", "random", "--games", "2", "--out",
-                 str(tmp_path / "run"), "--backend", "ray", "--address", address)
+                 str(tmp_path / "run"), "--backend", "ray", "--address", address,
+                 env={"RAY_TMPDIR": str(tmp_path), "RAY_ADDRESS": ""})
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
     assert address in result.stderr and "Ray cluster" in result.stderr
 
