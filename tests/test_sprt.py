@@ -12,7 +12,8 @@ import pytest
 import wts
 from wts.errors import ParameterError, WtsError
 from wts.interfaces import cli
-from wts.players.pairs import openings, play_sprt
+from wts.players.openings import stored_openings, suite_digest
+from wts.players.pairs import play_sprt, suite_openings
 from wts.players.sprt import SPRT, parse_sprt
 
 
@@ -50,10 +51,15 @@ def test_sprt_settings_are_checked() -> None:
             parse_sprt(text)
 
 
-def test_openings_are_undecided_distinct_and_seeded() -> None:
-    suite = openings(20, seed=3)
-    assert len(set(suite)) == 20 and suite == openings(20, seed=3) != openings(20, seed=4)
-    assert all(not wts.Game.from_fen(fen).is_over() and fen.endswith(" 2") for fen in suite)
+def test_a_match_plays_the_stored_suite_its_first_n_or_a_file(tmp_path: Path) -> None:
+    stored = stored_openings()
+    assert suite_openings() == stored and suite_openings(7) == stored[:7]
+    assert all(not wts.Game.from_fen(fen).is_over() and fen.endswith(" 2") for fen in stored)
+    with pytest.raises(ParameterError):
+        suite_openings(len(stored) + 1)
+    own = tmp_path / "own.txt"
+    own.write_text("# mine\n" + "\n".join(stored[40:43]) + "\n")
+    assert suite_openings(own) == suite_openings(str(own)) == stored[40:43]
 
 
 def test_two_levels_stop_with_h1() -> None:
@@ -61,7 +67,7 @@ def test_two_levels_stop_with_h1() -> None:
     assert result.status.verdict == "H1" and result.status.pairs <= 10
     assert all(pair.games[0].a_color == "black" and pair.games[1].a_color == "white"
                for pair in result.pairs)
-    assert result.pairs[0].opening == openings(50, 0)[0]
+    assert result.pairs[0].opening == stored_openings()[0]
 
 
 def test_equal_players_stop_with_h0() -> None:
@@ -115,3 +121,45 @@ def test_the_modules_examples_run() -> None:
 
     for module in (wts.players.sprt, wts.players.pairs):
         assert doctest.testmod(module).failed == 0
+
+
+def test_sprt_openings_file_is_played_and_recorded(tmp_path: Path) -> None:
+    fens = stored_openings()[10:12]
+    own = tmp_path / "two.txt"
+    own.write_text("\n".join(fens) + "\n")
+    out = tmp_path / "match.json"
+    result = play_sprt("greedy", "random", parse_sprt("elo0=0,elo1=400"), seed=5, max_pairs=3,
+                       suite=own, out=out)
+    assert [pair.opening for pair in result.pairs] == [fens[0], fens[1], fens[0]]
+    document = json.loads(out.read_text())
+    assert document["openings"] == 2 and document["openings_sha256"] == suite_digest(fens)
+
+
+def test_a_resume_with_another_suite_is_refused(tmp_path: Path) -> None:
+    test = parse_sprt("elo0=0,elo1=400")
+    out = tmp_path / "match.json"
+    play_sprt("greedy", "random", test, seed=6, max_pairs=1, suite=3, out=out)
+    other = tmp_path / "other.txt"
+    other.write_text("\n".join(stored_openings()[3:6]) + "\n")  # as many openings, others
+    with pytest.raises(WtsError, match="another match"):
+        play_sprt("greedy", "random", test, seed=6, max_pairs=2, suite=other, out=out)
+    same = tmp_path / "same.txt"
+    same.write_text("# the first three\n" + "\n".join(stored_openings()[:3]) + "\n")
+    assert len(play_sprt("greedy", "random", test, seed=6, max_pairs=2, suite=same,
+                         out=out).pairs) == 2
+
+
+def test_the_command_line_takes_an_openings_file(capsys: pytest.CaptureFixture[str],
+                                                 tmp_path: Path) -> None:
+    own = tmp_path / "own.txt"
+    own.write_text(stored_openings()[20] + "\n")
+    out = tmp_path / "sprt.json"
+    assert cli.main(["tournament", "greedy", "random", "--sprt", "elo0=0,elo1=400",
+                     "--max-pairs", "2", "--openings", str(own), "--out", str(out)]) == 0
+    assert "1 openings" in capsys.readouterr().out
+    assert {p["opening"] for p in json.loads(out.read_text())["pairs"]} == {stored_openings()[20]}
+    bad = tmp_path / "bad.txt"
+    bad.write_text("# fine\n" + stored_openings()[0] + "\nnot a position\n")
+    assert cli.main(["tournament", "greedy", "random", "--sprt", "elo0=0,elo1=400",
+                     "--openings", str(bad)]) == 1
+    assert "line 3" in capsys.readouterr().err

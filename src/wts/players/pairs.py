@@ -3,14 +3,16 @@ an SPRT (:mod:`wts.players.sprt`) accepts one of its hypotheses.
 
 ``wts tournament A B --sprt elo0=0,elo1=5,alpha=0.05,beta=0.05`` plays pair
 after pair: pair ``i`` starts both its games from opening ``i`` of the suite
-(:func:`openings`, ``--openings`` of them, used in turn), A black in the
+(:mod:`wts.players.openings`: the stored suite of balanced openings, its first
+``suite`` of them, or a suite file; used in turn), A black in the
 first game and white in the second; each side's seed comes from the match
 seed, the pair and the game, so a pair's games depend on nothing else (the
 backend included). After each pair, in order, the test is updated; the match
 stops at its verdict, or after ``max_pairs`` pairs. With ``out`` every pair
 is saved as it finishes, in one JSON document (written to a temporary name
 and renamed), which also holds the test's status: the same command resumes a
-stopped match from it.
+stopped match from it (the suite's SHA-256 is recorded: a resume with
+another suite is refused).
 
 >>> result = play_sprt("greedy", "random", parse_sprt("elo0=0,elo1=100"), seed=1)
 >>> result.status.verdict, result.status.pairs <= 10
@@ -22,7 +24,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import random
 import tempfile
 import threading
 from collections.abc import Callable
@@ -34,38 +35,31 @@ from wts._seeds import MASK64, splitmix64
 from wts.engine.game import Game
 from wts.engine.pieces import Color
 from wts.engine.squares import SQUARE_NAMES
-from wts.errors import WtsError
+from wts.errors import ParameterTypeError, WtsError
 from wts.params import check_int, check_seed
 from wts.players.agents import make_agent, parse_agent_spec
+from wts.players.openings import read_openings, stored_openings, suite_digest
 from wts.players.sprt import SPRT, SPRTStatus, parse_sprt
 from wts.players.tournament import MAX_TURNS, play_game_or_forfeit
 from wts.scale.backends import check_backend, run_chunks
 
-__all__ = ["FORMAT", "openings", "PairGame", "Pair", "SPRTResult", "play_sprt", "format_sprt",
+__all__ = ["FORMAT", "suite_openings", "PairGame", "Pair", "SPRTResult", "play_sprt", "format_sprt",
            "parse_sprt"]
 
 FORMAT = "wts-sprt/1"
-#: Turns of random moves an opening holds.
-OPENING_TURNS = 2
 
 
-def openings(count: int, seed: int = 0, turns: int = OPENING_TURNS) -> list[str]:
-    """``count`` openings (position strings): ``turns`` turns of uniformly random
-    squares from the empty board, none decided, none twice."""
-    count = check_int(count, "openings", 1, 100_000)
-    rng = random.Random(f"wts-openings:{seed}:{turns}")
-    found: list[str] = []
-    seen: set[str] = set()
-    while len(found) < count:
-        game = Game()
-        for _ in range(turns):
-            legal = game.legal_moves()
-            game.play(rng.choice(legal), rng.choice(legal))
-        fen = game.fen()
-        if not game.is_over() and fen not in seen:
-            seen.add(fen)
-            found.append(Game.from_fen(fen).fen())
-    return found
+def suite_openings(suite: int | str | os.PathLike[str] | None = None) -> list[str]:
+    """The openings of a match: the stored suite (None), its first ``suite``
+    (an int), or the suite file at ``suite`` (a path)."""
+    if suite is None or isinstance(suite, int):
+        stored = stored_openings()
+        if suite is None:
+            return stored
+        return stored[:check_int(suite, "openings", 1, len(stored))]
+    if not isinstance(suite, (str, os.PathLike)):
+        raise ParameterTypeError(f"openings must be a count or a path, not {suite!r}")
+    return read_openings(suite)
 
 
 @dataclass(frozen=True)
@@ -109,6 +103,12 @@ class SPRTResult:
     test: SPRT
     suite: int
     pairs: list[Pair] = field(default_factory=list)
+    openings: tuple[str, ...] = ()
+
+    @property
+    def suite_sha256(self) -> str:
+        """The SHA-256 of the openings played (:func:`wts.players.openings.suite_digest`)."""
+        return suite_digest(self.openings)
 
     @property
     def pentanomial(self) -> tuple[int, int, int, int, int]:
@@ -125,6 +125,7 @@ class SPRTResult:
         """The JSON document of the match: settings, pairs and status."""
         return {"format": FORMAT, "a": self.a, "b": self.b, "seed": self.seed,
                 "sprt": asdict(self.test), "openings": self.suite,
+                "openings_sha256": self.suite_sha256,
                 "pairs": [{"index": p.index, "opening": p.opening,
                            "games": [asdict(g) for g in p.games]} for p in self.pairs],
                 "status": asdict(self.status)}
@@ -176,11 +177,12 @@ def _load(path: Path, result: SPRTResult) -> None:
     except (OSError, ValueError) as exc:
         raise WtsError(f"cannot resume from {path}: {exc}") from None
     wanted = {"format": FORMAT, "a": result.a, "b": result.b, "seed": result.seed,
-              "sprt": asdict(result.test), "openings": result.suite}
+              "sprt": asdict(result.test), "openings": result.suite,
+              "openings_sha256": result.suite_sha256}
     if not isinstance(document, dict) or any(document.get(k) != v for k, v in wanted.items()):
         raise WtsError(f"{path} holds another match (players, seed, test or openings differ); "
                        "give another --out to start afresh")
-    suite = openings(result.suite, result.seed)
+    suite = result.openings
     try:
         for number, item in enumerate(document["pairs"]):
             games = tuple(PairGame(**game) for game in item["games"])
@@ -219,7 +221,8 @@ def _decided(result: SPRTResult) -> bool:
     return result.status.verdict is not None
 
 
-def play_sprt(a: str, b: str, test: SPRT, *, seed: int = 0, suite: int = 50,
+def play_sprt(a: str, b: str, test: SPRT, *, seed: int = 0,
+              suite: int | str | os.PathLike[str] | None = None,
               max_pairs: int = 1000, level: int | None = None,
               time_limit: float | None = None, backend: str = "local",
               workers: int | None = None, address: str | None = None,
@@ -227,10 +230,12 @@ def play_sprt(a: str, b: str, test: SPRT, *, seed: int = 0, suite: int = 50,
               progress: Callable[[SPRTResult], None] | None = None) -> SPRTResult:
     """Play pairs of A against B until ``test`` decides or ``max_pairs`` are played.
 
-    The pairs depend only on the players, ``seed`` and ``suite`` (the
-    number of openings), not on the backend: ``"local"`` plays them one after
-    the other, ``"process"`` and ``"ray"`` ``workers`` at a time (the test is
-    updated in pair order, and pairs played past the verdict are dropped).
+    The pairs depend only on the players, ``seed`` and ``suite`` (None: the
+    stored suite of balanced openings; an int: its first ``suite``; a path: a
+    suite file, :func:`wts.players.openings.read_openings`), not on the
+    backend: ``"local"`` plays them one after the other, ``"process"`` and
+    ``"ray"`` ``workers`` at a time (the test is updated in pair order, and
+    pairs played past the verdict are dropped).
     ``out`` saves the match after every pair and resumes one saved there.
     """
     for spec in (a, b):
@@ -239,11 +244,12 @@ def play_sprt(a: str, b: str, test: SPRT, *, seed: int = 0, suite: int = 50,
     seed = check_seed(seed)
     max_pairs = check_int(max_pairs, "max_pairs", 1, 1_000_000)
     backend, count = check_backend(backend, workers, address)
-    result = SPRTResult(a, b, seed, test, check_int(suite, "openings", 1, 100_000))
+    fens = suite_openings(suite)
+    result = SPRTResult(a, b, seed, test, len(fens), openings=tuple(fens))
     path = None if out is None else Path(out)
     if path is not None and path.exists():
         _load(path, result)
-    suite_fens = openings(result.suite, seed)
+    suite_fens = result.openings
     while not _decided(result) and len(result.pairs) < max_pairs:
         first = len(result.pairs)
         batch = min(count, max_pairs - first)
@@ -284,7 +290,8 @@ def format_sprt(result: SPRTResult) -> str:
 
     lines = [
         f"wts tournament: {result.a} vs {result.b}, SPRT elo0={test.elo0:g} elo1={test.elo1:g} "
-        f"alpha={test.alpha:g} beta={test.beta:g}, {result.suite} openings, seed {result.seed}",
+        f"alpha={test.alpha:g} beta={test.beta:g}, {result.suite} openings "
+        f"(SHA-256 {result.suite_sha256[:12]}), seed {result.seed}",
         f"  pairs          {status.pairs} ({games} games, each opening with colours swapped)",
         f"  pentanomial    {' '.join(str(n) for n in status.pentanomial)}  "
         "(pairs scoring 0, 1/2, 1, 3/2, 2 for A)",

@@ -478,13 +478,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="play openings in pairs, colours swapped, until a sequential "
                         "test decides: elo0, elo1, alpha, beta (default 0, 5, 0.05, 0.05); "
                         "--games is then ignored")
-    parser.add_argument("--openings", type=arguments.integer("a number of openings", 1, 100_000),
-                        default=50, help="openings of the --sprt suite (default 50)")
+    parser.add_argument("--openings", type=_openings, default=None, metavar="FILE|N",
+                        help="--sprt plays the openings of FILE (one position string a line, "
+                        "# comments), or the first N of the stored suite of 100 balanced "
+                        "openings (default: all of them)")
     parser.add_argument("--max-pairs", type=arguments.integer("a number of pairs", 1, 1_000_000),
                         default=1000, help="--sprt stops after this many pairs (default 1000)")
     parser.add_argument("--out", default=None, metavar="FILE",
                         help="--sprt saves every pair and the test's status here as JSON, and "
                         "resumes a match saved there")
+
+
+def _openings(text: str) -> int | str:
+    """A count (digits only: give ``./50`` for a file named 50) or a file's path."""
+    if text.isdigit():
+        return arguments.integer("a number of openings", 1, 100_000)(text)
+    return text
 
 
 def _sprt(text: str) -> object:
