@@ -101,5 +101,10 @@ def test_malformed_client_lines_are_refused(line: str) -> None:
 def test_the_modules_examples_run(module: str) -> None:
     import doctest
     import importlib
+    import threading
 
+    before = set(threading.enumerate())
     assert doctest.testmod(importlib.import_module(f"wts.engines.{module}")).failed == 0
+    # the examples close what they start: no engine's reader thread is left
+    left = [t for t in threading.enumerate() if t not in before and t.name.startswith("wts-")]
+    assert not left, left

@@ -10,11 +10,17 @@ that break it) and answers isready; then, at the first ``go``:
 - ``flood``: writes 300 KB to stderr, then answers;
 - ``refuse``: answers ``error`` to go;
 - ``version``: speaks protocol version 2 in the handshake;
-- ``silent``: never completes the handshake.
+- ``silent``: never completes the handshake;
+- ``forker``: starts a child (``sleep``) at the handshake, which keeps the
+  engine's pipes open, and names its pid in ``id name``;
+- ``setsid``: the same, but the child leaves the engine's session (``setsid``);
+- ``early``: says ``move A1`` unasked, right after ``ready``;
+- ``errposition``: answers ``position`` with ``error``.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -29,10 +35,22 @@ def main(mode: str) -> None:
         if word == "wtsp":
             if mode == "silent":
                 continue
-            say("id name misbehaving " + mode)
+            child = ""
+            if mode in ("forker", "setsid"):
+                pid = os.fork()
+                if pid == 0:
+                    if mode == "setsid":
+                        os.setsid()
+                    os.execvp("sleep", ["sleep", "600"])
+                child = f" {pid}"
+            say("id name misbehaving " + mode + child)
             say("id author the wts tests")
             say("protocol " + ("2" if mode == "version" else "1"))
             say("ready")
+            if mode == "early":
+                say("move A1")
+        elif word == "position" and mode == "errposition":
+            say("error I refuse this position")
         elif word == "isready":
             say("readyok")
         elif word == "go":

@@ -23,9 +23,11 @@ cancelling a call kills the engine.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import os
 import queue
+import select
 import shlex
 import signal
 import subprocess
@@ -33,7 +35,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import IO, Any, TypeVar
@@ -53,7 +55,8 @@ from wts.engines.errors import (
 from wts.engines.protocol import Info, Limit, Option
 from wts.errors import ParameterError, ParameterTypeError
 
-__all__ = ["Engine", "AsyncEngine", "PlayResult", "split_command", "STDERR_LIMIT"]
+__all__ = ["Engine", "AsyncEngine", "PlayResult", "split_command", "kill_all_engines",
+           "STDERR_LIMIT"]
 
 #: Characters of an engine's standard error kept for the report.
 STDERR_LIMIT = 16_384
@@ -120,11 +123,34 @@ class _Stderr:
             self.text = (self.text + chunk)[-self.limit:]
 
 
+def _chunks(stream: IO[bytes], closed: threading.Event) -> Iterator[bytes]:
+    """What ``stream`` gives, until its end or until ``closed`` is set. The
+    pipe's descriptor is polled, never read blocking: a child the engine left
+    behind may hold the pipe open for ever, and the reader must still end."""
+    if sys.platform == "win32":  # no select on pipes
+        while not closed.is_set():
+            chunk = stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536)
+            if not chunk:
+                return
+            yield chunk
+        return
+    fd = stream.fileno()
+    while not closed.is_set():
+        ready, _, _ = select.select([fd], [], [], 0.1)
+        if ready:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return
+            yield chunk
+
+
 def _read_lines(stream: IO[bytes], lines: queue.Queue[str | None],
                 closed: threading.Event) -> None:
     """Put each line of ``stream`` on ``lines`` (a line too long is cut short and
     refused by the parser), then None at the end. ``lines`` is bounded, so an
-    engine that writes without being read waits; ``closed`` ends the wait."""
+    engine that writes without being read waits; ``closed`` ends the wait.
+    The reader closes its own stream (closing it from another thread would
+    wait for the reader)."""
 
     def put(item: str | None) -> None:
         while not closed.is_set():
@@ -134,53 +160,94 @@ def _read_lines(stream: IO[bytes], lines: queue.Queue[str | None],
             except queue.Full:
                 continue
 
+    def line(raw: bytes) -> str:
+        return raw.decode("utf-8", "replace").rstrip("\r")
+
+    buffer = bytearray()
+    skipping = False  # the rest of a line too long is dropped
     try:
-        while True:
-            raw = stream.readline(protocol.MAX_LINE + 2)
-            if not raw:
-                break
-            if not raw.endswith(b"\n") and len(raw) > protocol.MAX_LINE:
-                # the rest of the line is dropped; the parser refuses the long line
-                while True:
-                    more = stream.readline(protocol.MAX_LINE)
-                    if not more or more.endswith(b"\n"):
-                        break
-            put(raw.decode("utf-8", "replace").rstrip("\r\n"))
+        for chunk in _chunks(stream, closed):
+            buffer += chunk
+            while True:
+                end = buffer.find(b"\n")
+                if end < 0:
+                    if len(buffer) > protocol.MAX_LINE:
+                        if not skipping:  # the parser refuses the long line
+                            put(line(bytes(buffer[:protocol.MAX_LINE + 1])))
+                            skipping = True
+                        buffer.clear()
+                    break
+                raw = bytes(buffer[:min(end, protocol.MAX_LINE + 1)])
+                del buffer[:end + 1]
+                if skipping:
+                    skipping = False
+                else:
+                    put(line(raw))
+        if buffer and not skipping:
+            put(line(bytes(buffer)))
     except (OSError, ValueError):
         pass
+    finally:
+        with contextlib.suppress(OSError):
+            stream.close()
     put(None)
 
 
-def _read_stderr(stream: IO[bytes], sink: _Stderr) -> None:
+def _read_stderr(stream: IO[bytes], sink: _Stderr, closed: threading.Event) -> None:
     try:
-        while True:
-            chunk = stream.read1(4096) if hasattr(stream, "read1") else stream.read(4096)
-            if not chunk:
-                break
+        for chunk in _chunks(stream, closed):
             sink.add(chunk.decode("utf-8", "replace"))
     except (OSError, ValueError):
         pass
+    finally:
+        with contextlib.suppress(OSError):
+            stream.close()
+
+
+# The engines running, by pid: killed when the process exits or, in a pool's
+# worker, when the worker is terminated (see kill_all_engines).
+_LIVE: dict[int, tuple[subprocess.Popen[bytes], threading.Event]] = {}
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    """SIGKILL to the engine's process group (its own session), even once the
+    engine itself ended: children it started may still run in the group."""
+    try:
+        if sys.platform != "win32":
+            os.killpg(process.pid, signal.SIGKILL)
+        else:
+            process.kill()
+    except (ProcessLookupError, PermissionError):
+        if process.poll() is None:
+            with contextlib.suppress(OSError):
+                process.kill()
 
 
 def _kill(process: subprocess.Popen[bytes], closed: threading.Event) -> None:
-    """Kill the engine's process group (its own session), then reap it; ``closed``
-    releases its reader thread."""
+    """Kill the engine's process group, then reap the engine (a bounded wait);
+    ``closed`` tells its reader threads to end (they close their streams)."""
     closed.set()
-    if process.poll() is None:
-        try:
-            if sys.platform != "win32":
-                os.killpg(process.pid, signal.SIGKILL)
-            else:
-                process.kill()
-        except (ProcessLookupError, PermissionError):
-            with contextlib.suppress(OSError):
-                process.kill()
+    _LIVE.pop(process.pid, None)
+    _kill_group(process)
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(5)
-    for stream in (process.stdin, process.stdout, process.stderr):
-        if stream is not None:
-            with contextlib.suppress(OSError):
-                stream.close()
+    if process.stdin is not None:
+        with contextlib.suppress(OSError, ValueError):
+            process.stdin.close()
+
+
+def kill_all_engines() -> None:
+    """Kill the process group of every engine this process runs, at once and
+    without waiting: for the end of the process (atexit) and for a pool's
+    worker being terminated (its SIGTERM handler), which ends without running
+    the engines' own clean-up."""
+    for process, closed in list(_LIVE.values()):
+        closed.set()
+        _kill_group(process)
+    _LIVE.clear()
+
+
+atexit.register(kill_all_engines)
 
 
 class Engine:
@@ -210,13 +277,18 @@ class Engine:
         self._stderr = _Stderr(stderr_limit)
         self._ended = False
         self._sent: tuple[str, tuple[TurnResult, ...]] | None = None
+        # Commands with no answer of their own sent since the last answer: an
+        # ``error`` may answer one of them rather than the request read for.
+        self._unanswered: list[str] = []
         assert process.stdout is not None and process.stderr is not None
         self._threads = [
             threading.Thread(target=_read_lines, args=(process.stdout, self._lines, self._closed),
                              name="wts-engine-stdout", daemon=True),
-            threading.Thread(target=_read_stderr, args=(process.stderr, self._stderr),
+            threading.Thread(target=_read_stderr,
+                             args=(process.stderr, self._stderr, self._closed),
                              name="wts-engine-stderr", daemon=True),
         ]
+        _LIVE[process.pid] = (process, self._closed)
         for thread in self._threads:
             thread.start()
         self._finalizer = weakref.finalize(self, _kill, process, self._closed)
@@ -295,9 +367,12 @@ class Engine:
     close = quit
 
     def kill(self) -> None:
-        """Kill the engine's process group now."""
+        """Kill the engine's process group now; its reader threads end with it."""
         self._ended = True
         self._finalizer()
+        for thread in self._threads:
+            if thread is not threading.current_thread():
+                thread.join(1)  # bounded: they poll ``closed`` every 0.1 s
 
     def __enter__(self) -> Engine:
         return self
@@ -342,6 +417,9 @@ class Engine:
             stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             raise self._fail(self._terminated("while a command was sent")) from None
+        word = line.split(" ", 1)[0]
+        if word in ("newgame", "setoption", "position"):
+            self._unanswered.append(word)
 
     def _terminated(self, when: str) -> EngineTerminatedError:
         with contextlib.suppress(subprocess.TimeoutExpired):
@@ -382,9 +460,38 @@ class Engine:
         except EngineProtocolError as exc:
             raise self._fail(EngineProtocolError(f"during {what}: {exc}")) from None
         if isinstance(parsed, protocol.EngineErrorLine):
+            earlier = ", ".join(dict.fromkeys(self._unanswered))
             raise self._fail(EngineProtocolError(
-                f"the engine answered {what} with an error: {parsed.text}"))
+                f"the engine answered {what} with an error: {parsed.text}" if not earlier else
+                f"the engine answered with an error, to {what} or to an earlier command it "
+                f"does not acknowledge ({earlier}): {parsed.text}"))
         return parsed
+
+    def _drain(self, what: str) -> None:
+        """Refuse what the engine said unasked before ``what`` is sent: it would
+        otherwise be taken as the answer."""
+        while True:
+            try:
+                line = self._lines.get_nowait()
+            except queue.Empty:
+                return
+            if line is None:
+                with contextlib.suppress(queue.Full):
+                    self._lines.put_nowait(None)
+                raise self._fail(self._terminated(f"before {what}"))
+            if not line.strip():
+                continue
+            try:
+                parsed = protocol.parse_engine_line(line)
+            except EngineProtocolError as exc:
+                raise self._fail(EngineProtocolError(f"before {what}: {exc}")) from None
+            if isinstance(parsed, protocol.EngineErrorLine):
+                earlier = ", ".join(dict.fromkeys(self._unanswered)) or "an earlier command"
+                raise self._fail(EngineProtocolError(
+                    f"the engine answered an earlier command ({earlier}) with an error, "
+                    f"before {what} was sent: {parsed.text}"))
+            raise self._fail(EngineProtocolError(
+                f"before {what} was sent, the engine said something unasked: {line[:200]!r}"))
 
     def _expect(self, deadline: float | None, what: str) -> protocol.EngineLine:
         parsed = self._next(deadline, what)
@@ -401,6 +508,7 @@ class Engine:
         while True:
             line = self._expect(deadline, "isready")
             if isinstance(line, protocol.ReadyOk):
+                self._unanswered.clear()
                 return
             if not isinstance(line, protocol.Info):
                 raise self._fail(EngineProtocolError(f"expected readyok, got {line}"))
@@ -463,13 +571,14 @@ class Engine:
             raise ParameterError(f"the game is over ({game.status.words}): there is no move "
                                  "to ask for")
         limit = limit or Limit()
+        what = f"go {name}"
         position = self._position(game)
         self._send(position)
+        self._drain(what)
         started = time.monotonic()
         self._send(protocol.format_go(name, limit))
         allowed = self._deadline(name, limit)
         deadline = None if allowed is None else started + allowed
-        what = f"go {name}"
         merged = Info()
         stopped = False
         try:
@@ -499,6 +608,7 @@ class Engine:
                 if not isinstance(line, protocol.Move):
                     raise self._fail(EngineProtocolError(f"expected info or move after go, "
                                                          f"got {line}"))
+                self._unanswered.clear()
                 break
         except KeyboardInterrupt:
             self.kill()
@@ -522,6 +632,7 @@ class Engine:
                                    protocol.RulesIllegal)):
             raise self._fail(EngineProtocolError(f"expected a rules answer to {line!r}, "
                                                  f"got {answer}"))
+        self._unanswered.clear()
         return answer
 
     def rules_status(self, fen: str) -> protocol.RulesStatus:

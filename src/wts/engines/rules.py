@@ -20,6 +20,7 @@ theirs), started at the first request and ended with the process.
 >>> game = Game.from_setup(black=["H5"], white=["F5", "G5"], eggs=["C3"])
 >>> game.play("E5", "A1").hatched
 (Hatch(C3, Color.BLACK, wave=1),)
+>>> Game.close()  # the program quits; the next request would start it again
 """
 
 from __future__ import annotations

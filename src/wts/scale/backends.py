@@ -124,8 +124,10 @@ def run_chunks(
 def _start_worker(driver: int) -> None:
     """Workers leave Ctrl-C to the driver, which stops them; on Linux a worker
     also ends with its driver, even one killed outright (``kill -9``), instead
-    of playing its chunk to the end for nobody."""
+    of playing its chunk to the end for nobody. A worker terminated (SIGTERM,
+    how the pool ends its workers) first kills the engine programs it runs."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _end_worker)
     if sys.platform.startswith("linux"):
         try:
             ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
@@ -133,6 +135,15 @@ def _start_worker(driver: int) -> None:
             return
         if os.getppid() != driver:  # the driver died before the line above
             os._exit(1)
+
+
+def _end_worker(signum: int, frame: object) -> None:
+    """A worker's SIGTERM: the engine programs it started die with it (their
+    own sessions would outlive it), then it exits at once."""
+    client = sys.modules.get("wts.engines.client")  # loaded only if engines were run
+    if client is not None:
+        client.kill_all_engines()
+    os._exit(128 + signum)
 
 
 @contextlib.contextmanager

@@ -1,0 +1,138 @@
+"""The engine client's processes and threads: nothing an engine starts outlives
+it, nothing hangs the caller, and lines the client did not ask for are refused."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+
+import wts
+from wts.engines import Engine, Limit
+from wts.engines.errors import EngineProtocolError
+from wts.scale import backends
+
+MISBEHAVING = Path(__file__).resolve().parent / "engines" / "misbehaving.py"
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(),
+                                reason="needs /proc and fork")
+
+
+def misbehaving(mode: str) -> list[str]:
+    return [sys.executable, str(MISBEHAVING), mode]
+
+
+def running(pid: int) -> bool:
+    """The process exists and is not a zombie (a killed one waiting to be reaped)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def ends(pid: int) -> bool:
+    """Whether the process ends (a SIGKILL is delivered when the process is next
+    scheduled, so a killed one may show as running for a moment)."""
+    for _ in range(1000):
+        if not running(pid):
+            return True
+        threading.Event().wait(0.01)
+    return False
+
+
+def child_pid(engine: Engine) -> int:
+    return int(engine.name.split()[-1])
+
+
+@pytest.fixture
+def no_thread_left() -> Iterator[None]:
+    before = set(threading.enumerate())
+    yield
+    left = [t for t in threading.enumerate() if t not in before and t.name.startswith("wts-")]
+    assert not left, left
+
+
+def quit_in_a_thread(engine: Engine) -> bool:
+    """Whether ``engine.quit()`` returned (a hang is reported, not waited for)."""
+    thread = threading.Thread(target=engine.quit, daemon=True)
+    thread.start()
+    thread.join(30)
+    return not thread.is_alive()
+
+
+def test_a_child_holding_the_engines_pipes_is_killed_and_quit_returns(
+        no_thread_left: None) -> None:
+    engine = Engine.popen(misbehaving("forker"))
+    child = child_pid(engine)
+    try:
+        assert quit_in_a_thread(engine)
+        assert ends(child)  # its process group was killed, though the engine had exited
+    finally:
+        if running(child):
+            os.kill(child, signal.SIGKILL)
+
+
+def test_a_child_that_left_the_engines_session_cannot_hang_the_caller(
+        no_thread_left: None) -> None:
+    engine = Engine.popen(misbehaving("setsid"))
+    child = child_pid(engine)
+    try:
+        assert quit_in_a_thread(engine)
+        assert not any(thread.is_alive() for thread in engine._threads)
+    finally:
+        os.kill(child, signal.SIGKILL)
+
+
+_KEPT: list[Engine] = []
+
+
+def start_a_forking_engine(_: object) -> tuple[int, int]:
+    """In a pool's worker: an engine left running, with a child of its own."""
+    engine = Engine.popen(misbehaving("forker"))
+    _KEPT.append(engine)
+    return engine._process.pid, child_pid(engine)
+
+
+def test_a_terminated_pool_worker_kills_its_engines() -> None:
+    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=backends._start_worker, initargs=(os.getpid(),))
+    pids: tuple[int, int] = (0, 0)
+    try:
+        pids = pool.submit(start_a_forking_engine, None).result(60)
+        backends._stop_pool(pool)  # as on Ctrl-C: the workers are terminated
+        assert ends(pids[0]) and ends(pids[1])
+    finally:
+        backends._stop_pool(pool)
+        for pid in pids:
+            if pid and running(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_a_move_the_client_did_not_ask_for_is_refused(no_thread_left: None) -> None:
+    engine = Engine.popen(misbehaving("early"))
+    try:
+        while engine._lines.empty():  # the unasked line reaches the client
+            threading.Event().wait(0.01)
+        with pytest.raises(EngineProtocolError, match=r"before go.*unasked.*move A1"):
+            engine.play(wts.Game(), "black", Limit(movetime=0.5))
+    finally:
+        engine.kill()
+
+
+def test_an_error_answering_position_names_the_command_it_answers(
+        no_thread_left: None) -> None:
+    engine = Engine.popen(misbehaving("errposition"))
+    try:
+        with pytest.raises(EngineProtocolError,
+                           match=r"earlier command.*position.*I refuse this position"):
+            engine.play(wts.Game(), "black", Limit(movetime=0.5))
+    finally:
+        engine.kill()
