@@ -300,3 +300,28 @@ def test_an_engine_plays_itself_in_selfplay(c_engine: str, tmp_path: Path) -> No
     assert report.games == 2 and report.examples > 0
     data = load(tmp_path / "run")
     assert data.agent == "engine:" + c_engine  # the command keeps its case
+
+
+@pytest.mark.parametrize(("command", "said", "unsaid"), [
+    ("engine-check", "feature rules", "--rules"),  # engine-check has no --rules flag
+    ("tournament", "engine:CMD", None),
+    ("ladder", "engine:CMD", None),
+])
+def test_the_help_names_engine_programs_and_only_real_flags(
+        command: str, said: str, unsaid: str | None,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main([command, "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert said in text
+    assert unsaid is None or unsaid not in text
+    if command == "tournament":
+        assert "engine:CMD gets it as its movetime" in text and "1 s" in text
+
+
+def test_the_protocol_document_agrees_with_the_client_and_engine_check() -> None:
+    text = " ".join((ROOT / "docs" / "protocol.md").read_text().split())
+    assert "| `id author TEXT` | its author. Expected |" in text  # engine-check fails without
+    assert "4294967295" in text.split("**`rules status POSITION`**")[1]  # the turn cap's draw
+    for fact in ("lower-case file", "sends `newgame` before the first `position`",
+                 "gets it again mid-session", "standard error", "`setsid`"):
+        assert fact in text, fact

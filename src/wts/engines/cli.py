@@ -32,8 +32,9 @@ def add_parsers(commands: Any) -> None:
         "engine-check", help="check that a program speaks the engine protocol correctly",
         description="Run a program as an engine and check it against the protocol: the "
         "handshake, options, games from set-up positions and sudden death, time limits, "
-        "stop, isready, quit, and answers to malformed input; with --rules, also its rules "
-        "part against this package's rules. Prints a report; exits 1 if a check failed.",
+        "stop, isready, quit, and answers to malformed input; for an engine that declares "
+        "'feature rules', also its rules part against this package's rules. Prints a "
+        "report; exits 1 if a check failed.",
     )
     check.add_argument("program", metavar="CMD",
                        help="the engine's command line, as one argument (split like a shell)")

@@ -388,7 +388,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--levels", type=_levels, default=list(CLI_LEVELS),
                         help="MCTS levels, as 1,2,3 or 1-3 (default 1-3)")
     parser.add_argument("--anchors", type=_anchors, default=list(CLI_ANCHORS),
-                        help="fixed players every level meets, the first rated 0 (default "
+                        help="fixed players every level meets, the first rated 0; any "
+                        "agent, engine:CMD included (a program speaking the engine protocol, "
+                        "movetime 1 s plus 1 s of margin) (default "
                         f"{','.join(CLI_ANCHORS)}; openspiel-mcts:1000 is the yardstick, "
                         "at about 6 s a move)")
     parser.add_argument("--games", type=_even_games, default=CLI_GAMES,

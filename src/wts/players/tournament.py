@@ -456,8 +456,9 @@ def format_result(result: MatchResult, level: int | None = None) -> str:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``wts tournament``."""
     parser.add_argument("a", type=arguments.agent_spec, metavar="A",
-                        help="first agent: random, greedy, mcts, mcts:LEVEL, openspiel-mcts "
-                        "or openspiel-mcts:SIMULATIONS")
+                        help="first agent: random, greedy, mcts, mcts:LEVEL, openspiel-mcts, "
+                        "openspiel-mcts:SIMULATIONS, or engine:CMD, a program speaking the "
+                        "engine protocol (docs/protocol.md; CMD split like a shell)")
     parser.add_argument("b", type=arguments.agent_spec, metavar="B",
                         help="second agent, the same way")
     parser.add_argument("--games", type=arguments.game_count(1), default=100,
@@ -467,8 +468,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="level of an mcts agent given without one (default 3)")
     parser.add_argument("--time-limit", type=arguments.time_limit, default=None,
                         metavar="SECONDS",
-                        help="MCTS searches this long per move instead of a playout budget "
-                        "(results then depend on the machine)")
+                        help="MCTS searches this long per move instead of a playout budget, "
+                        "and an engine:CMD gets it as its movetime (default for an engine: 1 s, "
+                        "plus 1 s of margin before it forfeits on time); results then depend "
+                        "on the machine")
     parser.add_argument("--jobs", type=arguments.jobs, default=1,
                         help="games played at once on threads, local backend (default 1)")
     arguments.add_backend_arguments(parser)
