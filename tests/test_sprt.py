@@ -12,8 +12,9 @@ import pytest
 import wts
 from wts.errors import ParameterError, WtsError
 from wts.interfaces import cli
+from wts.players import pairs
 from wts.players.openings import stored_openings, suite_digest
-from wts.players.pairs import play_sprt, suite_openings
+from wts.players.pairs import SPRTResult, play_sprt, suite_openings
 from wts.players.sprt import SPRT, parse_sprt
 
 
@@ -91,6 +92,33 @@ def test_a_stopped_match_resumes_where_it_stopped(tmp_path: Path) -> None:
     out.write_text(json.dumps(document))
     with pytest.raises(WtsError, match="cannot resume"):
         play_sprt("greedy", "random", test, seed=2, out=out)
+
+
+def test_a_match_is_not_saved_after_every_pair_but_kept_on_ctrl_c(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each save writes the whole match: one a pair made --out quadratic.
+    test = parse_sprt("elo0=0,elo1=400")
+    whole = play_sprt("greedy", "random", test, seed=4, max_pairs=6)
+    saves: list[int] = []
+    save = pairs._save
+
+    def counted(path: Path, result: SPRTResult) -> None:
+        saves.append(len(result.pairs))
+        save(path, result)
+
+    monkeypatch.setattr(pairs, "_save", counted)
+    monkeypatch.setattr(pairs, "SAVE_EVERY", 1e9, raising=False)  # none falls due
+
+    def interrupt(result: SPRTResult) -> None:
+        if len(result.pairs) == 3:
+            raise KeyboardInterrupt
+
+    out = tmp_path / "match.json"
+    with pytest.raises(KeyboardInterrupt):
+        play_sprt("greedy", "random", test, seed=4, max_pairs=6, out=out, progress=interrupt)
+    assert saves == [3] and len(json.loads(out.read_text())["pairs"]) == 3
+    again = play_sprt("greedy", "random", test, seed=4, max_pairs=6, out=out)
+    assert saves == [3, len(whole.pairs)] and again.pairs == whole.pairs
 
 
 def test_the_process_backend_plays_the_same_pairs() -> None:

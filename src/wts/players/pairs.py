@@ -8,11 +8,12 @@ after pair: pair ``i`` starts both its games from opening ``i`` of the suite
 first game and white in the second; each side's seed comes from the match
 seed, the pair and the game, so a pair's games depend on nothing else (the
 backend included). After each pair, in order, the test is updated; the match
-stops at its verdict, or after ``max_pairs`` pairs. With ``out`` every pair
-is saved as it finishes, in one JSON document (written to a temporary name
-and renamed), which also holds the test's status: the same command resumes a
-stopped match from it (the suite's SHA-256 is recorded: a resume with
-another suite is refused).
+stops at its verdict, or after ``max_pairs`` pairs. With ``out`` the pairs
+are saved as they finish, at most once a second (every save writes the whole
+match) and when the match ends or is interrupted, in one JSON document
+(written to a temporary name and renamed), which also holds the test's
+status: the same command resumes a stopped match from it (the suite's
+SHA-256 is recorded: a resume with another suite is refused).
 
 >>> result = play_sprt("greedy", "random", parse_sprt("elo0=0,elo1=100"), seed=1)
 >>> result.status.verdict, result.status.pairs <= 10
@@ -26,6 +27,7 @@ import math
 import os
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -47,6 +49,9 @@ __all__ = ["FORMAT", "suite_openings", "PairGame", "Pair", "SPRTResult", "play_s
            "parse_sprt"]
 
 FORMAT = "wts-sprt/1"
+#: Seconds between two saves of a match in progress: each writes every pair so
+#: far, so saving after every pair would make a long match's saving quadratic.
+SAVE_EVERY = 1.0
 
 
 def suite_openings(suite: int | str | os.PathLike[str] | None = None) -> list[str]:
@@ -236,7 +241,8 @@ def play_sprt(a: str, b: str, test: SPRT, *, seed: int = 0,
     backend: ``"local"`` plays them one after the other, ``"process"`` and
     ``"ray"`` ``workers`` at a time (the test is updated in pair order, and
     pairs played past the verdict are dropped).
-    ``out`` saves the match after every pair and resumes one saved there.
+    ``out`` saves the match as pairs finish (at most every :data:`SAVE_EVERY`
+    seconds, and when it ends or is interrupted) and resumes one saved there.
     """
     for spec in (a, b):
         parse_agent_spec(spec)
@@ -249,7 +255,20 @@ def play_sprt(a: str, b: str, test: SPRT, *, seed: int = 0,
     path = None if out is None else Path(out)
     if path is not None and path.exists():
         _load(path, result)
-    suite_fens = result.openings
+    try:
+        _play_pairs(result, max_pairs, count, time_limit, level, backend, workers, address,
+                    path, progress)
+    finally:  # the pairs played so far are kept, also on Ctrl-C or a failure
+        if path is not None:
+            _save(path, result)
+    return result
+
+
+def _play_pairs(result: SPRTResult, max_pairs: int, count: int, time_limit: float | None,
+                level: int | None, backend: str, workers: int | None, address: str | None,
+                path: Path | None, progress: Callable[[SPRTResult], None] | None) -> None:
+    a, b, seed, suite_fens = result.a, result.b, result.seed, result.openings
+    saved = time.monotonic()
     while not _decided(result) and len(result.pairs) < max_pairs:
         first = len(result.pairs)
         batch = min(count, max_pairs - first)
@@ -262,15 +281,13 @@ def play_sprt(a: str, b: str, test: SPRT, *, seed: int = 0,
             done[number] = pair
         for number in range(batch):
             result.pairs.append(done[number])
-            if path is not None:
+            if path is not None and time.monotonic() - saved >= SAVE_EVERY:
                 _save(path, result)
+                saved = time.monotonic()
             if progress is not None:
                 progress(result)
             if _decided(result):
                 break  # the pairs played past the verdict are not counted
-    if path is not None:
-        _save(path, result)
-    return result
 
 
 def format_sprt(result: SPRTResult) -> str:
