@@ -16,7 +16,7 @@ import pytest
 
 import wts
 from wts.engines import Engine, Limit
-from wts.engines.errors import EngineProtocolError
+from wts.engines.errors import EngineProtocolError, EngineTerminatedError
 from wts.scale import backends
 
 MISBEHAVING = Path(__file__).resolve().parent / "engines" / "misbehaving.py"
@@ -134,5 +134,16 @@ def test_an_error_answering_position_names_the_command_it_answers(
         with pytest.raises(EngineProtocolError,
                            match=r"earlier command.*position.*I refuse this position"):
             engine.play(wts.Game(), "black", Limit(movetime=0.5))
+    finally:
+        engine.kill()
+
+
+def test_a_failed_rules_request_is_named_in_the_error(no_thread_left: None) -> None:
+    engine = Engine.popen(misbehaving("rulesexit"))
+    fen = wts.Game().fen()
+    try:
+        with pytest.raises(EngineTerminatedError,
+                           match=f"status 4 .*the request: rules play {fen} A1 B1"):
+            engine.rules_play(fen, wts.parse_square("A1"), wts.parse_square("B1"))
     finally:
         engine.kill()

@@ -15,7 +15,8 @@ that break it) and answers isready; then, at the first ``go``:
   engine's pipes open, and names its pid in ``id name``;
 - ``setsid``: the same, but the child leaves the engine's session (``setsid``);
 - ``early``: says ``move A1`` unasked, right after ``ready``;
-- ``errposition``: answers ``position`` with ``error``.
+- ``errposition``: answers ``position`` with ``error``;
+- ``rulesexit``: declares ``feature rules``, and exits at the first rules request.
 """
 
 from __future__ import annotations
@@ -46,11 +47,15 @@ def main(mode: str) -> None:
             say("id name misbehaving " + mode + child)
             say("id author the wts tests")
             say("protocol " + ("2" if mode == "version" else "1"))
+            if mode == "rulesexit":
+                say("feature rules")
             say("ready")
             if mode == "early":
                 say("move A1")
         elif word == "position" and mode == "errposition":
             say("error I refuse this position")
+        elif word == "rules" and mode == "rulesexit":
+            sys.exit(4)
         elif word == "isready":
             say("readyok")
         elif word == "go":

@@ -626,8 +626,12 @@ class Engine:
         if "rules" not in self.features:
             raise ParameterError("the engine does not declare 'feature rules': it answers no "
                                  "rules requests")
-        self._send(line)
-        answer = self._expect(time.monotonic() + self.timeout, " ".join(line.split()[:2]))
+        try:
+            self._send(line)
+            answer = self._expect(time.monotonic() + self.timeout, " ".join(line.split()[:2]))
+        except EngineError as exc:
+            # an engine may fail only after many requests: name the one that failed
+            raise type(exc)(f"{exc} (the request: {line})") from None
         if not isinstance(answer, (protocol.RulesStatus, protocol.RulesResult,
                                    protocol.RulesIllegal)):
             raise self._fail(EngineProtocolError(f"expected a rules answer to {line!r}, "
