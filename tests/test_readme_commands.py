@@ -160,7 +160,7 @@ def test_the_caption_tells_what_happened() -> None:
     for played in history[:first - 1]:
         before.play(played.black_move, played.white_move)
     # The oldest egg once the captured pieces are gone.
-    assert hatched.square == [egg for egg in before.eggs if egg not in taken.squares][0]
+    assert hatched.square == next(egg for egg in before.eggs if egg not in taken.squares)
     assert game.winner is not None
     winner, last_move, start, end = row.groups()
     assert winner == game.winner.value
