@@ -323,5 +323,6 @@ def test_the_protocol_document_agrees_with_the_client_and_engine_check() -> None
     assert "| `id author TEXT` | its author. Expected |" in text  # engine-check fails without
     assert "4294967295" in text.split("**`rules status POSITION`**")[1]  # the turn cap's draw
     for fact in ("lower-case file", "sends `newgame` before the first `position`",
-                 "gets it again mid-session", "standard error", "`setsid`"):
+                 "gets it again mid-session", "standard error", "`setsid`",
+                 "sends `isready` after every `position`"):
         assert fact in text, fact

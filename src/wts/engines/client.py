@@ -467,24 +467,25 @@ class Engine:
                 f"does not acknowledge ({earlier}): {parsed.text}"))
         return parsed
 
-    def _drain(self, what: str) -> None:
-        """Refuse what the engine said unasked before ``what`` is sent: it would
-        otherwise be taken as the answer."""
+    def _sync(self, what: str) -> None:
+        """``isready`` before ``what`` is sent, and ``readyok`` awaited: anything
+        the engine says first answers no request of ours. An ``error`` answers
+        an earlier command (newgame, position, setoption); a ``move`` or an
+        ``info`` was said unasked, and would otherwise be taken as the answer."""
+        self._send("isready")
+        deadline = time.monotonic() + self.timeout
         while True:
-            try:
-                line = self._lines.get_nowait()
-            except queue.Empty:
-                return
+            line = self._readline(deadline, f"the isready sent before {what}")
             if line is None:
-                with contextlib.suppress(queue.Full):
-                    self._lines.put_nowait(None)
-                raise self._fail(self._terminated(f"before {what}"))
-            if not line.strip():
-                continue
+                raise self._fail(EngineTimeoutError(
+                    f"no readyok in time to the isready sent before {what}"))
             try:
                 parsed = protocol.parse_engine_line(line)
             except EngineProtocolError as exc:
                 raise self._fail(EngineProtocolError(f"before {what}: {exc}")) from None
+            if isinstance(parsed, protocol.ReadyOk):
+                self._unanswered.clear()
+                return
             if isinstance(parsed, protocol.EngineErrorLine):
                 earlier = ", ".join(dict.fromkeys(self._unanswered)) or "an earlier command"
                 raise self._fail(EngineProtocolError(
@@ -574,7 +575,7 @@ class Engine:
         what = f"go {name}"
         position = self._position(game)
         self._send(position)
-        self._drain(what)
+        self._sync(what)
         started = time.monotonic()
         self._send(protocol.format_go(name, limit))
         allowed = self._deadline(name, limit)
