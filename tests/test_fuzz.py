@@ -596,3 +596,26 @@ def test_a_bug_copied_into_both_engines_is_caught_by_coverage(
     verdict = coverage_verdict(out)
     for key in lost:
         assert f"{BRANCHES[key]} ({key})" in verdict
+
+
+class _OnceWrongGame(wts.engine.reference.Game):
+    """A candidate wrong once, on its 40th turn played in this process, and
+    never again: its answers depend on its past, not on the position."""
+
+    plays = 0
+
+    def play(self, black_move: Any, white_move: Any) -> TurnResult:
+        result = super().play(black_move, white_move)
+        type(self).plays += 1
+        if type(self).plays == 40:
+            return result._replace(collision=None if result.collision is not None else 0)
+        return result
+
+
+def test_a_difference_seen_once_is_reported_as_it_was_seen() -> None:
+    _OnceWrongGame.plays = 0
+    report = run_fuzz(REFERENCE, _OnceWrongGame, seed=3, games=20, shrink_seconds=2)
+    failure = report.failure
+    assert failure is not None and not failure.reproducible
+    assert failure.difference.field.startswith("TurnResult.collision (flaky: on the first run")
+    assert failure.difference.step >= 0

@@ -67,6 +67,7 @@ class _Chunk(NamedTuple):
     setups: Counter[str]
     policies: Counter[str]
     failed: int | None
+    difference: Difference | None  # the failed game's, as this worker saw it
 
 
 class _Flag(Protocol):
@@ -93,8 +94,8 @@ def _run_indices(
         setups[record.plan.setup_kind] += 1
         policies[record.plan.name] += 1
         if record.difference is not None:
-            return _Chunk(games, turns, coverage, setups, policies, index)
-    return _Chunk(games, turns, coverage, setups, policies, None)
+            return _Chunk(games, turns, coverage, setups, policies, index, record.difference)
+    return _Chunk(games, turns, coverage, setups, policies, None, None)
 
 
 _WORKER_ENGINES: tuple[EngineClass, EngineClass] | None = None
@@ -156,7 +157,7 @@ def run_fuzz(
     start = time.time()
     deadline = None if seconds is None else start + seconds
     report = FuzzReport(seed)
-    failed: list[int] = []
+    failed: dict[int, Difference | None] = {}
     chunk_size = 25
 
     def merge(chunk: _Chunk) -> None:
@@ -166,7 +167,7 @@ def run_fuzz(
         report.setups.update(chunk.setups)
         report.policies.update(chunk.policies)
         if chunk.failed is not None:
-            failed.append(chunk.failed)
+            failed[chunk.failed] = chunk.difference
         report.seconds = time.time() - start
         if progress is not None:
             progress(report)
@@ -227,10 +228,14 @@ def run_fuzz(
     if failed:
         index = min(failed)
         record = play_fuzz_game(reference, candidate, seed, index)
-        # A flaky candidate may agree on the second run.
+        # A flaky candidate (one whose answers depend on its past, say) may
+        # agree on the second run: the first run's difference is reported.
+        first = failed[index]
         difference = record.difference or Difference(
-            -1, "flaky candidate", "a difference on the first run", "none on a second run"
-        )
+            first.step if first is not None else -1,
+            f"{first.field if first is not None else 'a difference'} (flaky: on the first "
+            "run only)", first.reference if first is not None else "-",
+            first.candidate if first is not None else "none on a second run")
         try:
             shrunk, shrunk_difference = shrink(reference, candidate, record.script, shrink_seconds)
             reproducible = True
