@@ -230,12 +230,12 @@ def run_fuzz(
         record = play_fuzz_game(reference, candidate, seed, index)
         # A flaky candidate (one whose answers depend on its past, say) may
         # agree on the second run: the first run's difference is reported.
-        first = failed[index]
+        seen = failed[index]
         difference = record.difference or Difference(
-            first.step if first is not None else -1,
-            f"{first.field if first is not None else 'a difference'} (flaky: on the first "
-            "run only)", first.reference if first is not None else "-",
-            first.candidate if first is not None else "none on a second run")
+            seen.step if seen is not None else -1,
+            f"{seen.field if seen is not None else 'a difference'} (flaky: on the first "
+            "run only)", seen.reference if seen is not None else "-",
+            seen.candidate if seen is not None else "none on a second run")
         try:
             shrunk, shrunk_difference = shrink(reference, candidate, record.script, shrink_seconds)
             reproducible = True
