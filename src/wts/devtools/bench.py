@@ -510,6 +510,7 @@ def run_scaling(games: int = 128, agent: str = "mcts:1", shard_size: int = 4) ->
 
     from wts.scale.selfplay import selfplay
 
+    ray: Any
     try:
         import ray
     except ImportError:

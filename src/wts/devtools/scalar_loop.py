@@ -43,7 +43,7 @@ LDFLAGS_VARIABLE = "WTS_SCALAR_LOOP_LDFLAGS"
 
 # Flag sets tried in order: the host CPU's instructions where the compiler
 # has a way to ask for them, else plain -O3.
-_FLAG_SETS = (["-march=native"], ["-mcpu=native"], [])
+_FLAG_SETS: tuple[list[str], ...] = (["-march=native"], ["-mcpu=native"], [])
 _STATUSES = ("ongoing", "black_wins", "white_wins", "draw", "sudden_death")
 _COMPILE_SECONDS = 300
 # Games a call into C plays: a run stops on Ctrl-C between two calls.

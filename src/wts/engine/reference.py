@@ -369,7 +369,8 @@ class Game(GameBase):
             self._board, self._eggs, self._turn = game._board, game._eggs, game._turn
             self._status, self._counts = game._status, game._counts
             self._history = shorter
-            last: TurnResult = history.last
+            last = history.last
+            assert last is not None  # a history with a turn to take back has a last one
             return last
 
     def key(self) -> int:
