@@ -175,10 +175,10 @@ def run_fit_prior(args: argparse.Namespace, out: TextIO) -> int:
     """Fit the prior's weights to a self-play run and print them."""
     import dataclasses
     import json
-    import tempfile
     from pathlib import Path
 
     from wts.players.prior import FEATURES, fit
+    from wts.scale.files import write_atomically
     from wts.scale.selfplay import load
 
     target = None if args.out is None else Path(args.out)
@@ -194,20 +194,7 @@ def run_fit_prior(args: argparse.Namespace, out: TextIO) -> int:
     print(f"weights: {', '.join(f'{w:.3f}' for w in result.weights)}", file=out)
     if target is not None:
         document = {"features": list(FEATURES), **dataclasses.asdict(result)}
-        partial = None
-        try:  # written beside the target and renamed: never half a file
-            with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=target.parent,
-                                             prefix=f".{target.name}.", delete=False) as file:
-                partial = file.name
-                json.dump(document, file, indent=1)
-                file.write("\n")
-            os.replace(partial, target)
-            partial = None
-        except OSError as exc:
-            raise WtsError(f"cannot write {args.out}: {exc.strerror or exc}") from None
-        finally:
-            if partial is not None:
-                os.unlink(partial)
+        write_atomically(target, (json.dumps(document, indent=1) + "\n").encode("utf-8"))
     return 0
 
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -44,6 +43,7 @@ from wts.players.openings import read_openings, stored_openings, suite_digest
 from wts.players.sprt import SPRT, SPRTStatus, parse_sprt
 from wts.players.tournament import MAX_TURNS, play_game_or_forfeit
 from wts.scale.backends import check_backend, run_chunks
+from wts.scale.files import write_atomically
 
 __all__ = ["FORMAT", "suite_openings", "PairGame", "Pair", "SPRTResult", "play_sprt", "format_sprt",
            "parse_sprt"]
@@ -203,23 +203,9 @@ def _load(path: Path, result: SPRTResult) -> None:
 
 
 def _save(path: Path, result: SPRTResult) -> None:
-    """Write the match to ``path``: a temporary file beside it, flushed, renamed."""
-    partial = None
-    try:
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent,
-                                         prefix=f".{path.name}.", delete=False) as file:
-            partial = file.name
-            json.dump(result.document(), file, indent=1)
-            file.write("\n")
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(partial, path)
-        partial = None
-    except OSError as exc:
-        raise WtsError(f"cannot write {path}: {exc.strerror or exc}") from None
-    finally:
-        if partial is not None:
-            os.unlink(partial)
+    """Write the match to ``path`` whole: a temporary file beside it, flushed, renamed."""
+    text = json.dumps(result.document(), indent=1) + "\n"
+    write_atomically(path, text.encode("utf-8"))
 
 
 def _decided(result: SPRTResult) -> bool:

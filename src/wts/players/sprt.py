@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from wts.errors import ParameterError
 
-__all__ = ["SPRT", "SPRTStatus", "parse_sprt", "PRIOR"]
+__all__ = ["SPRT", "SPRTStatus", "parse_sprt", "elo_from_score", "PRIOR"]
 
 #: The virtual pair added to the pentanomial counts (0, ½, 1, 1½, 2 points).
 PRIOR = (0.1, 0.2, 0.4, 0.2, 0.1)
@@ -44,7 +44,8 @@ def _expected(elo: float) -> float:
     return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
 
 
-def _elo(score: float) -> float:
+def elo_from_score(score: float) -> float:
+    """The Elo difference at which the stronger side scores ``score`` (0 to 1)."""
     if score <= 0.0:
         return -math.inf
     if score >= 1.0:
@@ -120,8 +121,9 @@ class SPRT:
         verdict = "H1" if llr >= self.upper else "H0" if llr <= self.lower else None
         spread = math.sqrt(variance / total)
         los = 0.5 * (1.0 + math.erf((mean - 0.5) / (spread * math.sqrt(2.0))))
-        return SPRTStatus(pairs, counts, llr, self.lower, self.upper, verdict, _elo(mean),
-                          _elo(mean - _Z95 * spread), _elo(mean + _Z95 * spread), los)
+        return SPRTStatus(pairs, counts, llr, self.lower, self.upper, verdict,
+                          elo_from_score(mean), elo_from_score(mean - _Z95 * spread),
+                          elo_from_score(mean + _Z95 * spread), los)
 
 
 def parse_sprt(text: str) -> SPRT:

@@ -45,6 +45,7 @@ from wts.players.agents import (
     make_agent,
     parse_agent_spec,
 )
+from wts.players.sprt import elo_from_score
 from wts.scale.backends import check_backend, run_chunks
 
 __all__ = [
@@ -196,17 +197,9 @@ def elo_difference(wins: int, draws: int, losses: int) -> tuple[float, float, fl
     z = 1.959963984540054
     centre = (score + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n))
-    low = -math.inf if score <= 0.0 else _elo(centre - half)
-    high = math.inf if score >= 1.0 else _elo(centre + half)
-    return _elo(score), low, high
-
-
-def _elo(score: float) -> float:
-    if score <= 0.0:
-        return -math.inf
-    if score >= 1.0:
-        return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
+    low = -math.inf if score <= 0.0 else elo_from_score(centre - half)
+    high = math.inf if score >= 1.0 else elo_from_score(centre + half)
+    return elo_from_score(score), low, high
 
 
 # One game's record, and per side its MCTS playouts, search seconds and moves.

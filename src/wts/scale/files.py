@@ -35,7 +35,7 @@ from typing import Any
 
 from wts.errors import WtsError
 
-__all__ = ["Disk", "disk", "Folder", "RunFolderError"]
+__all__ = ["Disk", "disk", "Folder", "RunFolderError", "write_atomically"]
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -316,3 +316,10 @@ class Folder:
                     fcntl.flock(handle, fcntl.LOCK_UN)
         finally:
             os.close(fd)
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """The file ``path`` replaced whole by ``data``, as :meth:`Folder.write`
+    writes a run's files: a crash leaves the old file or the new one."""
+    with Folder.open(path.parent) as folder:
+        folder.write(path.name, data)
