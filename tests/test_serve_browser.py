@@ -110,10 +110,19 @@ def pixel_near(image: Image.Image, colour: tuple[int, int, int], tolerance: int 
     return int((np.abs(pixels - np.array(colour)) <= tolerance).all(axis=2).sum())
 
 
+def box_of(page: Page, selector: str) -> dict[str, float]:
+    """The element's box, asked again while a new state redraws the board under it."""
+    for _ in range(100):
+        box = page.locator(selector).bounding_box()
+        if box is not None:
+            return dict(box)
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{selector} never settled on the page")
+
+
 def square_box(page: Page, square: str) -> tuple[float, float, float, float]:
-    box = page.locator(f'#board [data-square="{square}"]').bounding_box()
-    origin = page.locator("#board").bounding_box()
-    assert box is not None and origin is not None
+    box = box_of(page, f'#board [data-square="{square}"]')
+    origin = box_of(page, "#board")
     return (box["x"] - origin["x"], box["y"] - origin["y"], box["width"], box["height"])
 
 
@@ -228,7 +237,7 @@ def test_bot_game_on_a_phone(server: str, browser: Browser) -> None:
     page.click("#start-bot")
     page.wait_for_url("**/game/*")
     page.wait_for_selector("#board svg")  # drawn when the first state arrives
-    width = page.locator("#board svg").bounding_box()["width"]  # type: ignore[index]
+    width = box_of(page, "#board svg")["width"]
     assert 300 < width <= 390  # the board scales to the window
     turn = 0
     while page.get_attribute("body", "data-over") != "1":
