@@ -109,20 +109,35 @@ class BuildExt(build_ext):
                     continue
                 # Before WTS_EXTRA_CFLAGS, so those still have the last word.
                 ext.extra_compile_args = flags + ext.extra_compile_args
+                self._own_source(ext)
             kept.append(ext)
         self.extensions = kept
         super().build_extensions()
 
-    def build_extension(self, ext):
-        # The variants compile the same .c: each keeps its objects apart.
-        if getattr(ext, "wts_level", None) is None:
-            return super().build_extension(ext)
-        build_temp = self.build_temp
-        self.build_temp = os.path.join(build_temp, ext.name)
+    def finalize_options(self):
+        super().finalize_options()
+        if self.parallel is None:  # one compiler a core unless told (--parallel N)
+            self.parallel = os.cpu_count() or 1
+
+    def _own_source(self, ext: Extension) -> None:
+        """The variants compile the core's generated C under names of their
+        own, so their objects stay apart when extensions build in parallel."""
+        core = ext.sources[0]
+        folder = os.path.join(self.build_temp, "variants")
+        os.makedirs(folder, exist_ok=True)
+        source = os.path.join(folder, ext.name.rsplit(".", 1)[1] + ".c")
+        text = f'#include "{os.path.basename(core)}"\n'
         try:
-            return super().build_extension(ext)
-        finally:
-            self.build_temp = build_temp
+            with open(source) as file:
+                unchanged = file.read() == text
+        except FileNotFoundError:
+            unchanged = False
+        if not unchanged:  # rewritten only on change, so an up-to-date build is kept
+            with open(source, "w") as file:
+                file.write(text)
+        ext.include_dirs = [os.path.dirname(core), *ext.include_dirs]
+        ext.depends = [core, *ext.depends]
+        ext.sources = [source]
 
     def get_export_symbols(self, ext):
         if getattr(ext, "wts_level", None) is not None:

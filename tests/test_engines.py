@@ -247,6 +247,7 @@ def test_engines_play_on_the_process_backend(c_engine: str) -> None:
     assert not spread.forfeits
 
 
+@pytest.mark.xdist_group("ray")
 def test_engines_play_on_the_ray_backend(c_engine: str) -> None:
     pytest.importorskip("ray")
     result = play_match("engine:" + c_engine, "random", 4, seed=5, backend="ray", workers=2)

@@ -596,6 +596,7 @@ def test_the_data_repr_is_a_summary(reference: pathlib.Path) -> None:
 # --- 12. A Ray address with no cluster -----------------------------------------------
 
 
+@pytest.mark.xdist_group("ray")
 @pytest.mark.parametrize("address", ["127.0.0.1:{port}", "auto"])
 def test_a_ray_address_with_no_cluster_is_a_wts_error_at_once(
         tmp_path: pathlib.Path, address: str) -> None:
@@ -698,6 +699,7 @@ def test_an_agent_spec_with_a_tab_or_newline_is_normalised_before_any_play(
     assert not (tmp_path / "b").exists()
 
 
+@pytest.mark.xdist_group("ray")
 @posix_only
 @pytest.mark.parametrize("when", ["while Ray starts", "while shards are played"])
 def test_ctrl_c_on_the_ray_backend_stops_the_run_and_leaves_no_ray_process(
@@ -901,6 +903,7 @@ def test_a_malformed_ray_address_is_a_parameter_error(
     assert not (tmp_path / "run").exists()
 
 
+@pytest.mark.xdist_group("ray")
 def test_a_port_that_is_not_ray_is_refused_at_once(tmp_path: pathlib.Path) -> None:
     pytest.importorskip("ray")
     import socket

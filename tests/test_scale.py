@@ -123,6 +123,7 @@ def test_process_backend_writes_the_same_bytes(local_run: pathlib.Path,
         assert digest(out) == digest(local_run)
 
 
+@pytest.mark.xdist_group("ray")
 def test_ray_backend_writes_the_same_bytes(local_run: pathlib.Path, tmp_path: pathlib.Path,
                                            ray_session: Any) -> None:
     for workers in (1, 2):
@@ -222,6 +223,7 @@ def test_a_dead_process_worker_costs_only_its_chunk(tmp_path: pathlib.Path) -> N
     assert results == {i: i * i for i in range(6)}
 
 
+@pytest.mark.xdist_group("ray")
 def test_a_dead_ray_worker_costs_only_its_chunk(tmp_path: pathlib.Path,
                                                 ray_session: Any) -> None:
     flag = tmp_path / "flag"
@@ -275,6 +277,7 @@ def test_tournament_results_do_not_depend_on_the_backend() -> None:
         assert _table(other) == _table(local)
 
 
+@pytest.mark.xdist_group("ray")
 def test_tournament_on_ray_matches_local(ray_session: Any) -> None:
     local = play_match(AGENT, "greedy", 6, seed=2)
     on_ray = play_match(AGENT, "greedy", 6, seed=2, backend="ray", workers=2)

@@ -39,8 +39,8 @@ command -v "$python" >/dev/null || fail "no $python: set PYTHON to a Python 3.11
 version=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 [[ $version == 3.11 ]] \
     || fail "$python is Python $version: set PYTHON to a Python 3.11 with the test extra (the modules are built for Debian 12's CPython 3.11)"
-"$python" -c 'import Cython, numpy, pytest, hypothesis' 2>/dev/null \
-    || fail "$python lacks Cython, numpy, pytest or hypothesis: pip install -e \".[test]\""
+"$python" -c 'import Cython, numpy, pytest, xdist, hypothesis' 2>/dev/null \
+    || fail "$python lacks Cython, numpy, pytest, pytest-xdist or hypothesis: pip install -e \".[test]\""
 command -v "$compiler" >/dev/null \
     || fail "no AArch64 cross compiler ($compiler): apt-get install gcc-aarch64-linux-gnu"
 qemu=$(command -v qemu-aarch64-static || command -v qemu-aarch64) \
@@ -68,10 +68,10 @@ apt_arm64() {
     >"$work/apt.log" 2>&1 || { tail -20 "$work/apt.log"; fail "apt-get could not fetch arm64 packages"; }
 for deb in "$work"/debs/*.deb; do dpkg-deb -x "$deb" "$root"; done
 
-step "numpy, pytest and hypothesis for aarch64"
+step "numpy, pytest, pytest-xdist and hypothesis for aarch64"
 pins=$("$python" -c '
 from importlib.metadata import version
-print(" ".join(f"{name}=={version(name)}" for name in ("numpy", "pytest", "hypothesis")))')
+print(" ".join(f"{name}=={version(name)}" for name in ("numpy", "pytest", "pytest-xdist", "execnet", "hypothesis")))')
 # shellcheck disable=SC2086
 "$python" -m pip download -q --only-binary=:all: --python-version 3.11 --implementation cp \
     --abi cp311 --platform manylinux_2_28_aarch64 --platform manylinux_2_17_aarch64 \
@@ -113,6 +113,7 @@ assert wts.__file__.startswith("'"$lib"'"), wts.__file__
 assert kernels == ("aarch64", "aarch64-neon"), kernels
 print(f"wts {wts.__version__} on {platform.machine()}: kernels {kernels}, default {wts.cpu_kernel()}")'
 # WTS_ENGINES=fast: the rule tests' Game fixture on the fast engine only;
-# tests/test_kernels.py names the reference itself.
-WTS_ENGINES=fast "$work/bin/python3" -m pytest -p no:cacheprovider -q tests/test_kernels.py \
+# tests/test_kernels.py names the reference itself. One process (-n 0): this
+# runs beside the fuzzers.
+WTS_ENGINES=fast "$work/bin/python3" -m pytest -p no:cacheprovider -q -n 0 tests/test_kernels.py \
     tests/test_clarifications.py tests/test_rulebook_figures.py

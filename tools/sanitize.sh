@@ -113,11 +113,10 @@ groups=(
 step "building every extension with -fsanitize=address,undefined at $level ($cc)"
 tree="$work/tree"
 flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $level -g"
-# setup.py appends WTS_EXTRA_* after its own -O3, so $level wins. Two compilers at
-# once: the core's builds are listed last and each writes to its own folder.
+# setup.py appends WTS_EXTRA_* after its own -O3, so $level wins.
 if ! (cd "$tree" && CC=$cc WTS_EXTRA_CFLAGS=$flags \
         WTS_EXTRA_LDFLAGS="-fsanitize=address,undefined" \
-        "$python" setup.py build_ext --inplace --parallel 2 --build-temp "$work/build") \
+        "$python" setup.py build_ext --inplace --build-temp "$work/build") \
         >"$work/build.log" 2>&1; then
     cat "$work/build.log"
     echo "sanitize.sh: the sanitizer build failed" >&2
@@ -166,7 +165,7 @@ run_group() {  # run_group N [PYTEST_ARGS...]: group N's tests; its status in a 
     # The plain scalar C loop test_scalar_loop.py builds is instrumented too.
     WTS_SCALAR_LOOP_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all $level -g" \
     WTS_SCALAR_LOOP_LDFLAGS="-fsanitize=address,undefined" \
-    sanitized "$tree" malloc "$python" -m pytest -q -p no:cacheprovider \
+    sanitized "$tree" malloc "$python" -m pytest -q -p no:cacheprovider -n 0 \
         --deselect tests/test_keys.py::test_a_million_distinct_positions_have_distinct_keys \
         "${present[@]}" "$@" >"$work/output$group" 2>&1 || status=$?
     echo "$status" >"$work/status$group"
@@ -185,7 +184,7 @@ if [[ ${WTS_SANITIZE_CORPUS:-0} == 1 && $status -eq 0 ]]; then
     # Mostly Python (the reference engine), so it keeps pymalloc: it is there
     # for the many positions it drives through the C kernels.
     step "the differential tests and corpus (tests/test_fuzz.py, slow ones too) at $level"
-    sanitized "$tree" pymalloc "$python" -m pytest -q -p no:cacheprovider -m "" \
+    sanitized "$tree" pymalloc "$python" -m pytest -q -p no:cacheprovider -n 0 -m "" \
         tests/test_fuzz.py "$@" >"$work/output-corpus" 2>&1 || status=$?
     cat "$work/output-corpus"
 fi
