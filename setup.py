@@ -44,7 +44,8 @@ CORE_VARIANTS = {
 }
 
 
-HEADERS = ["src/wts/engine/wts_bits.h", "src/wts/engine/wts_cpu.h", "src/wts/engine/wts_lanes.h"]
+HEADERS = ["src/wts/engine/wts_bits.h", "src/wts/engine/wts_cpu.h", "src/wts/engine/wts_lanes.h",
+           "src/wts/engine/wts_status.h"]
 
 
 def extension(name: str) -> Extension:

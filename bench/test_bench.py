@@ -10,6 +10,7 @@ ratios after the run. ``wts bench`` prints the same figures as one table.
 from __future__ import annotations
 
 import pytest
+from scalar_loop import ScalarLoopError, load
 
 import wts
 import wts.engine.reference
@@ -26,7 +27,6 @@ from wts.devtools.bench import (
     try_by_undo,
     vector_env_workload,
 )
-from wts.devtools.scalar_loop import ScalarLoopError, load
 
 ENGINES = {"fast": wts.Game, "reference": wts.reference.Game}
 

@@ -98,6 +98,7 @@ def test_get_include_holds_the_pxd_files_and_header():
     include = pathlib.Path(wts.get_include())
     assert (include / "_core.pxd").is_file()
     assert (include / "wts_bits.h").is_file()
+    assert (include / "wts_status.h").is_file()
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -237,9 +237,8 @@ def test_bench_subcommand_prints_one_table_with_every_measure() -> None:
                     "BatchGame.step / simulate, per game-turn", "bytes per game state"]:
         assert measure in proc.stdout
     assert "152 B" in proc.stdout
-    # Its ratio, or why the loop was not built (no C compiler, say).
-    assert ("simulate / plain scalar C loop, 1 thread" in proc.stdout
-            or ("plain scalar C loop  " in proc.stdout and "not built" in proc.stdout))
+    # The yardstick is the benchmarks' (bench/scalar_loop.py), not the package's.
+    assert "scalar C loop" not in proc.stdout
 
 
 @pytest.mark.parametrize(("argv", "target"), [

@@ -142,6 +142,7 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 def test_header_is_shipped_beside_the_pxd_files() -> None:
     include = pathlib.Path(wts.get_include())
     assert (include / "wts_bits.h").is_file()
+    assert (include / "wts_status.h").is_file()  # wts_bits.h includes it
 
 
 def test_bit_primitives_agree_with_plain_loops_however_compiled(compiled: dict[str, str]) -> None:

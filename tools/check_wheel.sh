@@ -6,19 +6,18 @@
 #   2. the wheel holds the .pxd files, wts_bits.h, the .pyi stubs, py.typed and
 #      one compiled module per .pyx, on x86-64 the core's builds for x86-64-v2,
 #      -v3 and -v4 too (objdump: no POPCNT or PDEP in the baseline core, PDEP
-#      in the v3 one), on AArch64 its aarch64-neon build, and the plain
-#      scalar C loop `wts bench` compiles (devtools/scalar_loop.c), and no
-#      other .c nor any .pyx (the sdist carries the
-#      .pyx sources; the wheel does not need them: `cimport wts.engine._core` reads
-#      only the .pxd files and the header);
+#      in the v3 one), on AArch64 its aarch64-neon build, and no .c nor any
+#      .pyx (the sdist carries the .pyx sources and the .pxi files they
+#      include; the wheel does not need them: `cimport wts.engine._core` reads
+#      only the .pxd files and the headers);
 #   3. `auditwheel show`, then `auditwheel repair` to a manylinux tag;
 #   4. the repaired wheel goes into a fresh venv with the few test tools the
 #      checks below need, and from a copy of tests/ outside the source tree
 #      (checked: wts.__file__ is in the venv's site-packages): `wts --version`
 #      and `wts simulate`, then the tests of what only the built package can
 #      get wrong: its version metadata, every build of the core it ships
-#      against the reference engine, a Cython module cimporting its .pxd files
-#      and header, and the scalar C loop compiled from its installed source.
+#      against the reference engine, and a Cython module cimporting its .pxd
+#      files and headers.
 #      The whole suite runs once, in the development install (.ci/run).
 #
 #     tools/check_wheel.sh                            # from anywhere; Linux only
@@ -32,7 +31,6 @@ root=$PWD
 python=${PYTHON:-python3}
 # pytest's arguments, relative to the copy of the tests (word-split by eval).
 tests=${CHECK_WHEEL_TESTS:-"tests/test_version.py tests/test_kernels.py tests/test_cimport.py
-    tests/test_scalar_loop.py::test_scalar_loop_games_replay_on_the_fast_engine
     tests/test_portability.py::test_header_is_shipped_beside_the_pxd_files"}
 started=$SECONDS
 step() { printf '\n== %s [%ds]\n' "$*" $((SECONDS - started)); }
@@ -69,8 +67,8 @@ wheel, sdist, modules = sys.argv[1], sys.argv[2], sys.argv[3].split()
 names = set(zipfile.ZipFile(wheel).namelist())
 problems = []
 required = ["wts/_core.pxd", "wts/engine/_core.pxd", "wts/engine/_game.pxd",
-            "wts/engine/wts_bits.h", "wts/py.typed", "wts/__init__.py", "wts/_version.py",
-            "wts/devtools/scalar_loop.c"]
+            "wts/engine/wts_bits.h", "wts/engine/wts_status.h", "wts/py.typed",
+            "wts/__init__.py", "wts/_version.py"]
 required += [f"wts/{m}.pyi" for m in modules]
 problems += [f"wheel lacks {n}" for n in required if n not in names]
 for m in modules:
@@ -82,19 +80,17 @@ builds = {"x86_64": ["x86_64_v2", "x86_64_v3", "x86_64_v4"], "aarch64": ["aarch6
 for build in builds.get(platform.machine().lower(), []):
     if not any(n.startswith(f"wts/engine/_core_{build}.") for n in names):
         problems.append(f"wheel lacks the core's {build} build")
-# The one .c file shipped is the plain scalar C loop; any other is Cython's output.
-loop = "devtools/scalar_loop.c"
-problems += [f"wheel holds {n}" for n in sorted(names)
-             if n.endswith((".c", ".pyx")) and n != f"wts/{loop}"]
+# No C source: any would be Cython's output (the yardstick's is in bench/).
+problems += [f"wheel holds {n}" for n in sorted(names) if n.endswith((".c", ".pyx", ".pxi"))]
 problems += [f"wheel holds {n} outside wts/" for n in sorted(names)
              if not n.startswith(("wts/", "wts-"))]
 members = {m.split("/", 1)[1] for m in tarfile.open(sdist).getnames() if "/" in m}
 needed = ["pyproject.toml", "setup.py", "LICENSE", "README.md", "CHANGELOG.md",
           "src/wts/engine/wts_bits.h", "src/wts/py.typed", "tests/conftest.py",
           "tests/perft/expected.json", "tests/typed_example.py"]
-# The sdist's C files that are not Cython's output: the loop, the lanes' test
-# driver and the example engine.
-written_c = [f"src/wts/{loop}", "tests/native/lanes_check.c", "examples/engines/tiny_random.c"]
+# The sdist's C files that are not Cython's output: the scalar loop, the lanes'
+# test driver and the example engine.
+written_c = ["bench/scalar_loop.c", "tests/native/lanes_check.c", "examples/engines/tiny_random.c"]
 needed += written_c
 needed += [f"src/wts/{m}.pyx" for m in modules] + [f"src/wts/{m}.pyi" for m in modules]
 problems += [f"sdist lacks {n}" for n in needed if n not in members]

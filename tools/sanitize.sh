@@ -50,11 +50,11 @@ cp setup.py pyproject.toml "$work/tree/"
 [[ -e README.md ]] && cp README.md "$work/tree/"
 # The sources only: no build products of the tree's own (an in-place build).
 (cd src && find wts \( -name '*.py' -o -name '*.pyx' -o -name '*.pxd' -o -name '*.pyi' \
-    -o -name '*.h' -o -name py.typed -o -path 'wts/devtools/*.c' \) \
+    -o -name '*.pxi' -o -name '*.h' -o -name py.typed \) \
     -exec cp --parents {} "$work/tree/src/" \;)
-cp -r tests "$work/tests"
+cp -r tests bench "$work/"
 cp pyproject.toml "$work/"  # pytest's settings (markers) for the copied tests
-find "$work/tests" -name __pycache__ -prune -exec rm -rf {} +
+find "$work/tests" "$work/bench" -name __pycache__ -prune -exec rm -rf {} +
 
 export ASAN_OPTIONS="detect_leaks=0:log_path=$work/canary/asan"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$work/canary/ubsan"
@@ -103,12 +103,15 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$work/report/u
 # allocation goes through ASan's malloc, so an overrun of a small block is caught
 # rather than hidden inside a pymalloc arena. Two groups of about equal time, one
 # a core.
+# The plain scalar C loop of the benchmarks (bench/test_scalar_loop.py builds
+# it) is instrumented too.
 groups=(
-    "test_clarifications.py test_rulebook_figures.py test_wts_rulings.py test_errors.py
-     test_api.py test_squares.py test_history.py test_batch.py test_simulate.py test_perft.py
-     test_keys.py test_symmetry.py test_undo.py test_kernels.py"
-    "test_agents.py test_threads.py test_openspiel.py test_env.py test_search_team.py
-     test_prior.py test_scalar_loop.py"
+    "tests/test_clarifications.py tests/test_rulebook_figures.py tests/test_wts_rulings.py
+     tests/test_errors.py tests/test_api.py tests/test_squares.py tests/test_history.py
+     tests/test_batch.py tests/test_simulate.py tests/test_perft.py tests/test_keys.py
+     tests/test_symmetry.py tests/test_undo.py tests/test_kernels.py"
+    "tests/test_agents.py tests/test_threads.py tests/test_openspiel.py tests/test_env.py
+     tests/test_search_team.py tests/test_prior.py bench/test_scalar_loop.py"
 )
 step "building every extension with -fsanitize=address,undefined at $level ($cc)"
 tree="$work/tree"
@@ -159,10 +162,9 @@ run_group() {  # run_group N [PYTEST_ARGS...]: group N's tests; its status in a 
     local group=$1 status=0 name present=()
     shift
     for name in ${groups[$group]}; do
-        [[ -e $work/tests/$name ]] && present+=("tests/$name")
+        [[ -e $work/$name ]] && present+=("$name")
     done
     # The million-position key test is numpy's work, not the kernels': left out.
-    # The plain scalar C loop test_scalar_loop.py builds is instrumented too.
     WTS_SCALAR_LOOP_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all $level -g" \
     WTS_SCALAR_LOOP_LDFLAGS="-fsanitize=address,undefined" \
     sanitized "$tree" malloc "$python" -m pytest -q -p no:cacheprovider -n 0 \

@@ -20,7 +20,6 @@ from typing import Any
 import numpy as np
 
 import wts.engine.reference
-from wts.devtools.scalar_loop import ScalarLoop, ScalarLoopError, load
 from wts.engine._core import PLAYOUT_LANES, state_size
 from wts.engine.batch import NO_MOVE, BatchGame
 from wts.engine.game import Game
@@ -46,7 +45,6 @@ __all__ = [
     "search_seconds",
     "VECTOR_SIZES",
     "kernel_simulate_rates",
-    "scalar_loop_target",
     "run",
     "main_table",
     "verdict",
@@ -335,20 +333,6 @@ class BenchRow:
     met: bool | None
 
 
-def scalar_loop_target(kernel: str) -> float:
-    """How many times the plain scalar C loop's speed ``simulate`` should reach
-    on one core with ``kernel``: with SIMD lanes 1.6x on AVX2 and 2.0x on
-    AVX-512, else (the scalar kernels) 1.0x."""
-    return {"x86-64-v3": 1.6, "x86-64-v4": 2.0}.get(kernel, 1.0)
-
-
-def _scalar_loop() -> ScalarLoop | str:
-    try:
-        return load()
-    except ScalarLoopError as error:
-        return str(error).splitlines()[0]
-
-
 def _timed(fn: Callable[[], int]) -> float:
     began = time.perf_counter()
     units = fn()
@@ -377,26 +361,12 @@ def run(quick: bool = False) -> list[BenchRow]:
         result = simulate(playouts, seed=11, threads=threads)
         return result.seconds / result.turns
 
-    loop = _scalar_loop()
-    loop_tasks = [] if isinstance(loop, str) else [
-        lambda: _timed(lambda: loop.run(playouts, seed=11))]
-    sim_one, sim_two, reference_random, *loop_one = _best_of(
+    sim_one, sim_two, reference_random = _best_of(
         rounds,
         lambda: simulate_seconds(1),
         lambda: simulate_seconds(2),
         lambda: _timed(lambda: random_reference_turns(reference_games, seed=3)),
-        *loop_tasks,
     )
-    if isinstance(loop, str):
-        loop_rows = [BenchRow("plain scalar C loop", f"not built: {loop}", "", None)]
-    else:
-        target = scalar_loop_target(cpu_kernel())
-        loop_rows = [
-            BenchRow(f"plain scalar C loop ({loop.build}), 1 thread",
-                     f"{1 / loop_one[0] / 1e6:.2f} M turns/s", "", None),
-            BenchRow("simulate / plain scalar C loop, 1 thread", f"{loop_one[0] / sim_one:.2f}x",
-                     f">= {target:.1f}x", loop_one[0] / sim_one >= target),
-        ]
     batch_steps = int(60 * scale) or 10
     ended = record_batch_moves(1024, batch_steps, seed=5)
     playing = record_batch_moves(1024, batch_steps, seed=5, restart=True)
@@ -424,7 +394,6 @@ def run(quick: bool = False) -> list[BenchRow]:
         *(BenchRow(f"simulate, 1 thread, {kernel} kernel (own process)",
                    f"{rate / 1e6:.2f} M turns/s", "", None)
           for kernel, rate in kernel_rates.items()),
-        *loop_rows,
         BenchRow("simulate / reference random play", f"{reference_random / sim_one:.0f}x",
                  ">= 1000x", reference_random / sim_one >= 1000),
         BenchRow("simulate, 2 threads / 1 thread", f"{sim_one / sim_two:.2f}x", ">= 1.8x",

@@ -20,13 +20,14 @@ from wts.engine._bits cimport (
     wts_rng_seed, wts_square_bit, wts_test_bit,
 )
 
-# Status codes, in the order of wts.Status.
-cdef enum:
-    WTS_ONGOING = 0
-    WTS_SUDDEN_DEATH = 1
-    WTS_BLACK_WINS = 2
-    WTS_WHITE_WINS = 3
-    WTS_DRAW = 4
+# Status codes, in the order of wts.Status (numbered in wts_status.h).
+cdef extern from "wts_status.h":
+    enum:
+        WTS_ONGOING
+        WTS_SUDDEN_DEATH
+        WTS_BLACK_WINS
+        WTS_WHITE_WINS
+        WTS_DRAW
 
 # Colours and the directions of CLARIFICATIONS 14, in that order.
 cdef enum:
@@ -35,7 +36,7 @@ cdef enum:
 
 # The last turn number: a game that reaches it is drawn (docs/rules.md,
 # "wts rulings"), so ``turn`` never wraps.
-cdef extern from "wts_bits.h":
+cdef extern from "wts_status.h":
     const uint32_t WTS_MAX_TURN
 
 cdef enum:

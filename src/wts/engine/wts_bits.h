@@ -29,9 +29,7 @@
 #define WTS_INLINE static inline
 #endif
 
-/* The last turn number: a game that reaches it is drawn (docs/rules.md,
- * "wts rulings"), so a turn count never wraps. */
-#define WTS_MAX_TURN 0xFFFFFFFFu
+#include "wts_status.h"
 
 typedef struct {
     uint64_t lo; /* bits 0..63 */

@@ -13,6 +13,18 @@
  * The proof alone (wts_lane_ends and wts_lanes_place) also serves turns of
  * given moves: wts_lanes_put_moves loads them.
  *
+ * The proof is wts_lane_ends, wts_lane_moves and wts_vboard_place below; the
+ * rules themselves live once, in _rules.pxi, and the lanes hold only their
+ * detectors (placement, a bracket closed by an arrival, a run of five), which
+ * decide nothing but "simple, or to the scalar turn". It relies on four facts
+ * of the rules: only an arriving turtle closes a bracket (points 4-6), so
+ * arrivals that close none capture nothing; without a capture nothing
+ * dissolves or hatches, nor with one in a game with no egg (point 8); with
+ * no run of five on the board both counts are 0, so the game goes on (points
+ * 10-12) unless the board fills or the turn is the last, which
+ * wts_lane_ends rules out. tests/test_kernels.py and tests/test_lanes_builds.py
+ * hold every build's games to the scalar turn's, turn by turn.
+ *
  * Boards and generators are held in structure-of-arrays form, one vector of
  * WTS_VEC lanes at a time, two vectors a step (the second one's work hides
  * the first one's latency). The proof is written once over the few vector

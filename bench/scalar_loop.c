@@ -1,10 +1,11 @@
 /* A plain scalar C loop of random What the Shell games: the yardstick
- * `wts bench` builds with the machine's C compiler for the host CPU
+ * bench/scalar_loop.py builds with the machine's C compiler for the host CPU
  * (-O3 -march=native) and times beside `wts.simulate`.
  *
  * It is self-contained on purpose: it shares no code with the engine, so its
  * speed says what a direct C kernel of the same rules and the same uniformly
- * random players does on this machine. tests/test_scalar_loop.py replays its
+ * random players does on this machine; only the engine's status codes and
+ * last turn number (wts_status.h). bench/test_scalar_loop.py replays its
  * games on the engine, so both play the same game.
  *
  * Board: square (file f, rank r) at bit 10r + f of two 64-bit words; bit 9 of
@@ -13,6 +14,8 @@
 
 #include <stdint.h>
 #include <string.h>
+
+#include "wts_status.h"
 
 /* GCC and Clang (the builtins below): scalar_loop.py looks for no other. */
 #define EXPORT __attribute__((visibility("default")))
@@ -94,7 +97,6 @@ static inline uint32_t below(rng *r, uint32_t n) {
 
 /* ---- the game ----------------------------------------------------------- */
 
-enum { ONGOING = 0, BLACK_WINS = 1, WHITE_WINS = 2, DRAW = 3, SUDDEN_DEATH = 4 };
 
 /* ring3[bit]: the squares three steps away in each of the 8 directions, where
  * the far end of a bracket closed on that square would stand. star[bit]: the
@@ -216,12 +218,12 @@ static inline int count_after_placement(const game *g, int colour, int bit) {
 static int game_status(const game *g) {
     board occupied = b_or(b_or(g->turtles[0], g->turtles[1]), g->eggs);
     if (g->winning[0] != g->winning[1]) {
-        return g->winning[0] > g->winning[1] ? BLACK_WINS : WHITE_WINS;
+        return g->winning[0] > g->winning[1] ? WTS_BLACK_WINS : WTS_WHITE_WINS;
     }
-    if ((occupied.lo == VALID_LO && occupied.hi == VALID_HI) || g->turn == 0xFFFFFFFFu) {
-        return DRAW;
+    if ((occupied.lo == VALID_LO && occupied.hi == VALID_HI) || g->turn == WTS_MAX_TURN) {
+        return WTS_DRAW;
     }
-    return g->winning[0] ? SUDDEN_DEATH : ONGOING;
+    return g->winning[0] ? WTS_SUDDEN_DEATH : WTS_ONGOING;
 }
 
 static int play_turn(game *g, int black_bit, int white_bit) {
@@ -278,11 +280,11 @@ static uint64_t play_game(const tables *t, uint64_t seed, int32_t *moves, uint64
     game g;
     rng r;
     uint64_t x = seed, turns = 0;
-    int i, result = ONGOING;
+    int i, result = WTS_ONGOING;
     memset(&g, 0, sizeof g);
     g.t = t;
     for (i = 0; i < 4; i++) r.s[i] = splitmix64(&x);
-    while (result == ONGOING || result == SUDDEN_DEATH) {
+    while (result == WTS_ONGOING || result == WTS_SUDDEN_DEATH) {
         board empty = b_andnot(mk(VALID_LO, VALID_HI),
                                b_or(b_or(g.turtles[0], g.turtles[1]), g.eggs));
         int n = popcount(empty);
@@ -358,7 +360,7 @@ EXPORT int32_t wts_scalar_loop_play(int8_t *cells, int8_t *eggs, int32_t *n_eggs
     g.winning[0] = count_winning(g.turtles[0]);
     g.winning[1] = count_winning(g.turtles[1]);
     state = game_status(&g);
-    for (k = 0; k < n_turns && (state == ONGOING || state == SUDDEN_DEATH); k++) {
+    for (k = 0; k < n_turns && (state == WTS_ONGOING || state == WTS_SUDDEN_DEATH); k++) {
         int black_bit = square_bit(moves[2 * k]), white_bit = square_bit(moves[2 * k + 1]);
         board occupied = b_or(b_or(g.turtles[0], g.turtles[1]), g.eggs);
         if (test_bit(occupied, black_bit) || test_bit(occupied, white_bit)) {

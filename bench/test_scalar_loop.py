@@ -1,5 +1,5 @@
-"""The plain scalar C loop `wts bench` times beside simulate plays the same
-game: its games, replayed on the engine, end on the same turn the same way,
+"""The plain scalar C loop simulate is timed against plays the same game:
+its games, replayed on the engine, end on the same turn the same way,
 and set-ups played through both end in the same position."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import scalar_loop
+from scalar_loop import ScalarLoop, ScalarLoopError, load
 
 import wts
 import wts.engine.reference
-from wts.devtools import scalar_loop
-from wts.devtools.scalar_loop import ScalarLoop, ScalarLoopError, load
 
 
 @pytest.fixture(scope="module")
@@ -194,8 +194,9 @@ def test_load_ignores_a_folder_others_can_write(tmp_path: Path) -> None:
 
 def test_load_rebuilds_a_damaged_library(tmp_path: Path) -> None:
     # In fresh processes: one that has loaded a library keeps it by its path.
-    command = [sys.executable, "-c", "import sys; from wts.devtools.scalar_loop import load; "
-               "print(load(sys.argv[1]).run(10, seed=1))", str(tmp_path)]
+    command = [sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[2]); "
+               "from scalar_loop import load; print(load(sys.argv[1]).run(10, seed=1))",
+               str(tmp_path), str(Path(scalar_loop.__file__).parent)]
     first = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     (library,) = (tmp_path / "wts-scalar-loop").glob("scalar_loop_*")
     library.unlink()
@@ -229,3 +230,12 @@ def test_load_without_a_compiler_says_so(monkeypatch: pytest.MonkeyPatch, tmp_pa
     with pytest.raises(ScalarLoopError, match="no C compiler"):
         load(tmp_path)
     assert os.environ["CC"] == "no-such-compiler"
+
+
+def test_the_comparison_prints_both_speeds_and_the_ratio(
+        loop: ScalarLoop, capsys: pytest.CaptureFixture[str]) -> None:
+    assert scalar_loop.main(["--games", "200", "--rounds", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"simulate ({wts.cpu_kernel()}), 1 thread")
+    assert lines[1].startswith("plain scalar C loop, 1 thread")
+    assert "simulate / loop" in lines[2] and "target >=" in lines[2]

@@ -1,12 +1,13 @@
-"""The plain scalar C loop ``wts bench`` times beside ``simulate``.
+"""The plain scalar C loop, the yardstick ``simulate`` is timed against:
+``python bench/scalar_loop.py`` prints the ratio, measured side by side.
 
 ``scalar_loop.c`` plays uniformly random games with its own small copy of the
 rules, written directly in C for one game at a time. :func:`load` compiles it
 with the machine's C compiler (GCC or Clang) for the host CPU (``-O3
 -march=native``) into a shared library kept in a private cache folder, and
-loads it with ctypes. It is a yardstick, not part of the engine:
-``tests/test_scalar_loop.py`` replays its games, and plays set-ups through
-it, on the engine to show both play the same game.
+loads it with ctypes. It is a yardstick, not part of the engine (nor of the
+package): ``bench/test_scalar_loop.py`` replays its games, and plays set-ups
+through it, on the engine to show both play the same game.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import wts
 from wts.engine.squares import to_square
 from wts.errors import IllegalMoveError, ParameterError, SetupError
 from wts.params import check_int, check_seed
@@ -36,6 +38,8 @@ from wts.params import check_int, check_seed
 __all__ = ["SOURCE", "LoopGame", "LoopPosition", "ScalarLoop", "ScalarLoopError", "load"]
 
 SOURCE = Path(__file__).with_name("scalar_loop.c")
+# The engine's status codes and last turn number, which the loop includes.
+HEADER = Path(wts.get_include()) / "wts_status.h"
 
 #: Extra compiler and linker flags for the loop (tools/sanitize.sh sets them).
 CFLAGS_VARIABLE = "WTS_SCALAR_LOOP_CFLAGS"
@@ -44,7 +48,6 @@ LDFLAGS_VARIABLE = "WTS_SCALAR_LOOP_LDFLAGS"
 # Flag sets tried in order: the host CPU's instructions where the compiler
 # has a way to ask for them, else plain -O3.
 _FLAG_SETS: tuple[list[str], ...] = (["-march=native"], ["-mcpu=native"], [])
-_STATUSES = ("ongoing", "black_wins", "white_wins", "draw", "sudden_death")
 _COMPILE_SECONDS = 300
 # Games a call into C plays: a run stops on Ctrl-C between two calls.
 _CHUNK = 10_000
@@ -118,7 +121,7 @@ class ScalarLoop:
             turns = int(self._game(seed, index, moves, capacity, ctypes.byref(status)))
             if turns <= capacity:
                 pairs = [(moves[2 * i], moves[2 * i + 1]) for i in range(turns)]
-                return LoopGame(pairs, _STATUSES[status.value])
+                return LoopGame(pairs, wts.STATUSES[status.value].value)
             capacity = turns
 
     def play(self, moves: Iterable[Sequence[object]], *, black: Iterable[object] = (),
@@ -162,7 +165,7 @@ class ScalarLoop:
             frozenset(s for s in range(81) if cells[s] == 1),
             frozenset(s for s in range(81) if cells[s] == 2),
             tuple(queue[i] for i in range(n_eggs.value)),
-            _STATUSES[status.value],
+            wts.STATUSES[status.value].value,
         )
 
 
@@ -231,8 +234,8 @@ def _build(command: list[str], link: list[str], library: Path) -> str | None:
                                            suffix=".partial" + _suffix())
     os.close(descriptor)
     try:
-        done = subprocess.run([*command, "-shared", "-fPIC", *link, "-o", partial,
-                               str(SOURCE)], capture_output=True, text=True,
+        done = subprocess.run([*command, "-shared", "-fPIC", f"-I{HEADER.parent}", *link,
+                               "-o", partial, str(SOURCE)], capture_output=True, text=True,
                               timeout=_COMPILE_SECONDS)
         if done.returncode != 0:
             return f"{' '.join(command)}: {done.stderr.strip()[:300]}"
@@ -266,7 +269,7 @@ def load(directory: str | os.PathLike[str] | None = None) -> ScalarLoop:
         extra = shlex.split(os.environ.get(CFLAGS_VARIABLE, ""))
         link = shlex.split(os.environ.get(LDFLAGS_VARIABLE, ""))
         try:
-            identity = SOURCE.read_bytes() + _machine(compiler)
+            identity = SOURCE.read_bytes() + HEADER.read_bytes() + _machine(compiler)
         except OSError as error:
             raise ScalarLoopError(f"the loop's source is missing: {error}") from None
         folder = _cache_folder(directory)
@@ -293,3 +296,52 @@ def load(directory: str | os.PathLike[str] | None = None) -> ScalarLoop:
             _prune(folder, library)
             return ScalarLoop(loaded, command)
     raise ScalarLoopError("the plain scalar C loop did not build:\n" + "\n".join(failures))
+
+
+def target(kernel: str) -> float:
+    """How many times the loop's speed ``simulate`` should reach on one core
+    with ``kernel``: with SIMD lanes 1.6x on AVX2 and 2.0x on AVX-512, else
+    (the scalar kernels) 1.0x."""
+    return {"x86-64-v3": 1.6, "x86-64-v4": 2.0}.get(kernel, 1.0)
+
+
+def compare(games: int, rounds: int) -> tuple[float, float]:
+    """Turns a second of ``simulate`` on one thread and of the loop, the same
+    number of random games each, alternated for ``rounds`` rounds, the best of
+    each kept: a busy machine slows both alike."""
+    loop = load()
+    best_simulate = best_loop = 0.0
+    for _ in range(rounds):
+        result = wts.simulate(games, seed=11, threads=1)
+        best_simulate = max(best_simulate, result.turns / result.seconds)
+        began = time.perf_counter()
+        turns = loop.run(games, seed=11)
+        best_loop = max(best_loop, turns / (time.perf_counter() - began))
+    return best_simulate, best_loop
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(description="simulate beside the plain scalar C loop, "
+                                                 "one thread each, measured side by side")
+    parser.add_argument("--games", type=int, default=200_000, help="games a round (200,000)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds (3)")
+    args = parser.parse_args(argv)
+    try:
+        simulated, looped = compare(args.games, args.rounds)
+    except ScalarLoopError as error:
+        print(f"scalar_loop.py: {error}", file=sys.stderr)
+        return 1
+    kernel = wts.cpu_kernel()
+    goal = target(kernel)
+    ratio = simulated / looped
+    print(f"simulate ({kernel}), 1 thread   {simulated / 1e6:6.2f} M turns/s")
+    print(f"plain scalar C loop, 1 thread   {looped / 1e6:6.2f} M turns/s")
+    print(f"simulate / loop                 {ratio:6.2f}x   target >= {goal:.1f}x   "
+          f"{'met' if ratio >= goal else 'NOT met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

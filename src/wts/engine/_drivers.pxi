@@ -1,0 +1,357 @@
+# The drivers: many turns at a time, for BatchGame.step (given moves) and for
+# random playouts (simulate, the search's playouts). Included by _core.pyx.
+# They decide no rule: a turn is played by _resolve_turn (_rules.pxi), or in
+# SIMD lanes where wts_lanes.h proves it simple, with what the lanes leave
+# (a capture's pieces, a collision's egg) finished here by the rules' own
+# helpers.
+
+cdef extern from "wts_lanes.h" nogil:
+    # Random games in SIMD lanes, the simple turns only; WTS_LANES_SIMD: built with AVX2 or
+    # the NEON lanes.
+    enum: WTS_LANES, WTS_LANES_SIMD
+    ctypedef struct wts_lanes:
+        pass
+    void wts_lanes_put(wts_lanes *lanes, int lane, wts_board black, wts_board white,
+                       wts_board eggs, uint32_t turn, const wts_rng *rng)
+    void wts_lanes_get(const wts_lanes *lanes, int lane, wts_board *black, wts_board *white,
+                       wts_board *eggs, uint32_t *turn, wts_rng *rng)
+    uint64_t wts_lanes_draw(const wts_lanes *lanes, int lane)
+    int wts_lanes_black_bit(const wts_lanes *lanes, int lane)
+    int wts_lanes_white_bit(const wts_lanes *lanes, int lane)
+    void wts_lanes_turtles(const wts_lanes *lanes, int lane, wts_board *black,
+                           wts_board *white)
+    void wts_lanes_put_boards(wts_lanes *lanes, int lane, wts_board black, wts_board white,
+                              wts_board eggs)
+    # Bit l set: lane l's turn is not simple, left for _random_turns. Bit l
+    # of laid set: lane l laid an egg on its board, not yet in its queue; of
+    # captured: lane l placed both turtles in a game with no egg, and closed
+    # brackets whose pieces are still on the board.
+    uint32_t wts_lanes_step(wts_lanes *lanes, uint32_t *laid, uint32_t *captured)
+    # The proof alone, for turns of given moves: a lane's boards and move bits,
+    # whether its empty squares and turn number rule a simple turn out, and
+    # the test of every lane (bit l of ``scalar`` set sends lane l to the
+    # scalar turn anyway); simple lanes get their new boards, and bits in
+    # laid and captured as wts_lanes_step gives them.
+    void wts_lanes_put_moves(wts_lanes *lanes, int lane, wts_board black, wts_board white,
+                             wts_board eggs, int black_bit, int white_bit)
+    int wts_lane_ends(uint32_t count, uint32_t turn)
+    uint32_t wts_lanes_place(wts_lanes *lanes, uint32_t scalar, uint32_t *laid,
+                             uint32_t *captured)
+
+
+# ---- Turns of given moves: BatchGame.step ---------------------------------
+
+
+cdef inline int _move_bit(int64_t move) noexcept nogil:
+    """The padded bit of ``move`` if it is a square, else bit 9, which no board
+    ever holds: one bit test then checks both the range and the square."""
+    return wts_square_bit(<int>move) if <uint64_t>move < WTS_NUM_SQUARES else 9
+
+
+cdef Py_ssize_t wts_resolve_turns(wts_state *states, uint8_t *statuses,
+                                  const int64_t *black_moves, const int64_t *white_moves,
+                                  Py_ssize_t n, Py_ssize_t *live, int32_t *captures,
+                                  int32_t *hatches) noexcept nogil:
+    """One turn in each of ``n`` games, all checked before any is played:
+    wts_resolve_turn on every game not over, several at a time where the build
+    has SIMD lanes. ``live`` is scratch space for ``n`` indices."""
+    cdef Py_ssize_t i, j, n_live = 0, first_over_moved = -1
+    cdef wts_board empty
+    cdef bint over
+    if n == 0:
+        return -1
+    # The games over are found from ``statuses`` alone, in a pass that reads no
+    # game, and take no further work; the others are listed, then played
+    # without a branch on whether a game is over (a coin toss once many have ended).
+    for i in range(n):
+        over = statuses[i] >= WTS_BLACK_WINS
+        if over & ((black_moves[i] != -1) | (white_moves[i] != -1)):
+            first_over_moved = i  # unless a game listed before it has a bad move
+            break
+        live[n_live] = i
+        n_live += not over
+    for j in range(n_live):
+        i = live[j]
+        empty = wts_empty_squares(&states[i])
+        if not (wts_test_bit(empty, _move_bit(black_moves[i]))
+                & wts_test_bit(empty, _move_bit(white_moves[i]))):
+            return i
+        if WTS_LANES_SIMD and wts_lane_ends(<uint32_t>wts_popcount(empty), states[i].turn):
+            live[j] = ~i  # a turn the lanes cannot prove simple, marked while at hand
+    if first_over_moved >= 0:
+        return first_over_moved
+    memset(captures, 0, 2 * n * sizeof(int32_t))
+    memset(hatches, 0, n * sizeof(int32_t))
+    if WTS_LANES_SIMD:
+        _resolve_turns_lanes(states, statuses, black_moves, white_moves, live, n_live,
+                             captures, hatches)
+        return -1
+    for j in range(n_live):
+        i = live[j]
+        _resolve_counted(&states[i], <int>black_moves[i], <int>white_moves[i],
+                         &captures[2 * i], &hatches[i])
+        statuses[i] = states[i].status
+    return -1
+
+
+cdef void _resolve_counted(wts_state *state, int black_move, int white_move,
+                           int32_t *captures, int32_t *hatches) noexcept nogil:
+    """wts_resolve_turn on a game not over, its captures by colour and its
+    hatched eggs counted."""
+    cdef wts_turn_record record
+    cdef int j, black_captures = 0
+    wts_resolve_turn(state, black_move, white_move, &record)
+    for j in range(record.n_captures):
+        black_captures += record.captures[j].color == WTS_BLACK
+    captures[0] = black_captures
+    captures[1] = record.n_captures - black_captures
+    hatches[0] = record.n_hatched
+
+
+cdef void _resolve_turns_lanes(wts_state *states, uint8_t *statuses,
+                               const int64_t *black_moves, const int64_t *white_moves,
+                               const Py_ssize_t *live, Py_ssize_t n_live, int32_t *captures,
+                               int32_t *hatches) noexcept nogil:
+    """wts_resolve_turns on the games ``live`` lists (none over; ``~i`` for game
+    i if its turn may end the game, see wts_lane_ends), WTS_LANES at a time:
+    the lanes prove which turns are simple (wts_lanes.h); those are
+    played here as _resolve_turn would play them, every other one by
+    _resolve_counted. A simple turn is two turtles and their keys, with their
+    captures in a game with no egg, or a collision's egg; then one turn more,
+    no five, still ongoing, nothing hatched (its zeros are already written)."""
+    cdef wts_lanes lanes
+    cdef wts_state *state
+    cdef wts_board none
+    cdef Py_ssize_t games[WTS_LANES]
+    cdef int black_bits[WTS_LANES]
+    cdef int white_bits[WTS_LANES]
+    cdef Py_ssize_t first = 0, i
+    cdef uint32_t scalar, laid, captured
+    cdef wts_board taken
+    cdef int lane, used
+    none.lo = none.hi = 0
+    while first < n_live:
+        used = <int>min(<Py_ssize_t>WTS_LANES, n_live - first)
+        scalar = 0
+        for lane in range(used):
+            i = live[first + lane]
+            if i < 0:  # its turn may fill the board or reach the last turn number
+                i = ~i
+                scalar |= 1u << lane
+            games[lane] = i
+            state = &states[i]
+            black_bits[lane] = wts_square_bit(<int>black_moves[i])
+            white_bits[lane] = wts_square_bit(<int>white_moves[i])
+            wts_lanes_put_moves(&lanes, lane, state.black, state.white, state.eggs,
+                                black_bits[lane], white_bits[lane])
+        for lane in range(used, WTS_LANES):
+            wts_lanes_put_moves(&lanes, lane, none, none, none, 0, 0)
+            scalar |= 1u << lane
+        scalar = wts_lanes_place(&lanes, scalar, &laid, &captured)
+        for lane in range(used):
+            i = games[lane]
+            state = &states[i]
+            if (scalar >> lane) & 1u:
+                _resolve_counted(state, <int>black_moves[i], <int>white_moves[i],
+                                 &captures[2 * i], &hatches[i])
+                statuses[i] = state.status
+                continue
+            # The counts stay 0 and the status ongoing, as they were: a game
+            # with a five on the board never passes the lanes' test.
+            state.turn += 1
+            if (laid >> lane) & 1u:
+                _lay_egg(state, <int>black_moves[i], True)
+                continue
+            state.black = wts_or(state.black, wts_bit_board(black_bits[lane]))
+            state.white = wts_or(state.white, wts_bit_board(white_bits[lane]))
+            state.key ^= (TURTLE_KEYS[WTS_BLACK][black_bits[lane]]
+                          ^ TURTLE_KEYS[WTS_WHITE][white_bits[lane]])
+            if (captured >> lane) & 1u:
+                taken = _captured_without_eggs(black_bits[lane], white_bits[lane], state.black,
+                                               state.white, &captures[2 * i])
+                state.key ^= (_turtle_keys(wts_and(state.black, taken), WTS_BLACK)
+                              ^ _turtle_keys(wts_and(state.white, taken), WTS_WHITE))
+                _remove_captured(state, taken, True)
+        first += used
+
+
+cdef inline wts_board _captured_without_eggs(int black_bit, int white_bit, wts_board black,
+                                             wts_board white, int32_t *counts) noexcept nogil:
+    """The pieces a turn's brackets capture in a game with no egg, both
+    turtles placed (points 5-6), and each colour's brackets in ``counts``;
+    with no egg, nothing dissolves or hatches (point 8)."""
+    cdef wts_board captured
+    captured.lo = captured.hi = 0
+    counts[0] = _find_brackets_of_one(black_bit, black, white, WTS_BLACK, 0, &captured, NULL)
+    counts[1] = _find_brackets_of_one(white_bit, white, black, WTS_WHITE, 0, &captured, NULL)
+    return captured
+
+
+# ---- Random turns and playouts: simulate and the search ---------------------
+
+
+cdef inline int _random_square(wts_board legal, uint32_t count, uint32_t r,
+                               wts_rng *rng) noexcept nogil:
+    """A uniformly random square of ``legal``, which holds ``count`` > 0, from the
+    32 random bits ``r``: the same square whatever the build (a select, not a
+    rejection loop, whose mispredicted branches cost more than the select)."""
+    return wts_bit_square(wts_select(legal, <int>wts_rng_below_from(rng, count, r)))
+
+
+cdef int wts_random_legal_move(const wts_state *state, wts_rng *rng) noexcept nogil:
+    """A uniformly random legal square, or -1 if there is none."""
+    cdef wts_board legal = wts_legal_moves(state)
+    if not wts_any(legal):
+        return -1
+    return _random_square(legal, <uint32_t>wts_popcount(legal),
+                          <uint32_t>(wts_rng_next(rng) >> 32), rng)
+
+
+cdef void _random_turns(wts_state *state, wts_rng *rng, uint64_t draw,
+                        bint to_the_end) noexcept nogil:
+    """Turns of uniformly random moves, the first from the generator output
+    ``draw`` and each later one from the next: its high half for black, its
+    low half for white (``rng`` also for a rejected half). One turn, or every
+    turn to the end of the game with ``to_the_end``. One function for both,
+    so that the compiler inlines _resolve_turn, without record or key, once."""
+    cdef wts_board legal
+    cdef uint32_t count
+    cdef int black, white
+    while True:
+        legal = wts_empty_squares(state)
+        count = <uint32_t>wts_popcount(legal)
+        black = _random_square(legal, count, <uint32_t>(draw >> 32), rng)
+        white = _random_square(legal, count, <uint32_t>draw, rng)
+        _resolve_turn(state, black, white, NULL, False)
+        if not to_the_end or wts_is_over(state):
+            return
+        draw = wts_rng_next(rng)
+
+
+cdef void wts_playout(wts_state *state, wts_rng *rng) noexcept nogil:
+    """Both players pick uniformly among the empty squares until the game ends;
+    one generator output a turn."""
+    if not wts_is_over(state):
+        _random_turns(state, rng, wts_rng_next(rng), True)
+    state.key = wts_compute_key(state)  # once, not turn by turn
+
+
+# Odd constant spreading game indices over the generator's seed space.
+cdef uint64_t GAME_STRIDE = 0xD1B54A32D192ED03ULL
+
+
+cdef void wts_game_rng(wts_rng *rng, uint64_t seed, uint64_t game) noexcept nogil:
+    """Game ``game`` of a run with ``seed`` plays from its own xoshiro256** stream."""
+    wts_rng_seed(rng, seed ^ (game * GAME_STRIDE))
+
+
+# Games a playout range plays at once: lanes with AVX2, else one game at a time
+# (lanes stepped one by one measured slower than wts_playout).
+PLAYOUT_LANES = WTS_LANES if WTS_LANES_SIMD else 1
+
+
+cdef void wts_playout_range(const wts_state *start, uint64_t seed, uint64_t first,
+                            uint64_t stop, int32_t *lengths, uint8_t *statuses) noexcept nogil:
+    """Games ``first``..``stop-1`` of the run ``seed``, each played out from
+    ``start`` on its own generator; game ``g``'s turns and final status go to
+    ``lengths[g - first]`` and ``statuses[g - first]``."""
+    cdef wts_state state
+    cdef wts_rng rng
+    cdef uint64_t game
+    if WTS_LANES_SIMD:
+        _playout_lanes(start, seed, first, stop, lengths, statuses)
+        return
+    for game in range(first, stop):
+        wts_copy(&state, start)
+        wts_game_rng(&rng, seed, game)
+        wts_playout(&state, &rng)
+        lengths[game - first] = <int32_t>(state.turn - start.turn)
+        statuses[game - first] = state.status
+
+
+cdef void _playout_lanes(const wts_state *start, uint64_t seed, uint64_t first,
+                         uint64_t stop, int32_t *lengths, uint8_t *statuses) noexcept nogil:
+    """wts_playout_range with WTS_LANES games at a time: each step plays the
+    simple turns in the lanes (wts_lanes.h), finishes here those the lanes
+    leave a part of (a capture's pieces to remove, a collision's egg to
+    queue), and plays every other one here, by _random_turns on the lane's
+    own state and generator; a lane whose game ends takes the next game, and
+    idles once none is left. A lane's state is brought up to date only for a
+    scalar turn: its status and key may lag until then."""
+    cdef wts_lanes lanes
+    cdef wts_state states[WTS_LANES]
+    cdef uint64_t games[WTS_LANES]
+    cdef uint64_t next_game = first
+    cdef uint32_t active = 0, scalar, laid, captured
+    cdef int32_t counts[2]
+    cdef wts_board black, white, taken, none
+    cdef wts_rng rng
+    cdef int lane
+    cdef wts_state *state
+    none.lo = none.hi = 0
+    for lane in range(WTS_LANES):
+        if _lane_load(&lanes, lane, &states[lane], &games[lane], &next_game, start, seed,
+                      first, stop, lengths, statuses):
+            active |= 1u << lane
+    while active:
+        scalar = wts_lanes_step(&lanes, &laid, &captured) & active
+        captured &= active
+        while captured:
+            # Both turtles are placed; the captured pieces leave.
+            lane = wts_ctz64(captured)
+            captured &= captured - 1
+            wts_lanes_turtles(&lanes, lane, &black, &white)
+            taken = _captured_without_eggs(wts_lanes_black_bit(&lanes, lane),
+                                           wts_lanes_white_bit(&lanes, lane), black, white,
+                                           counts)
+            wts_lanes_put_boards(&lanes, lane, wts_andnot(black, taken),
+                                 wts_andnot(white, taken), none)
+        laid &= active
+        while laid:
+            # A collision laid an egg on the lane's board: into the game's queue.
+            lane = wts_ctz64(laid)
+            laid &= laid - 1
+            _lay_egg(&states[lane], wts_bit_square(wts_lanes_black_bit(&lanes, lane)), False)
+        while scalar:
+            lane = wts_ctz64(scalar)
+            scalar &= scalar - 1
+            state = &states[lane]
+            wts_lanes_get(&lanes, lane, &state.black, &state.white, &state.eggs, &state.turn,
+                          &rng)
+            _random_turns(state, &rng, wts_lanes_draw(&lanes, lane), False)
+            if not wts_is_over(state):
+                wts_lanes_put(&lanes, lane, state.black, state.white, state.eggs, state.turn,
+                              &rng)
+                continue
+            lengths[games[lane] - first] = <int32_t>(state.turn - start.turn)
+            statuses[games[lane] - first] = state.status
+            if not _lane_load(&lanes, lane, state, &games[lane], &next_game, start, seed,
+                              first, stop, lengths, statuses):
+                active &= ~(1u << lane)
+
+
+cdef bint _lane_load(wts_lanes *lanes, int lane, wts_state *state, uint64_t *game,
+                     uint64_t *next_game, const wts_state *start, uint64_t seed,
+                     uint64_t first, uint64_t stop, int32_t *lengths,
+                     uint8_t *statuses) noexcept nogil:
+    """Put the next game into ``lane``, False if none is left (the lane then
+    holds the empty board, so its steps, which nobody reads, stay legal).
+    A start already over ends its games at once."""
+    cdef wts_rng rng
+    cdef wts_board none
+    none.lo = none.hi = 0
+    if wts_is_over(start):
+        while next_game[0] < stop:
+            lengths[next_game[0] - first] = 0
+            statuses[next_game[0] - first] = start.status
+            next_game[0] += 1
+    if next_game[0] == stop:
+        wts_game_rng(&rng, 0, 0)
+        wts_lanes_put(lanes, lane, none, none, none, 0, &rng)
+        return False
+    game[0] = next_game[0]
+    next_game[0] += 1
+    wts_copy(state, start)
+    wts_game_rng(&rng, seed, game[0])
+    wts_lanes_put(lanes, lane, state.black, state.white, state.eggs, state.turn, &rng)
+    return True
