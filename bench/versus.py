@@ -8,7 +8,9 @@ process, so a busy machine slows both alike; every figure is the best of
 so an older release can be measured too: check it out with ``git worktree``,
 build it, and pass its ``src``.
 
-It prints ``simulate``'s turns a second on one thread and ``BatchGame.step``'s
+It prints ``simulate``'s turns a second on one thread, ``Game.play``'s time a
+turn replaying 30 random games, ``MCTSAgent``'s playouts a second on one
+thread (20,000 from a position six turns in), and ``BatchGame.step``'s
 time a game-turn on 1,024 games, each with its ratio to ``simulate``: random
 legal moves recorded once and replayed by each build, the calls to ``step``
 timed. Two workloads, as ``wts bench`` has them: every game in play (a game
@@ -71,21 +73,61 @@ def replay(start, moves):
     return seconds
 
 
+def record_games(count):
+    rng = np.random.default_rng(7)
+    games = []
+    for _ in range(count):
+        game, moves = wts.Game(), []
+        while not game.is_over():
+            legal = game.legal_moves()
+            pair = (legal[rng.integers(len(legal))], legal[rng.integers(len(legal))])
+            game.play(*pair)
+            moves.append(pair)
+        games.append(moves)
+    return games
+
+
+def play_seconds(games):
+    began = time.perf_counter()
+    for moves in games:
+        game = wts.Game()
+        for black, white in moves:
+            game.play(black, white)
+    return time.perf_counter() - began
+
+
+def playout_seconds(playouts):
+    # One search of a mid-game position, one thread: its time a playout.
+    from wts.agents import MCTSAgent
+    game = wts.Game()
+    for black, white in recorded[0][:6]:
+        game.play(black, white)
+    agent = MCTSAgent(playouts=playouts, seed=3)
+    began = time.perf_counter()
+    agent.select(game, "black")
+    return (time.perf_counter() - began) / playouts
+
+
 workloads = {"step": record(False), "step_playing": record(True)}
-best = {key: float("inf") for key in ("simulate", *workloads)}
+recorded = record_games(30)
+played_turns = sum(len(moves) for moves in recorded)
+best = {key: float("inf") for key in ("simulate", "play", "playout", *workloads)}
 for _ in range(runs):
     for key, (start, moves, game_turns) in workloads.items():
         best[key] = min(best[key], replay(start, moves) / game_turns)
     result = wts.simulate(60_000, seed=11, threads=1)
     best["simulate"] = min(best["simulate"], result.seconds / result.turns)
+    best["play"] = min(best["play"], play_seconds(recorded) / played_turns)
+    best["playout"] = min(best["playout"], playout_seconds(20_000))
 best["kernel"] = wts.cpu_kernel() if hasattr(wts, "cpu_kernel") else "single build"
 print(json.dumps(best))
 """
 
 
-# The figures, in seconds a turn or game-turn: simulate; step with the games
-# over left; step with every game in play.
-FIGURES = ("simulate", "step", "step_playing")
+# The figures, in seconds a turn, game-turn or playout: simulate; step with
+# the games over left; step with every game in play; Game.play; a search's
+# playouts.
+FIGURES = ("simulate", "step", "step_playing", "play", "playout")
 
 
 def measure(source: Path, runs: int) -> dict[str, float | str]:
@@ -134,9 +176,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<5}  {best[name]['kernel']!s:<12}  {1 / turn / 1e6:10.2f} M turns/s  "
               + "  ".join(f"{step * 1e9:10.1f} ns/game-turn ({step / turn:.2f}x)"
                           for step in steps))
+    print("build  Game.play, 30 random games   MCTSAgent playouts, 1 thread")
+    for name in ("old", "new"):
+        print(f"{name:<5}  {float(best[name]['play']) * 1e6:10.3f} us/turn          "
+              f"{1 / float(best[name]['playout']):12,.0f} playouts/s")
     speedups = {key: float(best["old"][key]) / float(best["new"][key]) for key in FIGURES}
     print(f"new / old: simulate {speedups['simulate']:.2f}x as fast, BatchGame.step "
-          f"{speedups['step_playing']:.2f}x all in play, {speedups['step']:.2f}x those over left")
+          f"{speedups['step_playing']:.2f}x all in play, {speedups['step']:.2f}x those over left, "
+          f"Game.play {speedups['play']:.2f}x, MCTS playouts {speedups['playout']:.2f}x")
     return 0
 
 

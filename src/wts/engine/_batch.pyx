@@ -20,12 +20,14 @@ from wts.engine._bits cimport (
 )
 from wts.engine._core cimport (
     WTS_BLACK_TURTLE, WTS_EGG, WTS_NUM_SQUARES, WTS_WHITE_TURTLE, wts_copy, wts_init,
-    wts_canonical_key, wts_is_over, wts_legal_moves, wts_piece_at,
-    wts_resolve_turns, wts_state,
+    wts_canonical_key, wts_is_over, wts_legal_moves, wts_piece_at, wts_state,
 )
+from wts.engine._drivers cimport wts_drivers, wts_load_drivers
 from wts.engine._game cimport GameCore
 
 from wts.params import check_int
+
+cdef const wts_drivers *DRIVERS = wts_load_drivers()
 
 
 cdef bint _int64_row(object array, Py_ssize_t n, Py_buffer *view) except -1:
@@ -165,10 +167,10 @@ cdef class BatchCore:
                 memcpy(self.moves, views[BLACK_VIEW].buf, n * sizeof(int64_t))
                 memcpy(self.moves + n, views[WHITE_VIEW].buf, n * sizeof(int64_t))
                 with nogil:
-                    first_bad = wts_resolve_turns(self.states, self.statuses, self.moves,
-                                                  self.moves + n, n, self.live,
-                                                  <int32_t *>views[CAPTURES_VIEW].buf,
-                                                  <int32_t *>views[HATCHES_VIEW].buf)
+                    first_bad = DRIVERS.resolve_turns(self.states, self.statuses, self.moves,
+                                                      self.moves + n, n, self.live,
+                                                      <int32_t *>views[CAPTURES_VIEW].buf,
+                                                      <int32_t *>views[HATCHES_VIEW].buf)
                     if first_bad >= 0:
                         wts_copy(&state, &self.states[first_bad])
                         black_move = self.moves[first_bad]

@@ -39,29 +39,12 @@ cdef enum:
 cdef extern from "wts_status.h":
     const uint32_t WTS_MAX_TURN
 
-cdef enum:
-    WTS_NUM_SQUARES = 81
-    WTS_PADDED_BITS = 90      # bits 0..89 of a board; the last, 89, is padding
-    WTS_NUM_DIRECTIONS = 8
-    WTS_NUM_SYMMETRIES = 8    # in the order of wts.Symmetry
-    WTS_NUM_FIVES = 140       # lines of five: 45 in rows, 45 in columns, 50 on diagonals
-    # Every arrival of a turn (2 placed, at most 81 hatched) closes at most 8 brackets.
-    WTS_MAX_CAPTURES = WTS_NUM_DIRECTIONS * (2 + WTS_NUM_SQUARES)
-
-# The fields every turn reads come first, within 64 bytes, and the egg queue
-# last: a batch reading the status of games that are over, or a turn that
-# lays no egg, touches fewer cache lines.
-ctypedef struct wts_state:
-    wts_board black
-    wts_board white
-    wts_board eggs
-    uint8_t egg_count
-    uint8_t status          # WTS_ONGOING ... WTS_DRAW
-    uint8_t black_count     # winning turtles after the last turn
-    uint8_t white_count
-    uint32_t turn           # turns played
-    uint64_t key            # wts_compute_key of the position, kept by every turn
-    uint8_t egg_queue[WTS_NUM_SQUARES]  # squares of the eggs, oldest first
+# The sizes and the position (wts_state), defined in _state.pxd, where the
+# engine's internal .pxd files find them too.
+from wts.engine._state cimport (
+    WTS_MAX_CAPTURES, WTS_NUM_DIRECTIONS, WTS_NUM_FIVES, WTS_NUM_SQUARES, WTS_NUM_SYMMETRIES,
+    WTS_PADDED_BITS, wts_state,
+)
 
 ctypedef struct wts_capture:
     uint8_t closer          # square of the arriving turtle
@@ -102,20 +85,6 @@ cdef void wts_settle(wts_state *state) noexcept nogil
 # event in ``record`` unless it is NULL.
 cdef void wts_resolve_turn(wts_state *state, int black_move, int white_move,
                            wts_turn_record *record) noexcept nogil
-# One turn in each of ``n`` games, if every game's moves can be taken, and -1:
-# wts_resolve_turn(&states[i], black_moves[i], white_moves[i], ...) on every
-# game not over (games over are left as they are; their moves must be -1,
-# "no move"). ``statuses[i]`` must hold ``states[i].status`` and is kept so.
-# Game i's captures by black and by white go to ``captures[2 * i]`` and
-# ``captures[2 * i + 1]``, its hatched eggs to ``hatches[i]`` (all 0 for a game
-# over). Otherwise the first game whose moves cannot be taken (a game not over
-# with a move that is not one of its legal squares, or a game over with a move
-# other than -1), with nothing written. ``live`` is scratch space for ``n``
-# indices.
-cdef Py_ssize_t wts_resolve_turns(wts_state *states, uint8_t *statuses,
-                                  const int64_t *black_moves, const int64_t *white_moves,
-                                  Py_ssize_t n, Py_ssize_t *live, int32_t *captures,
-                                  int32_t *hatches) noexcept nogil
 # Distinct turtles of ``turtles`` in a line of five or more (point 10).
 cdef int wts_count_winning(wts_board turtles) noexcept nogil
 # Those turtles: the winning turtles of ``turtles``.
@@ -132,12 +101,6 @@ cdef int wts_random_legal_move(const wts_state *state, wts_rng *rng) noexcept no
 cdef void wts_playout(wts_state *state, wts_rng *rng) noexcept nogil
 # Game ``game`` of a run of random games with ``seed``: its own generator.
 cdef void wts_game_rng(wts_rng *rng, uint64_t seed, uint64_t game) noexcept nogil
-# Games ``first``..``stop-1`` of the run ``seed`` played out from ``start`` (as
-# wts_playout on wts_game_rng's generator, several at a time where the build
-# has SIMD lanes); game g's turns and final status go to ``lengths[g - first]``
-# and ``statuses[g - first]``.
-cdef void wts_playout_range(const wts_state *start, uint64_t seed, uint64_t first,
-                            uint64_t stop, int32_t *lengths, uint8_t *statuses) noexcept nogil
 # True once the game is won or drawn (status WTS_BLACK_WINS or later).
 cdef bint wts_is_over(const wts_state *state) noexcept nogil
 # What stands on ``square`` 0..80: WTS_EMPTY, WTS_BLACK_TURTLE, WTS_WHITE_TURTLE or WTS_EGG.

@@ -16,6 +16,7 @@ every kernel at once and inlines across them):
 - here: the state's own small API (a new game, a copy, over or not, a piece).
 """
 
+from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memmove, memset
 from wts.engine._bits cimport (
@@ -23,6 +24,7 @@ from wts.engine._bits cimport (
     wts_rng_next, wts_select, wts_shl, wts_shr, wts_splitmix64, wts_square_board, wts_valid,
     wts_xor,
 )
+from wts.engine._drivers cimport wts_drivers
 
 from wts.engine.keys import KEY_SEED as _KEY_SEED
 from wts.engine.pieces import Status

@@ -1,5 +1,7 @@
 # The drivers: many turns at a time, for BatchGame.step (given moves) and for
-# random playouts (simulate, the search's playouts). Included by _core.pyx.
+# random playouts (simulate, the search's playouts). Included by _core.pyx;
+# the engine's own modules reach them through the capsule DRIVERS
+# (_drivers.pxd), not through the public C API.
 # They decide no rule: a turn is played by _resolve_turn (_rules.pxi), or in
 # SIMD lanes where wts_lanes.h proves it simple, with what the lanes leave
 # (a capture's pieces, a collision's egg) finished here by the rules' own
@@ -355,3 +357,9 @@ cdef bint _lane_load(wts_lanes *lanes, int lane, wts_state *state, uint64_t *gam
     wts_game_rng(&rng, seed, game[0])
     wts_lanes_put(lanes, lane, state.black, state.white, state.eggs, state.turn, &rng)
     return True
+
+
+cdef wts_drivers _DRIVERS
+_DRIVERS.resolve_turns = wts_resolve_turns
+_DRIVERS.playout_range = wts_playout_range
+DRIVERS = PyCapsule_New(&_DRIVERS, "wts.engine._core.DRIVERS", NULL)

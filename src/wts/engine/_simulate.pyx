@@ -3,13 +3,16 @@
 """Random playouts in C, without the GIL, one independent generator per game."""
 
 from libc.stdint cimport int32_t, uint8_t, uint64_t
-from wts.engine._core cimport wts_playout_range, wts_state
+from wts.engine._core cimport wts_state
+from wts.engine._drivers cimport wts_drivers, wts_load_drivers
 from wts.engine._game cimport GameCore
 
 cdef extern from "Python.h":
     const Py_ssize_t PY_SSIZE_T_MAX
 
 from wts.params import check_int, check_seed
+
+cdef const wts_drivers *DRIVERS = wts_load_drivers()
 
 cdef class Playouts:
     """The random games of one run: ``Playouts(origin, seed)`` copies ``origin``'s
@@ -36,5 +39,5 @@ cdef class Playouts:
         if end == begin:
             return
         with nogil:
-            wts_playout_range(&self.start, self.seed, <uint64_t>begin, <uint64_t>end,
-                              &lengths[0], &statuses[0])
+            DRIVERS.playout_range(&self.start, self.seed, <uint64_t>begin, <uint64_t>end,
+                                  &lengths[0], &statuses[0])
