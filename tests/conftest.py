@@ -1,12 +1,14 @@
-"""Shared fixtures: every rule and API test runs on both engines, and the run
-folder tests share a finished run (importing the scale extra only when a test
-asks for it)."""
+"""Shared fixtures: every rule and API test runs on both engines; the run
+folder tests share a finished run, and the web app tests a client. Those two
+import their optional extras only when a test asks for them."""
 
 from __future__ import annotations
 
 import os
 import pathlib
 import shutil
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -42,3 +44,11 @@ def run(reference: pathlib.Path, tmp_path: pathlib.Path) -> pathlib.Path:
     shutil.copytree(reference, out)
     return out
 
+
+@pytest.fixture
+def client(tmp_path: Any) -> Iterator[Any]:
+    """A test client of the web app on a new database (``serve_client.serving``)."""
+    from serve_client import serving
+
+    with serving(tmp_path / "games.sqlite3") as test_client:
+        yield test_client
