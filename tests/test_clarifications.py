@@ -13,24 +13,10 @@ from __future__ import annotations
 import pytest
 from helpers import cap, hatch, names, play_for, setup, snapshot, turn
 from scenarios import Scenario, ids, play_through
-from scenarios.clarifications import (
-    CLARIFICATIONS,
-    STEPS,
-    ray,
-    star,
-    star_captures,
-)
+from scenarios.clarifications import CLARIFICATIONS, STEPS, ray, star, star_captures
 
 import wts
-from wts import (
-    Color,
-    GameOverError,
-    IllegalMoveError,
-    Piece,
-    SetupError,
-    Status,
-    parse_square,
-)
+from wts import Color, GameOverError, IllegalMoveError, Piece, SetupError, Status, parse_square
 
 BLACK, WHITE = Color.BLACK, Color.WHITE
 

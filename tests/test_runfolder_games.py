@@ -12,13 +12,7 @@ import tracemalloc
 from typing import Any
 
 import pytest
-from runfolders import (
-    GAMES,
-    RUN,
-    digest,
-    manifest_of,
-    resumes_to_the_reference,
-)
+from runfolders import GAMES, RUN, digest, manifest_of, resumes_to_the_reference
 
 import wts
 from wts.scale import selfplay as selfplay_module

@@ -10,14 +10,7 @@ import pathlib
 from typing import Any
 
 import pytest
-from runfolders import (
-    GAMES,
-    RUN,
-    manifest_of,
-    one_line_error,
-    selfplay_cli,
-    write_manifest,
-)
+from runfolders import GAMES, RUN, manifest_of, one_line_error, selfplay_cli, write_manifest
 
 import wts
 from wts.scale.files import RunFolderError

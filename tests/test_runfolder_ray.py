@@ -13,11 +13,7 @@ import subprocess
 import sys
 
 import pytest
-from runfolders import (
-    cli,
-    manifest_of,
-    posix_only,
-)
+from runfolders import cli, manifest_of, posix_only
 
 import wts
 from wts.scale.selfplay import selfplay
