@@ -1,0 +1,108 @@
+"""What the web app's tests (tests/test_serve_*.py) share: a test client of a
+new app, and a WebSocket session that keeps every message it received. The
+``client`` fixture (conftest.py) is a client on a new database."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import warnings
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+with warnings.catch_warnings():  # Starlette's notice about its test client's transport
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient, WebSocketDenialResponse
+from starlette.websockets import WebSocketDisconnect
+
+from wts.serve.app import create_app
+from wts.serve.limits import Limits
+
+__all__ = ["OPEN", "Message", "Socket", "TestClient", "WebSocketDenialResponse",
+           "WebSocketDisconnect", "create", "online", "serving", "turn_played"]
+
+Message = dict[str, Any]
+
+
+OPEN: list[Any] = []
+
+
+@contextlib.contextmanager
+def serving(path: Any, limits: Limits | None = None) -> Iterator[TestClient]:
+    """A test client of a new app; the sockets a failed test left open are closed
+    first, as the client waits for every one of them."""
+    app = create_app(path, limits=limits, allowed_hosts=["testserver"])
+    with TestClient(app) as test_client:
+        try:
+            yield test_client
+        finally:
+            while OPEN:
+                with contextlib.suppress(Exception):
+                    OPEN.pop().__exit__(None, None, None)
+
+
+def create(client: TestClient, **body: Any) -> Message:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+class Socket:
+    """A WebSocket session that keeps every message it received."""
+
+    def __init__(self, client: TestClient, game: str, tokens: list[str],
+                 headers: dict[str, str] | None = None) -> None:
+        self.context = client.websocket_connect("/ws", headers=dict(headers or {}))
+        self.ws = self.context.__enter__()
+        OPEN.append(self.context)
+        self.seen: list[str] = []
+        self.send({"type": "hello", "version": 1, "game": game, "tokens": tokens})
+        self.welcome = self.next()
+        self.state = self.until(lambda m: m["type"] == "state")
+
+    def send(self, message: Message) -> None:
+        self.ws.send_text(json.dumps(message))
+
+    def next(self) -> Message:
+        text = self.ws.receive_text()
+        self.seen.append(text)
+        return json.loads(text)  # type: ignore[no-any-return]
+
+    def until(self, wanted: Callable[[Message], bool]) -> Message:
+        while True:
+            message = self.next()
+            if wanted(message):
+                if message["type"] == "state":
+                    self.state = message
+                return message
+
+    def error(self) -> Message:
+        return self.until(lambda m: m["type"] == "error")
+
+    def move(self, color: str, square: str, turn: int | None = None) -> None:
+        self.send({"type": "move", "color": color, "square": square,
+                   "turn": self.state["turn"] if turn is None else turn})
+
+    def close(self) -> None:
+        if self.context in OPEN:
+            OPEN.remove(self.context)
+            self.context.__exit__(None, None, None)
+
+
+def turn_played(turn: int) -> Callable[[Message], bool]:
+    return lambda m: m["type"] == "state" and m["turn"] == turn
+
+
+def online(client: TestClient) -> tuple[Message, Socket, Socket, str]:
+    made = create(client, mode="online", color="black")
+    joined = client.post("/api/join", json={"code": made["invite"]})
+    assert joined.status_code == 200
+    black = Socket(client, made["game"], [made["tokens"]["black"]])
+    white = Socket(client, made["game"], [joined.json()["tokens"]["white"]])
+    return made, black, white, joined.json()["tokens"]["white"]
+

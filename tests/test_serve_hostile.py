@@ -1,0 +1,274 @@
+"""A hostile client attacks every rule of the web app's security section
+(docs/serve.md), through Starlette's test client: reading a committed move
+early, moving for the other seat, joining a full game, replaying a move, bad
+frames and requests, floods, other origins and hosts, and the bounds one
+address cannot get round; the command names its proxy and hosts."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from socket import socket as new_socket
+from typing import Any
+
+import pytest
+from serve_client import (
+    Socket,
+    TestClient,
+    WebSocketDenialResponse,
+    WebSocketDisconnect,
+    create,
+    serving,
+)
+
+from wts.serve.app import SECURITY_HEADERS
+from wts.serve.bot import BotRunner
+from wts.serve.limits import Limits
+
+# ---- Hostile frames ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("frame", [
+    "not json",
+    "[]",
+    '{"type": "move"}',
+    '{"type": "move", "color": "black", "square": "E5", "turn": true}',
+    '{"type": "move", "color": "black", "square": "E5", "turn": -1}',
+    '{"type": "move", "color": "black", "square": "E5", "turn": "0"}',
+    '{"type": "move", "color": "green", "square": "E5", "turn": 0}',
+    '{"type": "move", "color": "black", "square": "E10", "turn": 0}',
+    '{"type": "move", "color": "black", "square": "E5", "turn": 0, "extra": 1}',
+    '{"type": "launch"}',
+])
+def test_malformed_messages_get_a_clear_error(client: TestClient, frame: str) -> None:
+    made = create(client, mode="hotseat")
+    screen = Socket(client, made["game"], list(made["tokens"].values()))
+    screen.ws.send_text(frame)
+    error = screen.error()
+    assert error["code"] == "bad-message" and error["message"]
+    screen.move("black", "E5")  # the socket is still open and works
+    assert screen.until(lambda m: m["type"] == "state")["committed"]["black"]
+    screen.close()
+
+
+def test_binary_and_oversized_frames_are_refused(client: TestClient) -> None:
+    made = create(client, mode="hotseat")
+    screen = Socket(client, made["game"], list(made["tokens"].values()))
+    screen.ws.send_bytes(b"\x00\x01")
+    assert screen.error()["code"] == "bad-message"
+    screen.ws.send_text(json.dumps({"type": "ping", "pad": "x" * 5000}))
+    assert screen.error()["code"] == "too-large"
+    with pytest.raises(WebSocketDisconnect) as closed:
+        screen.ws.receive_text()
+    assert closed.value.code == 1009
+
+
+def test_a_flood_is_refused_then_cut_off(tmp_path: Any) -> None:
+    limits = Limits(messages_burst=5, messages_per_second=0.001)
+    with serving(tmp_path / "g.sqlite3", limits) as client:
+        made = create(client, mode="hotseat")
+        screen = Socket(client, made["game"], list(made["tokens"].values()))
+        codes = []
+        with pytest.raises(WebSocketDisconnect) as closed:
+            for _ in range(100):
+                screen.send({"type": "ping"})
+            while True:
+                codes.append(screen.next()["type"])
+        assert closed.value.code == 1008
+        assert codes.count("pong") == 4 and "error" in codes
+
+
+def test_creating_games_is_rate_limited_and_bounded(tmp_path: Any) -> None:
+    limits = Limits(creates_burst=3, creates_per_second=0.001)
+    with serving(tmp_path / "g.sqlite3", limits) as client:
+        codes = [client.post("/api/games", json={"mode": "hotseat"}).status_code
+                 for _ in range(5)]
+        assert codes == [201, 201, 201, 429, 429]
+    with serving(tmp_path / "h.sqlite3", Limits(max_open_games=2)) as client:
+        codes = [client.post("/api/games", json={"mode": "hotseat"}).status_code
+                 for _ in range(3)]
+        assert codes == [201, 201, 503]
+        assert "as many games" in client.post("/api/games",
+                                              json={"mode": "hotseat"}).json()["message"]
+
+
+def test_connections_are_bounded(tmp_path: Any) -> None:
+    limits = Limits(max_connections_per_address=2)
+    with serving(tmp_path / "g.sqlite3", limits) as client:
+        made = create(client, mode="hotseat")
+        sockets = [Socket(client, made["game"], []) for _ in range(2)]
+        with client.websocket_connect("/ws") as third:
+            assert third.receive_json()["code"] == "too-many-connections"
+        for socket in sockets:
+            socket.close()
+
+
+@pytest.mark.parametrize("body", [
+    '{"mode": "chess"}', '{"mode": "bot", "level": 9}', '{"mode": "bot", "level": "1"}',
+    '{"mode": "online", "clock": {"kind": "game", "seconds": 1}}', "{", "x" * 10_000,
+])
+def test_bad_requests_get_a_clear_error(client: TestClient, body: str) -> None:
+    response = client.post("/api/games", content=body,
+                           headers={"content-type": "application/json"})
+    assert response.status_code == 400 and response.json()["message"]
+
+
+# ---- Origin, headers, files -------------------------------------------------------------
+
+
+def test_a_socket_from_another_origin_is_refused(client: TestClient) -> None:
+    with pytest.raises(WebSocketDisconnect) as refused, \
+            client.websocket_connect("/ws", headers={"origin": "http://evil.example"}):
+        pass
+    assert refused.value.code == 4403
+    made = create(client, mode="hotseat")
+    same = Socket(client, made["game"], [], headers={"origin": "http://testserver"})
+    assert same.welcome["type"] == "welcome"
+    same.close()
+
+
+def test_pages_carry_the_security_headers(client: TestClient) -> None:
+    for path in ("/", "/learn", "/static/app.js", "/api/lessons", "/nowhere"):
+        response = client.get(path)
+        for name, value in SECURITY_HEADERS.items():
+            assert response.headers[name] == value
+    csp = SECURITY_HEADERS["content-security-policy"]
+    assert "script-src 'self';" in csp and "unsafe-inline" not in csp
+    page = client.get("/").text
+    assert "<script>" not in page and "<script src=" in page and " on" + "click=" not in page
+
+
+def test_no_request_path_reaches_the_file_system(client: TestClient) -> None:
+    for path in ("/static/../app.py", "/static/%2e%2e%2fapp.py", "/static/lessons.json",
+                 "/static/index.html", "/static/app.py"):
+        assert client.get(path).status_code == 404
+    assert client.get("/static/style.css").status_code == 200
+
+
+# ---- Bounds that one address cannot get round -------------------------------------------
+
+
+def stale(client: TestClient, game: str, seconds: float) -> None:
+    """Make ``game`` look untouched for ``seconds``, as after a long wait."""
+    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+    rooms.store._run("UPDATE games SET updated = updated - ? WHERE id = ?", (seconds, game))
+
+
+def test_unfinished_games_expire_and_one_address_has_a_bound(tmp_path: Any) -> None:
+    limits = Limits(max_open_games_per_address=2)
+    with serving(tmp_path / "g.sqlite3", limits) as client:
+        first, second = create(client, mode="hotseat"), create(client, mode="hotseat")
+        refused = client.post("/api/games", json={"mode": "hotseat"})
+        assert refused.status_code == 429 and refused.json()["code"] == "too-many-games-here"
+        assert "2 unfinished games" in refused.json()["message"]
+        stale(client, first["game"], limits.idle_game_seconds - 60)
+        assert client.post("/api/games", json={"mode": "hotseat"}).status_code == 429
+        stale(client, first["game"], 120)
+        third = create(client, mode="online")  # the idle game expired, freeing its place
+        assert client.get(f"/api/games/{first['game']}").status_code == 404
+        assert client.get(f"/api/games/{second['game']}").status_code == 200
+        stale(client, third["game"], limits.unjoined_game_seconds + 1)
+        create(client, mode="hotseat")  # the online game nobody joined expired too
+        late = client.post("/api/join", json={"code": third["invite"]})
+        assert late.status_code == 404 and late.json()["code"] == "no-game"
+
+
+def test_forwarded_for_is_believed_only_from_a_named_proxy(tmp_path: Path) -> None:
+    """uvicorn believes X-Forwarded-For from 127.0.0.1 unless told not to: a spoofed
+    header would make every request a new address."""
+    for proxies, wanted in ((None, [201, 201, 429]), ("127.0.0.1", [201, 201, 201])):
+        with new_socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        code = ("import sys; from wts.serve.limits import Limits; "
+                "from wts.serve.server import run; "
+                "run(port=int(sys.argv[1]), db=sys.argv[2], say=False, "
+                "limits=Limits(max_open_games_per_address=2), forwarded_allow_ips="
+                f"{proxies!r})")
+        server = subprocess.Popen([sys.executable, "-c", code, str(port),
+                                   str(tmp_path / f"{port}.sqlite3")])
+        try:
+            codes = [post_game(port, f"10.0.0.{i}", server) for i in range(3)]
+        finally:
+            server.terminate()
+            server.wait(30)
+        assert codes == wanted, proxies
+
+
+def post_game(port: int, forwarded: str, server: subprocess.Popen[bytes]) -> int:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/games", data=b'{"mode": "hotseat"}',
+        headers={"content-type": "application/json", "x-forwarded-for": forwarded})
+    for _ in range(400):
+        try:
+            with urllib.request.urlopen(request, timeout=5) as response:
+                return int(response.status)
+        except urllib.error.HTTPError as refused:
+            return int(refused.code)
+        except OSError:
+            assert server.poll() is None, "the server stopped"
+            time.sleep(0.05)
+    raise AssertionError("the server did not start")
+
+
+def test_the_bot_waits_for_its_player_and_one_address_has_a_bound(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    searches: list[int] = []
+    search = BotRunner._search
+
+    def counted(*args: Any) -> str:
+        searches.append(1)
+        return search(*args)
+
+    monkeypatch.setattr(BotRunner, "_search", staticmethod(counted))
+    with serving(tmp_path / "g.sqlite3", Limits(max_bot_games_per_address=2)) as client:
+        rooms = client.app.state.rooms  # type: ignore[attr-defined]
+        made = create(client, mode="bot", color="white", level=1)
+        create(client, mode="bot", color="white", level=1)
+        busy = client.post("/api/games", json={"mode": "bot"})
+        assert busy.status_code == 429 and busy.json()["code"] == "bot-busy"
+        assert client.post("/api/games", json={"mode": "hotseat"}).status_code == 201
+        # Nobody holds the human seat: no search has started, none is queued.
+        assert rooms.rooms[made["game"]]._bot_task is None and not searches
+        human = Socket(client, made["game"], [made["tokens"]["white"]])
+        human.until(lambda m: m["type"] == "state" and m["committed"]["black"])
+        assert len(searches) == 1
+        human.close()
+
+
+# ---- Hosts ------------------------------------------------------------------------------
+
+
+def test_a_page_rebound_to_this_server_is_refused(client: TestClient) -> None:
+    """DNS rebinding: evil.example resolves to this server, so the page's Origin and the
+    request's Host agree; neither is a name the server answers to."""
+    assert client.get("/", headers={"host": "evil.example"}).status_code == 400
+    with pytest.raises(WebSocketDenialResponse) as denied, client.websocket_connect(
+            "/ws", headers={"host": "evil.example", "origin": "http://evil.example"}):
+        pass
+    assert denied.value.status_code == 400
+    for origin in ("http://evil.example", "null", "http://testserver.evil.example"):
+        with pytest.raises(WebSocketDisconnect) as closed, \
+                client.websocket_connect("/ws", headers={"origin": origin}):
+            pass
+        assert closed.value.code == 4403
+    for host in ("localhost:8000", "127.0.0.1", "[::1]:8000"):
+        assert client.get("/", headers={"host": host}).status_code == 200
+
+
+def test_the_command_names_the_proxy_and_the_hosts(monkeypatch: pytest.MonkeyPatch) -> None:
+    from wts.interfaces import cli
+    from wts.serve import server
+
+    seen: dict[str, object] = {}
+    monkeypatch.setattr(server, "run", lambda **kwargs: seen.update(kwargs))
+    assert cli.main(["serve", "--port", "8123", "--allowed-host", "games.example",
+                     "--allowed-host", "wts.example", "--forwarded-allow-ips", "10.0.0.1"]) == 0
+    assert seen["allowed_hosts"] == ["games.example", "wts.example"]
+    assert seen["forwarded_allow_ips"] == "10.0.0.1" and seen["host"] == "127.0.0.1"
+    assert cli.main(["serve"]) == 0 and seen["forwarded_allow_ips"] is None
