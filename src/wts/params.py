@@ -1,5 +1,8 @@
 """Checks of the plain parameters public calls take: counts, seeds, sizes, rates.
 
+The bounds themselves are in :mod:`wts.limits` (``SEED_MAX`` and
+``MAX_THREADS`` are kept here too, where 0.2.0 had them).
+
 Every check takes the value and the parameter's name, and returns the value
 in its plain Python form or raises :class:`wts.ParameterError` (out of range,
 not finite) or :class:`wts.ParameterTypeError` (wrong type) naming both. Any
@@ -15,15 +18,11 @@ import os
 import numpy as np
 
 from wts.errors import ParameterError, ParameterTypeError
+from wts.limits import MAX_THREADS, SEED_MAX
 
 __all__ = ["SEED_MAX", "MAX_THREADS", "check_int", "check_float", "check_seed", "check_choice",
            "check_bool", "describe_int", "is_masked_array", "masked_array_refused",
            "usable_cores"]
-
-#: Seeds are 64-bit: 0 to 2**64 - 1.
-SEED_MAX = 2**64 - 1
-#: The most threads one call starts (``simulate``'s threads, a match's jobs).
-MAX_THREADS = 1024
 
 
 def usable_cores() -> int:

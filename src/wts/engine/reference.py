@@ -15,23 +15,11 @@ from wts.engine._history import NEW_GAME, History
 from wts.engine.base import GameBase, check_moves, check_setup, check_turn
 from wts.engine.events import Capture, Hatch, TurnResult
 from wts.engine.keys import position_key
-from wts.engine.pieces import MAX_TURN, Color, Piece, Status, check_color
+from wts.engine.pieces import DIRECTIONS, MAX_TURN, Color, Piece, Status, check_color
 from wts.engine.squares import BOARD_SIZE, NUM_SQUARES, Square, SquareLike, to_square
 from wts.errors import NoTurnError
 
 __all__ = ["Game", "DIRECTIONS"]
-
-# (file step, rank step), in the order of CLARIFICATIONS 14; N points to rank 9.
-DIRECTIONS: tuple[tuple[str, int, int], ...] = (
-    ("E", 1, 0),
-    ("W", -1, 0),
-    ("N", 0, 1),
-    ("S", 0, -1),
-    ("NE", 1, 1),
-    ("SW", -1, -1),
-    ("NW", -1, 1),
-    ("SE", 1, -1),
-)
 
 # The four line directions for rows of five (each line counted from one end).
 LINE_DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (-1, 1))

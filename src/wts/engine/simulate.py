@@ -40,12 +40,10 @@ from wts.engine.base import GameBase
 from wts.engine.game import Game, as_fast_game
 from wts.engine.pieces import Status
 from wts.errors import ParameterTypeError
-from wts.params import MAX_THREADS, check_bool, check_int, check_seed, usable_cores
+from wts.limits import MAX_GAMES, MAX_THREADS
+from wts.params import check_bool, check_int, check_seed, usable_cores
 
 __all__ = ["simulate", "SimulationResult", "MAX_GAMES"]
-
-#: The most games one run plays: game indices are 64-bit.
-MAX_GAMES = 2**63 - 1
 
 _BLOCK = 4096  # games a thread takes at a time: about 10 ms, so Ctrl-C and progress are prompt
 _CODES = {status: code for code, status in enumerate(STATUSES)}

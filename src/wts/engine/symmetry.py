@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from wts.engine.events import Capture, Hatch, TurnResult
-from wts.engine.pieces import Color
+from wts.engine.pieces import DIRECTIONS, Color
 from wts.engine.squares import BOARD_SIZE, NUM_SQUARES, Square, SquareLike, to_square
 from wts.errors import BatchError, ParameterError, ParameterTypeError
 from wts.params import is_masked_array, masked_array_refused
@@ -146,8 +146,8 @@ _INVERSE = {
 _GATHER = np.array([_SQUARE_MAPS[_INVERSE[s]] for s in Symmetry], dtype=np.intp)
 
 # Direction order of CLARIFICATIONS 14, by (file step, rank step).
-_DIRECTIONS = {(1, 0): 0, (-1, 0): 1, (0, 1): 2, (0, -1): 3,
-               (1, 1): 4, (-1, -1): 5, (-1, 1): 6, (1, -1): 7}
+_DIRECTIONS = {(file_step, rank_step): index
+               for index, (_name, file_step, rank_step) in enumerate(DIRECTIONS)}
 
 
 def _image_capture(capture: Capture, square_map: tuple[Square, ...],

@@ -24,14 +24,12 @@ from typing import NamedTuple
 
 from wts.engine.squares import BOARD_SIZE, FILE_NAMES, RANK_NAMES, SQUARE_NAMES, Square
 from wts.errors import NotationError
+from wts.limits import MAX_TURN
 
 __all__ = ["Position", "parse_fen", "format_fen", "STARTING_FEN", "MAX_TURN"]
 
 STARTING_FEN = "9/9/9/9/9/9/9/9/9 - 0"
 """The position of a new game: an empty board, no eggs, turn 0."""
-
-MAX_TURN = 2**32 - 1
-"""The largest turn number a position can hold."""
 
 _PIECE_CHARS = {"x": "black", "o": "white", "e": "egg"}
 _RUN_DIGITS = "123456789"

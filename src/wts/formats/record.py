@@ -48,9 +48,11 @@ __all__ = [
     "STANDARD_TAGS",
 ]
 
-RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+RESULTS = tuple(status.result for status in (
+    Status.BLACK_WINS, Status.WHITE_WINS, Status.DRAW, Status.ONGOING))
 """The values of the Result tag: black won, white won, a draw, not decided
-(black is named first, so ``1-0`` is a black win)."""
+(black is named first, so ``1-0`` is a black win): :attr:`wts.Status.result`."""
+_RESULT_CHOICES = ", ".join(RESULTS[:-1]) + " or " + RESULTS[-1]
 
 STANDARD_TAGS = ("Black", "White", "Date", "Result")
 """The tags :func:`write` always writes, in this order (``?`` when unknown);
@@ -66,14 +68,7 @@ Move = tuple[Square, Square]
 
 def result_of(game: GameBase) -> str:
     """The Result tag of a game as it stands: ``1-0``, ``0-1``, ``1/2-1/2`` or ``*``."""
-    status = game.status
-    if status is Status.BLACK_WINS:
-        return "1-0"
-    if status is Status.WHITE_WINS:
-        return "0-1"
-    if status is Status.DRAW:
-        return "1/2-1/2"
-    return "*"
+    return game.status.result
 
 
 @dataclass
@@ -247,7 +242,7 @@ def loads(text: str, *, engine: type[GameBase] | None = None) -> GameRecord:
             raise NotationError(f"line {number}: SetUp: {exc}", line=number,
                                 position=exc.position) from None
     if "Result" in headers and headers["Result"] not in RESULTS:
-        raise _line_error(tag_lines["Result"], "expected a Result of 1-0, 0-1, 1/2-1/2 or *, "
+        raise _line_error(tag_lines["Result"], f"expected a Result of {_RESULT_CHOICES}, "
                                                f"got {headers['Result']!r}")
     game = start.copy()
     for number, black, white in moves:
@@ -377,7 +372,7 @@ def dumps(
     given = tags.get("Result")
     if given is not None:
         if given not in RESULTS:
-            raise NotationError(f"tag Result: expected 1-0, 0-1, 1/2-1/2 or *, got {given!r}")
+            raise NotationError(f"tag Result: expected {_RESULT_CHOICES}, got {given!r}")
         if game.is_over() and given != result:
             raise NotationError(f"tag Result: {given!r} does not match the game, which ended "
                                 f"{result} ({game.status.value})")

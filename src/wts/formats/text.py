@@ -111,12 +111,12 @@ def headline(game: GameBase) -> str:
     winner = status.winner
     if winner is not None:
         count = len(turtles_in_rows(game, winner))
-        return f"turn {game.turn}: {winner.value} wins with {count} winning turtles"
+        return f"turn {game.turn}: {status.words} with {count} winning turtles"
     if status is Status.SUDDEN_DEATH:
         count = game.winning_counts[0]
-        return f"turn {game.turn}: sudden death, {count} winning turtles each"
+        return f"turn {game.turn}: {status.words}, {count} winning turtles each"
     if status is Status.DRAW:
-        return f"turn {game.turn}: a draw"
+        return f"turn {game.turn}: {status.words}"
     return f"turn {game.turn}: play goes on"
 
 

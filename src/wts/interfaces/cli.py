@@ -26,7 +26,7 @@ from wts.engines import cli as engines_cli
 from wts.errors import WtsError
 from wts.formats import text
 from wts.interfaces import arguments, terminal
-from wts.params import MAX_THREADS
+from wts.limits import MATCH_TURNS, MAX_THREADS
 from wts.players import ladder, tournament
 
 
@@ -99,7 +99,7 @@ def add_selfplay_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--shard-size", type=arguments.integer("a shard size", 1, 1 << 20),
                         default=16, metavar="GAMES", help="games a shard holds (default 16)")
     parser.add_argument("--max-turns", type=arguments.integer("a number of turns", 1),
-                        default=1000, help="a game still going then is cut, a draw")
+                        default=MATCH_TURNS, help="a game still going then is cut, a draw")
     parser.add_argument("--on-error", choices=("stop", "skip"), default="stop",
                         help="a game that raises stops the run (default) or is skipped "
                         "(and played again when the run is resumed)")

@@ -55,6 +55,7 @@ from wts.engine.game import Game
 from wts.engine.observation import observation_planes
 from wts.engine.pieces import Color
 from wts.errors import ParameterTypeError
+from wts.limits import DEFAULT_MAX_CYCLES
 from wts.params import check_choice, check_int, check_seed, is_masked_array
 
 __all__ = ["WhatTheShellEnv", "parallel_env", "observation_planes", "ILLEGAL_ACTIONS"]
@@ -67,7 +68,6 @@ Observations = dict[str, dict[str, np.ndarray]]
 Infos = dict[str, dict[str, Any]]
 #: What ``step`` returns: observations, rewards, terminations, truncations, infos.
 StepReturn = tuple[Observations, dict[str, float], dict[str, bool], dict[str, bool], Infos]
-DEFAULT_MAX_CYCLES = 500
 
 
 class WhatTheShellEnv(ParallelEnv):  # type: ignore[misc]
@@ -209,10 +209,8 @@ class WhatTheShellEnv(ParallelEnv):  # type: ignore[misc]
             status = self.game.status
             if status.is_over:
                 terminations = dict.fromkeys(agents, True)
-                winner = status.winner
-                if winner is not None:
-                    for agent in agents:
-                        rewards[agent] = 1.0 if agent == winner.value else -1.0
+                for agent in agents:
+                    rewards[agent] = float(status.reward(Color(agent)))
             elif self.game.turn >= self.max_cycles:
                 truncations = dict.fromkeys(agents, True)
         observations = self._observations(agents)

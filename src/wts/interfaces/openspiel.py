@@ -51,15 +51,14 @@ from wts.engine.observation import observation_planes
 from wts.engine.pieces import Color
 from wts.engine.squares import SQUARE_NAMES
 from wts.errors import GameOverError, ParameterError, ParameterTypeError
+from wts.limits import MAX_OPENSPIEL_TURNS, OPENSPIEL_TURNS
 from wts.params import check_int
 
 __all__ = ["GAME_NAME", "WhatTheShellGame", "WhatTheShellState", "load_game"]
 
 GAME_NAME = "python_what_the_shell"
 _NUM_PLAYERS = 2
-_DEFAULT_PARAMS: dict[str, Any] = {"max_turns": 200, "fen": ""}
-#: The largest max_turns: OpenSpiel keeps game lengths in a C int.
-MAX_TURNS_LIMIT = 2**31 - 1
+_DEFAULT_PARAMS: dict[str, Any] = {"max_turns": OPENSPIEL_TURNS, "fen": ""}
 _COLORS = (Color.BLACK, Color.WHITE)
 _SHAPE = (4, 9, 9)
 
@@ -87,7 +86,7 @@ class WhatTheShellGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**_DEFAULT_PARAMS, **(params or {})}
-        max_turns = check_int(params["max_turns"], "max_turns", 1, MAX_TURNS_LIMIT)
+        max_turns = check_int(params["max_turns"], "max_turns", 1, MAX_OPENSPIEL_TURNS)
         fen = params["fen"]
         if not isinstance(fen, str):
             raise ParameterTypeError(f"fen must be a position string, not {type(fen).__name__}")
@@ -193,10 +192,8 @@ class WhatTheShellState(pyspiel.State):  # type: ignore[misc]
 
     def returns(self) -> list[float]:
         """+1 / -1 to the winner / loser once the game is over, else 0 each."""
-        winner = self.game.winner
-        if winner is None:
-            return [0.0, 0.0]
-        return [1.0, -1.0] if winner is Color.BLACK else [-1.0, 1.0]
+        status = self.game.status
+        return [float(status.reward(color)) for color in _COLORS]
 
     def __str__(self) -> str:
         return str(self.game)
@@ -240,7 +237,7 @@ def load_game(**params: Any) -> pyspiel.Game:
     frozenset({40})
     """
     if "max_turns" in params:
-        params["max_turns"] = check_int(params["max_turns"], "max_turns", 1, MAX_TURNS_LIMIT)
+        params["max_turns"] = check_int(params["max_turns"], "max_turns", 1, MAX_OPENSPIEL_TURNS)
     return pyspiel.load_game(GAME_NAME, params)
 
 

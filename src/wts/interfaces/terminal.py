@@ -23,7 +23,7 @@ from typing import Any, Protocol, TextIO
 from wts._interrupts import EXIT_INTERRUPTED
 from wts.engine.base import GameBase
 from wts.engine.game import Game
-from wts.engine.pieces import Color, Piece
+from wts.engine.pieces import Color, Piece, Status
 from wts.engine.squares import SQUARE_NAMES, Square, to_square
 from wts.errors import ParameterError, SquareError
 from wts.formats import record as records
@@ -56,8 +56,8 @@ def _turns(count: int) -> str:
 def describe_result(game: GameBase, resigned: Color | None = None) -> str:
     """The last line of a game: who won, after how many turns, and how."""
     if resigned is not None:
-        return (f"result: {resigned.opponent.value} wins: {resigned.value} resigned after "
-                f"{_turns(game.turn)}")
+        return (f"result: {Status.for_winner(resigned.opponent).words}: {resigned.value} "
+                f"resigned after {_turns(game.turn)}")
     if not game.is_over():
         return (f"result: unfinished after {_turns(game.turn)} "
                 f"({game.status.words})")
@@ -403,7 +403,7 @@ def play_in_terminal(
         print(f"\ninterrupted: game stopped after {_turns(game.turn)}", file=out)
         outcome.status = EXIT_INTERRUPTED
     if outcome.resigned is not None:
-        outcome.headers["Result"] = "1-0" if outcome.resigned is Color.WHITE else "0-1"
+        outcome.headers["Result"] = Status.for_winner(outcome.resigned.opponent).result
     if save is not None:
         records.write(game, save, headers=outcome.headers)
         print(f"saved the game to {save}", file=out)
@@ -464,9 +464,9 @@ def replay_record(
     if not game_record.turns:
         print("the record holds no turns", file=out)
     resigned = None
-    result_tag = game_record.headers.get("Result", "*")
-    if not game.is_over() and result_tag in ("1-0", "0-1"):
-        resigned = Color.WHITE if result_tag == "1-0" else Color.BLACK
+    claimed = Status.from_result(game_record.headers.get("Result", "*"))
+    if not game.is_over() and claimed is not None and claimed.winner is not None:
+        resigned = claimed.winner.opponent
     print(describe_result(game, resigned), file=out)
 
 

@@ -109,9 +109,10 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
     ) from exc
 
 from wts.engine.batch import NO_MOVE, STATUSES, BatchGame
-from wts.engine.pieces import Status
+from wts.engine.pieces import Color
 from wts.errors import BatchError, ParameterError
 from wts.interfaces.game_streams import GameStreams, random_squares
+from wts.limits import DEFAULT_MAX_CYCLES
 from wts.params import check_choice, check_int, check_seed, is_masked_array, masked_array_refused
 from wts.players._greedy import greedy_move
 
@@ -122,16 +123,14 @@ __all__ = ["WhatTheShellVectorEnv", "make_vector_env", "OPPONENTS", "ILLEGAL_ACT
 OPPONENTS = ("random", "greedy")
 #: The ways an illegal action can be handled (as in :mod:`wts.env`).
 ILLEGAL_ACTIONS = ("random", "lose")
-DEFAULT_MAX_CYCLES = 500
 COLORS = ("black", "white")
 
 Array = npt.NDArray[Any]
 Infos = dict[str, Array]
 StepReturn = tuple[Array, Array, Array, Array, Infos]
 
-# +1 where black has won, -1 where white has, by status code.
-_BLACK_SIGN = np.array([{Status.BLACK_WINS: 1, Status.WHITE_WINS: -1}.get(s, 0)
-                        for s in STATUSES], dtype=np.int8)
+# Black's reward by status code: +1 where black has won, -1 where white has.
+_BLACK_SIGN = np.array([s.reward(Color.BLACK) for s in STATUSES], dtype=np.int8)
 _IS_OVER = np.array([s.is_over for s in STATUSES], dtype=np.bool_)
 
 

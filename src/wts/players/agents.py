@@ -36,9 +36,10 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from wts.engine._game import GameCore
 from wts.engine.game import Game, as_fast_game
-from wts.engine.pieces import Color
+from wts.engine.pieces import Color, check_color
 from wts.engine.squares import Square
 from wts.errors import BusyError, GameOverError, ParameterError, ParameterTypeError
+from wts.limits import MAX_SEARCH_THREADS
 from wts.params import (
     check_bool,
     check_choice,
@@ -105,8 +106,6 @@ def default_prior_weight(playouts: int) -> float:
     return min(1.0, math.sqrt(1000 / playouts))
 
 
-#: The most threads one MCTSAgent searches on.
-MAX_THREADS = 256
 #: With a whole-game clock, each move may use 1/CLOCK_SHARE of the time left.
 CLOCK_SHARE = 10
 #: The longest time_limit taken, in seconds: a day.
@@ -128,13 +127,7 @@ class Agent(Protocol):
 
 def _color_index(color: Color | str) -> int:
     """0 for black, 1 for white."""
-    if isinstance(color, Color):
-        return 0 if color is Color.BLACK else 1
-    if isinstance(color, str):
-        name = color.strip().lower()
-        if name in ("black", "white"):
-            return 0 if name == "black" else 1
-    raise ParameterError(f"expected a colour (wts.Color, 'black' or 'white'), got {color!r}")
+    return check_color(color).index
 
 
 #: The names ``MCTSAgent``'s ``prior`` takes.
@@ -320,7 +313,7 @@ class MCTSAgent:
             clock, "clock (seconds)", 0.0, MAX_TIME_LIMIT, exclude_minimum=True)
         self.playouts = LEVELS[self.level] if playouts is None else check_int(
             playouts, "playouts", 1, MAX_PLAYOUTS)
-        self.threads = check_int(threads, "threads", 1, MAX_THREADS)
+        self.threads = check_int(threads, "threads", 1, MAX_SEARCH_THREADS)
         self.reuse = check_bool(reuse, "reuse")
         self.transpositions = check_bool(transpositions, "transpositions")
         self.final = check_choice(final, "final", FINALS)

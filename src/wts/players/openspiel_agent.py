@@ -42,6 +42,7 @@ from wts.engine.game import Game
 from wts.engine.pieces import Color
 from wts.engine.squares import Square
 from wts.errors import BusyError, ParameterTypeError
+from wts.limits import OPENSPIEL_TURNS
 from wts.params import check_float, check_int
 from wts.players.agents import (
     _MAX_OPENSPIEL_SIMULATIONS,
@@ -61,8 +62,6 @@ __all__ = ["OpenSpielMCTSAgent", "DEFAULT_SIMULATIONS", "MAX_SIMULATIONS"]
 DEFAULT_SIMULATIONS = OPENSPIEL_SIMULATIONS
 #: The most simulations a move (OpenSpiel's tree is Python objects).
 MAX_SIMULATIONS = _MAX_OPENSPIEL_SIMULATIONS
-#: Turns a search looks ahead at most; a rollout still going then is a draw.
-SEARCH_TURNS = 200
 
 _INSTALL = "the openspiel-mcts agent needs OpenSpiel: pip install 'wts[openspiel]'"
 
@@ -130,7 +129,7 @@ class OpenSpielMCTSAgent:
         else:
             position = Game.from_setup(black=game.white, white=game.black, eggs=game.eggs,
                                        turn=game.turn).fen()
-        simultaneous = self._adapter.load_game(fen=position, max_turns=SEARCH_TURNS)
+        simultaneous = self._adapter.load_game(fen=position, max_turns=OPENSPIEL_TURNS)
         return self._pyspiel.convert_to_turn_based(simultaneous).new_initial_state()
 
     def select(self, game: GameBase, color: Color | str) -> Square:

@@ -34,14 +34,15 @@ from typing import Any
 
 from wts._seeds import MASK64, splitmix64
 from wts.engine.game import Game
-from wts.engine.pieces import Color
+from wts.engine.pieces import Color, Status
 from wts.engine.squares import SQUARE_NAMES
 from wts.errors import ParameterTypeError, WtsError
+from wts.limits import MATCH_TURNS
 from wts.params import check_int, check_seed
 from wts.players.agents import make_agent, parse_agent_spec
 from wts.players.openings import read_openings, stored_openings, suite_digest
 from wts.players.sprt import SPRT, SPRTStatus, parse_sprt
-from wts.players.tournament import MAX_TURNS, play_game_or_forfeit
+from wts.players.tournament import play_game_or_forfeit
 from wts.scale.backends import check_backend, run_chunks
 from wts.scale.files import write_atomically
 
@@ -80,9 +81,8 @@ class PairGame:
 
     @property
     def a_points(self) -> float:
-        if self.winner is None:
-            return 0.5
-        return 1.0 if self.winner == self.a_color else 0.0
+        winner = None if self.winner is None else Color(self.winner)
+        return Status.for_winner(winner).points(Color(self.a_color))
 
 
 @dataclass(frozen=True)
@@ -160,7 +160,7 @@ def play_pair(task: _PairTask) -> Pair:
                   enumerate((task.a, task.b))]
         black, white = agents if a_color is Color.BLACK else agents[::-1]
         try:
-            game, forfeit = play_game_or_forfeit(black, white, MAX_TURNS, threading.Event(),
+            game, forfeit = play_game_or_forfeit(black, white, MATCH_TURNS, threading.Event(),
                                                  start=Game.from_fen(task.opening))
         finally:
             for agent in agents:

@@ -38,7 +38,8 @@ from wts.engine.pieces import Color
 from wts.engines.errors import EngineError
 from wts.errors import ParameterError
 from wts.interfaces import arguments
-from wts.params import MAX_THREADS, check_int, check_seed
+from wts.limits import MATCH_TURNS, MAX_THREADS
+from wts.params import check_int, check_seed
 from wts.players.agents import (
     OPENSPIEL_SIMULATIONS,
     Agent,
@@ -59,9 +60,6 @@ __all__ = [
     "add_arguments",
     "run",
 ]
-
-#: A game still going after this many turns is stopped and counted a draw.
-MAX_TURNS = 1000
 
 
 def game_seed(seed: int, game: int, side: int) -> int:
@@ -143,7 +141,7 @@ class MatchResult:
         return self.playouts[side] / self.search_seconds[side]
 
 
-def play_match_game(black: Agent, white: Agent, max_turns: int = MAX_TURNS,
+def play_match_game(black: Agent, white: Agent, max_turns: int = MATCH_TURNS,
                     stop: threading.Event | None = None) -> Game:
     """Play one game between two agents from the start; returns the final game.
 
@@ -156,7 +154,7 @@ def play_match_game(black: Agent, white: Agent, max_turns: int = MAX_TURNS,
     return game
 
 
-def play_game_or_forfeit(black: Agent, white: Agent, max_turns: int = MAX_TURNS,
+def play_game_or_forfeit(black: Agent, white: Agent, max_turns: int = MATCH_TURNS,
                          stop: threading.Event | None = None, *, start: Game | None = None
                          ) -> tuple[Game, tuple[Color | None, EngineError] | None]:
     """:func:`play_match_game` (from ``start``, a new game by default), where an
@@ -217,7 +215,7 @@ def _play_one(spec_a: str, spec_b: str, seed: int, index: int, level: int | None
     a_color = Color.BLACK if index % 2 == 0 else Color.WHITE
     black, white = (agents[0], agents[1]) if a_color is Color.BLACK else (agents[1], agents[0])
     try:
-        game, forfeit = play_game_or_forfeit(black, white, MAX_TURNS, stop)
+        game, forfeit = play_game_or_forfeit(black, white, MATCH_TURNS, stop)
     finally:
         for agent in agents:  # an engine program ends with its game
             close = getattr(agent, "close", None)

@@ -28,6 +28,7 @@ from typing import Any
 
 from wts.engines.player import is_engine_spec
 from wts.errors import ParameterError
+from wts.limits import MAX_GAMES, MAX_SELFPLAY_TURNS, SEED_MAX
 from wts.players.agents import canonical_agent_spec
 from wts.scale.files import RunFolderError
 
@@ -46,10 +47,8 @@ MAX_BYTES = 1 << 30
 _MIN_BYTES_A_CONTAINER = 20
 #: The folders a shard's two files live in.
 FOLDERS = ("games", "examples")
-#: The largest number of games and of turns a run may ask for.
-MAX_GAMES = (1 << 63) - 1
+#: The largest shard a run may ask for (games and turns: wts.limits).
 MAX_SHARD_SIZE = 1 << 20
-MAX_TURNS = 1 << 20
 #: A recorded error message is cut to this many characters.
 MAX_ERROR = 1000
 
@@ -167,8 +166,8 @@ class _Checker:
 
     def settings(self, settings: object) -> dict[str, Any]:
         settings = self.keys(settings, set(_SETTINGS), "settings")
-        ranges = {"games": (0, MAX_GAMES), "seed": (0, (1 << 64) - 1),
-                  "shard_size": (1, MAX_SHARD_SIZE), "max_turns": (1, MAX_TURNS)}
+        ranges = {"games": (0, MAX_GAMES), "seed": (0, SEED_MAX),
+                  "shard_size": (1, MAX_SHARD_SIZE), "max_turns": (1, MAX_SELFPLAY_TURNS)}
         for name, (low, high) in ranges.items():
             if not _is_int(settings[name], low, high):
                 raise self.bad(f"settings: {name} {_short(settings[name])} (an integer from "

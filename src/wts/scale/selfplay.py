@@ -52,9 +52,10 @@ from wts.engine.observation import observation_planes
 from wts.engine.pieces import Color
 from wts.errors import ParameterError, ParameterTypeError, WtsError
 from wts.formats import record
+from wts.limits import MATCH_TURNS, MAX_GAMES, MAX_SELFPLAY_TURNS
 from wts.params import check_choice, check_int, check_seed
 from wts.players.agents import MCTSAgent, RandomAgent, canonical_agent_spec, make_agent
-from wts.players.tournament import MAX_TURNS, game_seed
+from wts.players.tournament import game_seed
 from wts.scale import manifest as manifests
 from wts.scale import shards
 from wts.scale.backends import check_backend, run_chunks
@@ -170,7 +171,7 @@ def play_shard(chunk: _Chunk) -> shards.Played:
             error = f"{type(exc).__name__}: {exc}"[:manifests.MAX_ERROR]
             failures.append(GameFailure(index, seeds, error))
             continue
-        winner = game.winner
+        status = game.status
         headers = {"Event": "wts selfplay", "Round": str(index), "Black": chunk.agent,
                    "White": chunk.agent}
         games["game"].append(index)
@@ -188,7 +189,7 @@ def play_shard(chunk: _Chunk) -> shards.Played:
             columns["observation"].append(planes)
             columns["policy"].append(policy)
             columns["move"].append(move)
-            columns["outcome"].append(0 if winner is None else (1 if winner is color else -1))
+            columns["outcome"].append(status.reward(color))
     examples = {
         "game": np.array(columns["game"], dtype=np.int64),
         "turn": np.array(columns["turn"], dtype=np.int32),
@@ -245,7 +246,7 @@ def selfplay(
     workers: int | None = None,
     address: str | None = None,
     shard_size: int = SHARD_SIZE,
-    max_turns: int = MAX_TURNS,
+    max_turns: int = MATCH_TURNS,
     on_error: str = "stop",
     mixed_versions: bool = False,
     progress: Callable[[SelfplayProgress], None] | None = None,
@@ -279,10 +280,10 @@ def selfplay(
     if not isinstance(agent, str):
         raise ParameterTypeError(f"agent must be a str such as 'mcts:2', not {agent!r}")
     agent = canonical_agent_spec(agent)  # as the command line writes it
-    games = check_int(games, "games", 0, manifests.MAX_GAMES)
+    games = check_int(games, "games", 0, MAX_GAMES)
     seed = check_seed(seed)
     shard_size = check_int(shard_size, "shard_size", 1, manifests.MAX_SHARD_SIZE)
-    max_turns = check_int(max_turns, "max_turns", 1, manifests.MAX_TURNS)
+    max_turns = check_int(max_turns, "max_turns", 1, MAX_SELFPLAY_TURNS)
     on_error = check_choice(on_error, "on_error", ON_ERROR)
     if not isinstance(mixed_versions, bool):
         raise ParameterTypeError(f"mixed_versions must be True or False, not {mixed_versions!r}")

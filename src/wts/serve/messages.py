@@ -14,6 +14,8 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from wts.limits import MAX_MESSAGE_TURN
+
 __all__ = ["PROTOCOL_VERSION", "Hello", "Move", "Ping", "ClientMessage", "CreateGame",
            "JoinGame", "LessonMove", "Clock", "parse_client", "describe_error",
            "GAME_ID", "TOKEN", "SQUARE", "INVITE", "DuplicateKey", "parse_body"]
@@ -25,9 +27,6 @@ GAME_ID = r"^[a-z2-9]{12}$"
 INVITE = r"^[A-Z2-9]{6}$"
 TOKEN = r"^[A-Za-z0-9_-]{32}$"
 SQUARE = r"^[A-Ia-i][1-9]$"
-#: No game reaches this turn: the board has 81 squares and every turn fills one or more,
-#: or lays an egg that only a capture (which needs new turtles) removes.
-MAX_TURNS = 10_000
 
 
 class _Message(BaseModel):
@@ -50,7 +49,7 @@ class Move(_Message):
     type: Literal["move"]
     color: Literal["black", "white"]
     square: Annotated[str, Field(pattern=SQUARE)]
-    turn: int = Field(ge=0, le=MAX_TURNS)
+    turn: int = Field(ge=0, le=MAX_MESSAGE_TURN)
 
 
 class Ping(_Message):

@@ -131,20 +131,27 @@ def board_view(game: GameBase) -> dict[str, Any]:
 def status_words(game: GameBase, ending: dict[str, str] | None) -> str:
     """The status in words: ``White wins with 6 winning turtles``."""
     if ending is not None:
-        if ending["result"] == "draw":
-            return "A draw: both ran out of time"
-        return f"{ending['result'].capitalize()} wins on time"
+        status = ending_status(ending)
+        if status.winner is None:
+            return f"{status.words.capitalize()}: both ran out of time"
+        return f"{status.words.capitalize()} on time"
     status = game.status
-    black, white = game.winning_counts
-    if status is wts.Status.BLACK_WINS:
-        return f"Black wins with {black} winning turtles"
-    if status is wts.Status.WHITE_WINS:
-        return f"White wins with {white} winning turtles"
+    words = status.words.capitalize()
+    winner = status.winner
+    if winner is not None:
+        return f"{words} with {game.winning_counts[winner.index]} winning turtles"
     if status is wts.Status.DRAW:
-        return "A draw: " + text.decided_by(game)
+        return f"{words}: " + text.decided_by(game)
     if status is wts.Status.SUDDEN_DEATH:
-        return f"Sudden death: both have {black} winning turtles"
+        return f"{words}: both have {game.winning_counts[0]} winning turtles"
     return f"Turn {game.turn + 1}: both choose a square"
+
+
+def ending_status(ending: dict[str, str]) -> wts.Status:
+    """The status a game ended off the board has: its ``result`` is the
+    winner's colour, or ``draw``."""
+    result = ending["result"]
+    return wts.Status.for_winner(None if result == "draw" else wts.Color(result))
 
 
 class Room:
@@ -254,8 +261,7 @@ class Room:
         """The state message for a connection holding the seats ``held``."""
         status = self.game.status.value
         if self.row.ending is not None:
-            status = self.row.ending["result"] + ("_wins" if self.row.ending["result"] != "draw"
-                                                  else "")
+            status = ending_status(self.row.ending).value
         state: dict[str, Any] = {
             "type": "state",
             "game": self.row.id,
@@ -423,8 +429,7 @@ class Room:
                    "Date": time.strftime("%Y.%m.%d", time.gmtime(self.row.created)),
                    "Mode": mode}
         if self.row.ending is not None:
-            headers["Result"] = {"black": "1-0", "white": "0-1"}.get(self.row.ending["result"],
-                                                                      "1/2-1/2")
+            headers["Result"] = ending_status(self.row.ending).result
             headers["Termination"] = self.row.ending["reason"]
         return record.dumps(self.game, headers=headers)
 
