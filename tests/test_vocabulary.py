@@ -20,6 +20,8 @@ from wts.engine import pieces
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "wts"
 CORE_PXD = SRC / "engine" / "_core.pxd"
+# The C side's status codes and last turn number.
+STATUS_H = SRC / "engine" / "wts_status.h"
 
 
 def c_enum(text: str, names: list[str]) -> dict[str, int]:
@@ -41,7 +43,8 @@ def cython_array(text: str, name: str) -> list[int]:
 
 def engine_sources() -> str:
     """Every Cython and C source of the engine: an array may move between them."""
-    paths = sorted((SRC / "engine").glob("*.pyx")) + sorted((SRC / "engine").glob("*.pxd"))
+    paths = [path for pattern in ("*.pyx", "*.pxi", "*.pxd", "*.h")
+             for path in sorted((SRC / "engine").glob(pattern))]
     return "\n".join(path.read_text(encoding="utf-8") for path in paths)
 
 
@@ -49,10 +52,14 @@ def engine_sources() -> str:
 
 
 def test_status_codes_of_the_c_core_are_the_order_of_status() -> None:
-    """_core.pxd's WTS_ONGOING..WTS_DRAW number the statuses in the order of
-    wts.Status, and the compiled core's table reads them so."""
-    codes = c_enum(CORE_PXD.read_text(encoding="utf-8"),
+    """wts_status.h's WTS_ONGOING..WTS_DRAW number the statuses in the order of
+    wts.Status, _core.pxd takes them from there, and the compiled core's table
+    reads them so."""
+    codes = c_enum(STATUS_H.read_text(encoding="utf-8"),
                    [f"WTS_{status.name}" for status in Status])
+    pxd = CORE_PXD.read_text(encoding="utf-8")
+    assert re.search(r'cdef extern from "wts_status.h":\s*\n\s*enum:', pxd)
+    assert not re.search(r"\bWTS_ONGOING\s*=", pxd)  # no numbering of its own
     assert {Status[name[4:]]: code for name, code in codes.items()} == {
         status: code for code, status in enumerate(Status)}
     assert wts.STATUSES == tuple(Status)
@@ -60,24 +67,23 @@ def test_status_codes_of_the_c_core_are_the_order_of_status() -> None:
 
 def test_c_is_over_test_agrees_with_status_is_over() -> None:
     """The core reads a game as over when its code is WTS_BLACK_WINS or more."""
-    first_over = c_enum(CORE_PXD.read_text(encoding="utf-8"),
+    first_over = c_enum(STATUS_H.read_text(encoding="utf-8"),
                         ["WTS_BLACK_WINS"])["WTS_BLACK_WINS"]
     assert re.search(r"status\s*>=\s*WTS_BLACK_WINS", engine_sources())
     assert [status.is_over for status in Status] == [
         code >= first_over for code in range(len(Status))]
 
 
-def test_scalar_loop_status_names_match_its_c_enum() -> None:
-    """The dev tools' scalar loop numbers statuses its own way; its Python
-    side names each code as Status does."""
-    from wts.devtools import scalar_loop
-
-    text = (SRC / "devtools" / "scalar_loop.c").read_text(encoding="utf-8")
-    codes = c_enum(text, [status.name for status in Status])
-    named = scalar_loop._STATUSES
-    assert sorted(codes.values()) == list(range(len(Status)))
-    assert {name: named[code] for name, code in codes.items()} == {
-        status.name: status.value for status in Status}
+def test_the_scalar_loop_of_the_benchmarks_has_no_numbering_of_its_own() -> None:
+    """The yardstick bench/scalar_loop.c includes wts_status.h and numbers no
+    status itself; its Python side reads its codes through wts.STATUSES."""
+    text = (ROOT / "bench" / "scalar_loop.c").read_text(encoding="utf-8")
+    assert '#include "wts_status.h"' in text
+    assert not re.search(r"\b(WTS_)?(ONGOING|SUDDEN_DEATH|BLACK_WINS|WHITE_WINS|DRAW)\s*=",
+                         text)
+    loader = (ROOT / "bench" / "scalar_loop.py").read_text(encoding="utf-8")
+    assert "wts.STATUSES[status.value]" in loader
+    assert not re.search(r"\"(ongoing|black_wins|white_wins|draw|sudden_death)\"", loader)
 
 
 @pytest.mark.parametrize(
@@ -170,8 +176,7 @@ def test_direction_order_of_the_c_core_is_directions() -> None:
     bits), its table from a step back to a direction, and the order named in
     _core.pxd are those of wts.engine.pieces.DIRECTIONS."""
     text = engine_sources()
-    row = c_enum(CORE_PXD.read_text(encoding="utf-8"), ["WTS_PADDED_BITS"])[
-        "WTS_PADDED_BITS"] // 9
+    row = c_enum(text, ["WTS_PADDED_BITS"])["WTS_PADDED_BITS"] // 9
     offsets = [rank_step * row + file_step for _name, file_step, rank_step in pieces.DIRECTIONS]
     shifts = cython_array(text, "DIRECTION_SHIFT")
     # Even directions step to higher bits, odd ones to lower: the core's convention.
@@ -201,8 +206,8 @@ def test_reference_engine_and_symmetries_use_the_one_direction_table() -> None:
 
 
 def test_last_turn_is_one_number_in_python_and_c() -> None:
-    """WTS_MAX_TURN (wts_bits.h) is wts.MAX_TURN, which notation and the engines share."""
-    header = (SRC / "engine" / "wts_bits.h").read_text(encoding="utf-8")
+    """WTS_MAX_TURN (wts_status.h) is wts.MAX_TURN, which notation and the engines share."""
+    header = STATUS_H.read_text(encoding="utf-8")
     match = re.search(r"#define\s+WTS_MAX_TURN\s+(0x[0-9A-Fa-f]+|\d+)u?\b", header)
     assert match is not None
     assert int(match.group(1), 0) == limits.MAX_TURN == wts.MAX_TURN
