@@ -299,10 +299,11 @@ def test_ladder_estimates_its_time_and_weighs_its_bar_by_work(
 def test_ladder_with_no_options_plays_a_short_ladder() -> None:
     import argparse
 
+    from wts.interfaces import ladder_cli
     from wts.players import ladder
 
     parser = argparse.ArgumentParser()
-    ladder.add_arguments(parser)
+    ladder_cli.add_arguments(parser)
     args = parser.parse_args([])
     assert (args.levels, args.anchors, args.games) == ([1, 2, 3], ["random", "greedy"], 8)
     pairs = ladder.ladder_pairings(args.levels, args.anchors)

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 import wts
 import wts.engine.reference
 from wts import NotationError, Status
+from wts.engine.notation import MAX_TURN, STARTING_FEN, Position, format_fen, parse_fen
 from wts.engine.squares import parse_square
-from wts.formats.notation import MAX_TURN, STARTING_FEN, Position, format_fen, parse_fen
 
 PROPERTY = settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

@@ -8,9 +8,8 @@ the API below.
 from __future__ import annotations
 
 import os
-import sys
 
-from wts import notation, record, reference, svg
+from wts import _compat, _wiring, notation, record, reference, svg
 from wts._version import __version__
 from wts.engine.batch import NO_MOVE, STATUSES, BatchGame, StepResult
 from wts.engine.events import Capture, Hatch, TurnResult
@@ -54,9 +53,10 @@ def get_include() -> str:
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "engine")
 
 
-# Games pickled by wts 0.1.0 name the modules their parts lived in then.
-for _name in ("base", "events", "pieces"):
-    sys.modules.setdefault(f"wts.{_name}", sys.modules[f"wts.engine.{_name}"])
+# The lower layers' hooks into the higher ones, and the old and public names
+# of moved code, set once, here.
+_wiring.wire()
+_compat.install()
 
 
 __all__ = [

@@ -28,6 +28,7 @@ import numpy as np
 import wts
 import wts.engine.reference
 from wts.engine.base import GameBase
+from wts.engine.notation import STARTING_FEN, format_fen, parse_fen
 from wts.engine.squares import SQUARE_NAMES
 from wts.errors import (
     BatchError,
@@ -37,7 +38,6 @@ from wts.errors import (
     WtsError,
 )
 from wts.formats import record as records
-from wts.formats.notation import STARTING_FEN, format_fen, parse_fen
 from wts.params import describe_int
 
 ENGINES: tuple[type[GameBase], ...] = (wts.Game, wts.reference.Game)

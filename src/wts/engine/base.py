@@ -8,10 +8,11 @@ accept the same input, raise the same errors and print the same board.
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from wts.engine.events import TurnResult
+from wts.engine.notation import STARTING_FEN, format_fen, parse_fen
 from wts.engine.pieces import MAX_TURN, Color, Piece, Status
 from wts.engine.squares import SQUARE_NAMES, Square, to_square
 from wts.engine.symmetry import Symmetry, SymmetryLike
@@ -23,13 +24,17 @@ from wts.errors import (
     SquareError,
     WtsError,
 )
-from wts.formats.notation import STARTING_FEN, format_fen, parse_fen
 from wts.params import describe_int
 
 if TYPE_CHECKING:
     from typing_extensions import Self
 
     from wts.engine._history import History
+
+#: How a game draws itself: ``"svg"`` for :meth:`GameBase._repr_svg_` and
+#: ``"text"`` for ``str(game)``. The drawings are :mod:`wts.formats`', which
+#: sits above the engine: ``import wts`` hands them over (:mod:`wts._wiring`).
+BOARD_DRAWINGS: dict[str, Callable[[GameBase], str]] = {}
 
 _PIECE_WORDS = {
     Piece.BLACK: "a black turtle",
@@ -215,9 +220,7 @@ class GameBase:
 
     def _repr_svg_(self) -> str:
         """The board as an SVG picture, for Jupyter (:func:`wts.svg.board`)."""
-        from wts.formats.svg import board
-
-        return board(self)
+        return BOARD_DRAWINGS["svg"](self)
 
     @property
     def winner(self) -> Color | None:
@@ -348,9 +351,8 @@ class GameBase:
 
     def __str__(self) -> str:
         """The board as text, the last turn and a win marked (:func:`wts.formats.text.board`)."""
-        from wts.formats.text import board
-
-        return board(self.copy())  # one read of the game, whatever other threads play
+        # One read of the game, whatever other threads play.
+        return BOARD_DRAWINGS["text"](self.copy())
 
     def __repr__(self) -> str:
         def names(squares: Iterable[Square]) -> str:

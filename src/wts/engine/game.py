@@ -24,9 +24,6 @@ class Game(GameCore, GameBase):
     __slots__ = ()
 
 
-Game.__module__ = "wts"  # shown and pickled as wts.Game, where users find it
-
-
 def as_fast_game(game: GameBase) -> Game:
     """``game`` itself if it is a fast game, else a fast game at its position:
     the turtles, the eggs in their order and the turn, read in one copy."""

@@ -379,6 +379,3 @@ class Game(GameBase):
         white = len(winning_turtles(self._board, Color.WHITE))
         self._counts = (black, white)
         self._status = decide_status(self._board, black, white, self._turn)
-
-
-Game.__module__ = "wts.reference"  # shown and pickled by its public path

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from wts.errors import WtsError
+from wts.players.registry import register_forfeit_error
 
 __all__ = ["EngineError", "EngineProtocolError", "EngineTerminatedError", "EngineTimeoutError",
            "EngineIllegalMoveError"]
@@ -30,3 +31,7 @@ class EngineTimeoutError(EngineError):
 
 class EngineIllegalMoveError(EngineError):
     """The engine named a square its colour may not play this turn."""
+
+
+# A match (wts.players.tournament) counts an engine's failure as a forfeit.
+register_forfeit_error(EngineError)

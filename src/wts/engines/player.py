@@ -27,19 +27,13 @@ from wts.engine.squares import Square
 from wts.engines.client import Engine, split_command
 from wts.engines.protocol import Info, Limit
 from wts.errors import ParameterError
+from wts.players.registry import ENGINE_PREFIX, is_engine_spec
 
 __all__ = ["ENGINE_PREFIX", "DEFAULT_MOVETIME", "is_engine_spec", "engine_command",
            "EngineAgent"]
 
-#: How a spec names an engine program.
-ENGINE_PREFIX = "engine:"
 #: Seconds a move an engine is given when nothing else says (``--time-limit``).
 DEFAULT_MOVETIME = 1.0
-
-
-def is_engine_spec(spec: object) -> bool:
-    """Whether ``spec`` names an engine program (``engine:CMD``)."""
-    return isinstance(spec, str) and spec.strip()[:len(ENGINE_PREFIX)].lower() == ENGINE_PREFIX
 
 
 def engine_command(spec: str) -> list[str]:

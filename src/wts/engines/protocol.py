@@ -20,10 +20,10 @@ import math
 from dataclasses import dataclass, field
 
 from wts.engine.events import Capture, Hatch
+from wts.engine.notation import parse_fen
 from wts.engine.pieces import Color, Status
 from wts.engine.squares import FILE_NAMES, RANK_NAMES, SQUARE_NAMES, Square
 from wts.engines.errors import EngineProtocolError
-from wts.formats.notation import parse_fen
 
 __all__ = [
     "PROTOCOL_NAME", "PROTOCOL_VERSION", "MAX_LINE", "OPTION_TYPES", "COLORS",

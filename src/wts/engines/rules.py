@@ -44,12 +44,12 @@ from wts.engine.base import (
 )
 from wts.engine.events import TurnResult
 from wts.engine.keys import position_key
+from wts.engine.notation import STARTING_FEN, parse_fen
 from wts.engine.pieces import Color, Piece, Status, check_color
 from wts.engine.squares import NUM_SQUARES, SQUARE_NAMES, Square, SquareLike, to_square
 from wts.engines import protocol
 from wts.engines.client import Engine, split_command
 from wts.errors import IllegalMoveError, NoTurnError, ParameterError
-from wts.formats.notation import STARTING_FEN, parse_fen
 
 __all__ = ["RulesGame", "rules_game_class", "transcript"]
 

@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, Union
 
 from wts.engine.events import TurnResult
+from wts.engine.notation import STARTING_FEN
 from wts.engine.pieces import Status
 from wts.engine.squares import SQUARE_NAMES, Square, to_square
 from wts.engine.symmetry import Symmetry, SymmetryLike
 from wts.errors import IllegalMoveError, NotationError, SquareError
-from wts.formats.notation import STARTING_FEN
 
 if TYPE_CHECKING:
     from wts.engine.base import GameBase

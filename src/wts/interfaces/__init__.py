@@ -1,2 +1,3 @@
-"""The outside world: the ``wts`` command, the terminal game, and the
-PettingZoo and OpenSpiel adapters (each imported only when used)."""
+"""The outside world: the ``wts`` command and each command's arguments, the
+terminal game, and the PettingZoo, Gymnasium and OpenSpiel adapters with
+OpenSpiel's MCTS agent (each imported only when used)."""

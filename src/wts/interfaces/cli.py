@@ -1,6 +1,6 @@
 """The ``wts`` command line: ``wts simulate``, ``demo``, ``bench``, ``fuzz``,
 ``play``, ``replay``, ``tournament``, ``ladder``, ``selfplay``, ``fit-prior``,
-``engine`` and ``engine-check`` (:mod:`wts.engines.cli`), and ``serve``.
+``engine`` and ``engine-check`` (:mod:`wts.interfaces.engines_cli`), and ``serve``.
 
 ``main(argv)`` returns the exit status instead of raising ``SystemExit``:
 0 on success, 1 when the fuzzer finds a mismatch, 2 on bad arguments (with
@@ -22,12 +22,10 @@ from typing import TextIO
 import wts
 from wts._interrupts import report_interrupt
 from wts.devtools import fuzz
-from wts.engines import cli as engines_cli
 from wts.errors import WtsError
 from wts.formats import text
-from wts.interfaces import arguments, terminal
+from wts.interfaces import arguments, engines_cli, ladder_cli, terminal, tournament_cli
 from wts.limits import MATCH_TURNS, MAX_THREADS
-from wts.players import ladder, tournament
 
 
 def play_demo(seed: int, out: TextIO) -> None:
@@ -346,7 +344,7 @@ def build_parser() -> argparse.ArgumentParser:
         "print wins by colour, draws, A's score, the Elo difference with a 95% interval, "
         "and the searches' playouts per second.",
     )
-    tournament.add_arguments(tournament_parser)
+    tournament_cli.add_arguments(tournament_parser)
     ladder_parser = commands.add_parser(
         "ladder", help="rate the MCTS levels against each other and fixed anchors (Elo)",
         description="Play each MCTS level against its neighbours and against fixed anchors "
@@ -354,7 +352,7 @@ def build_parser() -> argparse.ArgumentParser:
         "pairing's score and an Elo table with 95% intervals, the first anchor rated 0. "
         "The results depend only on the players, --games and --seed, not on the backend.",
     )
-    ladder.add_arguments(ladder_parser)
+    ladder_cli.add_arguments(ladder_parser)
     selfplay_parser = commands.add_parser(
         "selfplay", help="play an agent against itself and write training data (Parquet)",
         description="Play GAMES games of an agent against itself and write, shard by shard, "
@@ -430,9 +428,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "replay":
             return terminal.run_replay(args)
         if args.command == "tournament":
-            return tournament.run(args)
+            return tournament_cli.run(args)
         if args.command == "ladder":
-            return ladder.run(args)
+            return ladder_cli.run(args)
         if args.command == "selfplay":
             return run_selfplay(args, sys.stdout)
         if args.command == "fit-prior":

@@ -52,12 +52,13 @@ from wts.params import (
 from wts.players._greedy import greedy_move
 from wts.players._search import Search
 from wts.players.prior import LEARNED
+from wts.players.registry import ENGINE_PREFIX, is_engine_spec, provider
 from wts.players.search_team import MAX_PLAYOUTS, SearchTeam
 
 if TYPE_CHECKING:
     from wts.engine.base import GameBase
     from wts.engines.player import EngineAgent
-    from wts.players.openspiel_agent import OpenSpielMCTSAgent
+    from wts.interfaces.openspiel_agent import OpenSpielMCTSAgent
 
 __all__ = [
     "Agent",
@@ -495,8 +496,6 @@ def _shown(text: str, limit: int = 60) -> str:
 
 
 def _is_engine(spec: str) -> bool:
-    from wts.engines.player import is_engine_spec
-
     return is_engine_spec(spec)
 
 
@@ -513,9 +512,7 @@ def parse_agent_spec(spec: str) -> tuple[str, int | None]:
     if not isinstance(spec, str):
         raise ParameterTypeError(f"an agent spec is a string, not {type(spec).__name__}")
     if _is_engine(spec):
-        from wts.engines.player import engine_command
-
-        engine_command(spec)
+        provider("engine_command")(spec)  # the program exists
         return "engine", None
     head = spec.strip().lower().partition(",")[0]
     name, sep, number = head.partition(":")
@@ -598,11 +595,11 @@ def canonical_agent_spec(spec: str) -> str:
     """
     name, number = parse_agent_spec(spec)
     if name == "engine":  # a program's command keeps its case and its spaces
-        command = spec.strip()[len("engine:"):].strip()
+        command = spec.strip()[len(ENGINE_PREFIX):].strip()
         if not command.isprintable():
             raise ParameterError(f"bad agent spec {_shown(spec)}: a control character in "
                                  "the engine's command")
-        return f"engine:{command}"
+        return f"{ENGINE_PREFIX}{command}"
     parts = [name if number is None else f"{name}:{number}"]
     # Each option in the order given, its value as its type writes it:
     # "threads=02" and "threads=2", "reuse=yes" and "reuse=true" are one spec.
@@ -626,7 +623,7 @@ def make_agent(
     stop: threading.Event | None = None,
 ) -> RandomAgent | GreedyAgent | MCTSAgent | OpenSpielMCTSAgent | EngineAgent:
     """An agent from a spec: ``"random"``, ``"greedy"``, ``"mcts"``, ``"mcts:2"``,
-    ``"openspiel-mcts:1000"`` (:class:`wts.players.openspiel_agent.OpenSpielMCTSAgent`,
+    ``"openspiel-mcts:1000"`` (:class:`wts.interfaces.openspiel_agent.OpenSpielMCTSAgent`,
     which needs OpenSpiel; 1,000 simulations when the spec names none), and
     any options after commas, as ``"mcts:1,threads=2"`` (:func:`agent_options`);
     or ``"engine:CMD"``, the engine program CMD
@@ -642,19 +639,18 @@ def make_agent(
     name, number = parse_agent_spec(spec)
     options = agent_options(spec)
     if name == "engine":
-        from wts.engines.player import ENGINE_PREFIX, EngineAgent
-
-        return EngineAgent(spec.strip()[len(ENGINE_PREFIX):], seed=seed, time_limit=time_limit,
-                           stop=stop)
+        engine: EngineAgent = provider("engine")(spec.strip()[len(ENGINE_PREFIX):], seed=seed,
+                                                 time_limit=time_limit, stop=stop)
+        return engine
     if name == "random":
         return RandomAgent(seed=seed)
     if name == "greedy":
         return GreedyAgent(seed=seed)
     if name == "openspiel-mcts":
-        from wts.players.openspiel_agent import OpenSpielMCTSAgent
-
         simulations = number if number is not None else OPENSPIEL_SIMULATIONS
-        return OpenSpielMCTSAgent(simulations, seed=seed, stop=stop, **options)  # type: ignore[arg-type]
+        openspiel: OpenSpielMCTSAgent = provider("openspiel-mcts")(simulations, seed=seed,
+                                                                     stop=stop, **options)
+        return openspiel
     chosen = number if number is not None else (level if level is not None else 3)
     options.setdefault("time_limit", time_limit)  # type: ignore[arg-type]
     return MCTSAgent(level=chosen, seed=seed, stop=stop, **options)  # type: ignore[arg-type]

@@ -41,10 +41,9 @@ from wts.limits import MATCH_TURNS
 from wts.params import check_int, check_seed
 from wts.players.agents import make_agent, parse_agent_spec
 from wts.players.openings import read_openings, stored_openings, suite_digest
+from wts.players.registry import check_backend, run_chunks, write_atomically
 from wts.players.sprt import SPRT, SPRTStatus, parse_sprt
 from wts.players.tournament import play_game_or_forfeit
-from wts.scale.backends import check_backend, run_chunks
-from wts.scale.files import write_atomically
 
 __all__ = ["FORMAT", "suite_openings", "PairGame", "Pair", "SPRTResult", "play_sprt", "format_sprt",
            "parse_sprt"]

@@ -2,7 +2,7 @@
 
 An agent is a spec of :func:`wts.players.agents.make_agent`; ``openspiel-mcts:N``
 is OpenSpiel's ``MCTSBot`` seated as the first mover of every turn
-(:mod:`wts.players.openspiel_agent`).
+(:mod:`wts.interfaces.openspiel_agent`).
 
 Agent A plays black in the even-numbered games and white in the odd ones
 (both colours equally when N is even). Game ``i`` gives each side its own
@@ -19,25 +19,20 @@ game: the other side wins it, and the reason is kept in the game's record
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import math
-import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TextIO
 
 from wts._interrupts import stop_pool
 from wts._seeds import MASK64, splitmix64
 from wts.engine.game import Game
 from wts.engine.pieces import Color
-from wts.engines.errors import EngineError
-from wts.errors import ParameterError
-from wts.interfaces import arguments
+from wts.errors import ParameterError, WtsError
 from wts.limits import MATCH_TURNS, MAX_THREADS
 from wts.params import check_int, check_seed
 from wts.players.agents import (
@@ -46,8 +41,8 @@ from wts.players.agents import (
     make_agent,
     parse_agent_spec,
 )
+from wts.players.registry import check_backend, forfeit_error, run_chunks
 from wts.players.sprt import elo_from_score
-from wts.scale.backends import check_backend, run_chunks
 
 __all__ = [
     "MatchGame",
@@ -57,8 +52,6 @@ __all__ = [
     "elo_difference",
     "format_header",
     "format_result",
-    "add_arguments",
-    "run",
 ]
 
 
@@ -156,26 +149,29 @@ def play_match_game(black: Agent, white: Agent, max_turns: int = MATCH_TURNS,
 
 def play_game_or_forfeit(black: Agent, white: Agent, max_turns: int = MATCH_TURNS,
                          stop: threading.Event | None = None, *, start: Game | None = None
-                         ) -> tuple[Game, tuple[Color | None, EngineError] | None]:
+                         ) -> tuple[Game, tuple[Color | None, WtsError] | None]:
     """:func:`play_match_game` (from ``start``, a new game by default), where an
-    engine's failure ends the game: the game, and (the colour that won by
-    forfeit, the error) or None. Both sides are asked every turn; when both
-    fail the game is drawn (the colour is None)."""
+    engine's failure (:class:`wts.engines.EngineError`) ends the game: the
+    game, and (the colour that won by forfeit, the error) or None. Both sides
+    are asked every turn; when both fail the game is drawn (the colour is None)."""
+    # The engine protocol sits above the players: its error comes from the registry.
+    forfeit = forfeit_error()
+    caught: tuple[type[WtsError], ...] = () if forfeit is None else (forfeit,)
     game = Game() if start is None else start.copy()
     while not game.is_over() and game.turn < max_turns:
         if stop is not None and stop.is_set():
             break
         moves: list[int] = []
-        failed: list[tuple[Color, EngineError]] = []
+        failed: list[tuple[Color, WtsError]] = []
         for color, agent in ((Color.BLACK, black), (Color.WHITE, white)):
             try:
                 moves.append(agent.select(game, color))
-            except EngineError as exc:
+            except caught as exc:
                 failed.append((color, exc))
-        if failed:
-            errors = [EngineError(f"{color.value} forfeits: {exc}") for color, exc in failed]
+        if failed and forfeit is not None:
+            errors = [forfeit(f"{color.value} forfeits: {exc}") for color, exc in failed]
             if len(failed) == 2:
-                return game, (None, EngineError(f"{errors[0]}; {errors[1]}"))
+                return game, (None, forfeit(f"{errors[0]}; {errors[1]}"))
             return game, (failed[0][0].opponent, errors[0])
         game.play(moves[0], moves[1])
     return game, None
@@ -442,96 +438,3 @@ def format_result(result: MatchResult, level: int | None = None) -> str:
         lines.append(f"  {'playouts/s':<{width}} - (no MCTS agent)")
     lines.append(f"  {'time':<{width}} {result.seconds:.1f} s")
     return "\n".join(lines)
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of ``wts tournament``."""
-    parser.add_argument("a", type=arguments.agent_spec, metavar="A",
-                        help="first agent: random, greedy, mcts, mcts:LEVEL, openspiel-mcts, "
-                        "openspiel-mcts:SIMULATIONS, or engine:CMD, a program speaking the "
-                        "engine protocol (docs/protocol.md; CMD split like a shell)")
-    parser.add_argument("b", type=arguments.agent_spec, metavar="B",
-                        help="second agent, the same way")
-    parser.add_argument("--games", type=arguments.game_count(1), default=100,
-                        help="games to play, A black in every other one (default 100)")
-    parser.add_argument("--seed", type=arguments.seed, default=0, help="match seed (default 0)")
-    parser.add_argument("--level", type=arguments.level, default=None,
-                        help="level of an mcts agent given without one (default 3)")
-    parser.add_argument("--time-limit", type=arguments.time_limit, default=None,
-                        metavar="SECONDS",
-                        help="MCTS searches this long per move instead of a playout budget, "
-                        "and an engine:CMD gets it as its movetime (default for an engine: 1 s, "
-                        "plus 1 s of margin before it forfeits on time); results then depend "
-                        "on the machine")
-    parser.add_argument("--jobs", type=arguments.jobs, default=1,
-                        help="games played at once on threads, local backend (default 1)")
-    arguments.add_backend_arguments(parser)
-    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                        help="show a progress bar with the time left (default: on a terminal)")
-    parser.add_argument("--sprt", type=_sprt, default=None, metavar="elo0=E0,elo1=E1,...",
-                        help="play openings in pairs, colours swapped, until a sequential "
-                        "test decides: elo0, elo1, alpha, beta (default 0, 5, 0.05, 0.05); "
-                        "--games is then ignored")
-    parser.add_argument("--openings", type=_openings, default=None, metavar="FILE|N",
-                        help="--sprt plays the openings of FILE (one position string a line, "
-                        "# comments), or the first N of the stored suite of 100 balanced "
-                        "openings (default: all of them)")
-    parser.add_argument("--max-pairs", type=arguments.integer("a number of pairs", 1, 1_000_000),
-                        default=1000, help="--sprt stops after this many pairs (default 1000)")
-    parser.add_argument("--out", default=None, metavar="FILE",
-                        help="--sprt saves every pair and the test's status here as JSON, and "
-                        "resumes a match saved there")
-
-
-def _openings(text: str) -> int | str:
-    """A count (digits only: give ``./50`` for a file named 50) or a file's path."""
-    if text.isdigit():
-        return arguments.integer("a number of openings", 1, 100_000)(text)
-    return text
-
-
-def _sprt(text: str) -> object:
-    from wts.players.sprt import parse_sprt
-
-    try:
-        return parse_sprt(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """Play the match ``args`` describe and print the report; returns 0. The
-    report's first line is printed before the first game, and a progress bar
-    (on standard error) counts the games with the time left."""
-    out = sys.stdout if out is None else out
-    if args.sprt is not None:
-        from wts.players.pairs import format_sprt, play_sprt
-
-        if args.jobs != 1:
-            raise ParameterError("--sprt plays pairs on the process or ray backend "
-                                 "(--workers), not on --jobs threads")
-        decided = play_sprt(args.a, args.b, args.sprt, seed=args.seed, suite=args.openings,
-                            max_pairs=args.max_pairs, level=args.level,
-                            time_limit=args.time_limit, backend=args.backend,
-                            workers=args.workers, address=args.address, out=args.out)
-        print(format_sprt(decided), file=out)
-        return 0
-    print(format_header(args.a, args.b, args.games, args.seed, args.level), file=out,
-          flush=True)
-    show = sys.stderr.isatty() if args.progress is None else args.progress
-    bar = None
-    if show:
-        from tqdm import tqdm
-
-        bar = tqdm(total=args.games, unit="game", file=sys.stderr, leave=False)
-    try:
-        result = play_match(args.a, args.b, args.games, args.seed, level=args.level,
-                            time_limit=args.time_limit, jobs=args.jobs, backend=args.backend,
-                            workers=args.workers, address=args.address,
-                            progress=None if bar is None else (lambda done: bar.update(
-                                done - bar.n)))
-    finally:
-        if bar is not None:
-            bar.close()
-    print(format_result(result, args.level).partition("\n")[2], file=out)
-    return 0

@@ -26,10 +26,10 @@ import json
 import re
 from typing import Any
 
-from wts.engines.player import is_engine_spec
 from wts.errors import ParameterError
 from wts.limits import MAX_GAMES, MAX_SELFPLAY_TURNS, SEED_MAX
 from wts.players.agents import canonical_agent_spec
+from wts.players.registry import is_engine_spec
 from wts.scale.files import RunFolderError
 
 __all__ = ["FORMAT", "NAME", "MAX_BYTES", "FOLDERS", "new", "dumps", "parse",

@@ -25,7 +25,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-import wts
+from wts.engine.game import Game
+from wts.errors import WtsError
 from wts.formats import record
 from wts.serve import lessons
 from wts.serve.bot import BotRunner
@@ -261,10 +262,10 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
         if body is None:
             return _error(413, "too-large", f"a record may be at most {limits.max_record} bytes")
         try:
-            read = record.loads(body.decode("utf-8"), engine=wts.Game)
+            read = record.loads(body.decode("utf-8"), engine=Game)
         except UnicodeDecodeError:
             return _error(400, "bad-record", "a record is UTF-8 text")
-        except (wts.WtsError, ValueError) as exc:
+        except (WtsError, ValueError) as exc:
             return _error(400, "bad-record", str(exc))
         game = read.start.copy()
         frames = [{"turn": game.turn, **board_view(game), "last": None,

@@ -9,7 +9,8 @@ import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-import wts
+from wts.engine.game import Game
+from wts.engine.squares import square_name
 from wts.players.agents import MCTSAgent
 
 __all__ = ["BotRunner"]
@@ -25,11 +26,11 @@ class BotRunner:
     @staticmethod
     def _search(position: str, moves: list[tuple[str, str]], color: str, level: int,
                 stop: threading.Event) -> str:
-        game = wts.Game.from_fen(position)
+        game = Game.from_fen(position)
         for black, white in moves:
             game.play(black, white)
         agent = MCTSAgent(level=level, stop=stop)
-        return wts.square_name(agent.select(game, color))
+        return square_name(agent.select(game, color))
 
     async def choose(self, position: str, moves: list[tuple[str, str]], color: str,
                      level: int) -> str:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-import wts
+from wts.engine.game import Game
 from wts.serve.rooms import board_view, status_words, turn_events
 
 __all__ = ["Lesson", "load"]
@@ -37,7 +37,7 @@ class Lesson:
 
     def public(self) -> dict[str, Any]:
         """What the page shows before the learner moves (not the answer)."""
-        start = wts.Game.from_fen(self.position)
+        start = Game.from_fen(self.position)
         return {"number": self.number, "title": self.title, "rule": self.rule, "you": self.you,
                 "prompt": self.prompt, **board_view(start), "words": status_words(start, None)}
 
@@ -46,7 +46,7 @@ class Lesson:
         square = square.upper()
         if square not in self.goal:
             return {"correct": False, "hint": self.hint}
-        game = wts.Game.from_fen(self.position)
+        game = Game.from_fen(self.position)
         result = game.play(*self.moves(square))
         return {"correct": True, "last": turn_events(result), **board_view(game),
                 "words": status_words(game, None), "explain": self.explain}

@@ -21,11 +21,14 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import wts
 from wts.engine.base import GameBase
 from wts.engine.events import TurnResult
+from wts.engine.game import Game
+from wts.engine.notation import STARTING_FEN
+from wts.engine.pieces import Color, Piece, Status
+from wts.engine.squares import SQUARES, square_name
+from wts.errors import WtsError
 from wts.formats import record, svg, text
-from wts.formats.notation import STARTING_FEN
 from wts.serve.bot import BotRunner
 from wts.serve.limits import Limits
 from wts.serve.store import GameRow, Store
@@ -74,7 +77,7 @@ def check_pending(pending: object, game: GameBase) -> dict[str, str]:
             raise DamagedRow(f"a committed move is for {color!r}, not black or white")
         if not isinstance(square, str) or not _SQUARE.fullmatch(square):
             raise DamagedRow(f"{color}'s committed move {square!r} is not a square name")
-        if game.piece_at(square) is not wts.Piece.EMPTY:
+        if game.piece_at(square) is not Piece.EMPTY:
             raise DamagedRow(f"{color}'s committed move {square} is not an empty square")
     return pending
 
@@ -99,7 +102,7 @@ def new_invite() -> str:
 def turn_events(result: TurnResult) -> dict[str, Any]:
     """A resolved turn as the protocol sends it, events in the order the engine
     reports them (CLARIFICATIONS 14)."""
-    name = wts.square_name
+    name = square_name
     return {
         "black": name(result.black_move),
         "white": name(result.white_move),
@@ -118,12 +121,12 @@ def turn_events(result: TurnResult) -> dict[str, Any]:
 def board_view(game: GameBase) -> dict[str, Any]:
     """The position: 81 characters (``.`` empty, ``x`` black, ``o`` white, ``e`` egg,
     A1 first), the eggs oldest first, and the turtles in rows of five by colour."""
-    chars = {wts.Piece.EMPTY: ".", wts.Piece.BLACK: "x", wts.Piece.WHITE: "o",
-             wts.Piece.EGG: "e"}
+    chars = {Piece.EMPTY: ".", Piece.BLACK: "x", Piece.WHITE: "o",
+             Piece.EGG: "e"}
     return {
-        "board": "".join(chars[game.piece_at(sq)] for sq in wts.SQUARES),
-        "eggs": [wts.square_name(s) for s in game.eggs],
-        "winning": {c: [wts.square_name(s) for s in text.turtles_in_rows(game, wts.Color(c))]
+        "board": "".join(chars[game.piece_at(sq)] for sq in SQUARES),
+        "eggs": [square_name(s) for s in game.eggs],
+        "winning": {c: [square_name(s) for s in text.turtles_in_rows(game, Color(c))]
                     for c in COLORS},
     }
 
@@ -140,18 +143,18 @@ def status_words(game: GameBase, ending: dict[str, str] | None) -> str:
     winner = status.winner
     if winner is not None:
         return f"{words} with {game.winning_counts[winner.index]} winning turtles"
-    if status is wts.Status.DRAW:
+    if status is Status.DRAW:
         return f"{words}: " + text.decided_by(game)
-    if status is wts.Status.SUDDEN_DEATH:
+    if status is Status.SUDDEN_DEATH:
         return f"{words}: both have {game.winning_counts[0]} winning turtles"
     return f"Turn {game.turn + 1}: both choose a square"
 
 
-def ending_status(ending: dict[str, str]) -> wts.Status:
+def ending_status(ending: dict[str, str]) -> Status:
     """The status a game ended off the board has: its ``result`` is the
     winner's colour, or ``draw``."""
     result = ending["result"]
-    return wts.Status.for_winner(None if result == "draw" else wts.Color(result))
+    return Status.for_winner(None if result == "draw" else Color(result))
 
 
 class Room:
@@ -160,7 +163,7 @@ class Room:
     def __init__(self, row: GameRow, rooms: Rooms) -> None:
         self.row = row
         self.rooms = rooms
-        self.game = wts.Game()
+        self.game = Game()
         for black, white in row.moves:
             for square in (black, white):
                 if not isinstance(square, str) or not _SQUARE.fullmatch(square):
@@ -315,7 +318,7 @@ class Room:
             raise RoomError("already-committed", f"{color} has already committed a move for "
                             f"turn {turn}")
         square = square.upper()
-        if self.game.piece_at(square) is not wts.Piece.EMPTY:
+        if self.game.piece_at(square) is not Piece.EMPTY:
             raise RoomError("illegal-move", f"{square} is not empty")
         clock = self.row.clock
         self._charge()
@@ -525,7 +528,7 @@ class Rooms:
         except DamagedRow as exc:
             log.warning("game %s cannot be loaded: %s", game_id, exc)
             raise RoomError("bad-game", f"game {game_id} cannot be loaded: {exc}") from None
-        except (wts.WtsError, ValueError, KeyError, TypeError):
+        except (WtsError, ValueError, KeyError, TypeError):
             # A stored game the engine refuses: that game fails, not the server.
             log.exception("game %s cannot be loaded", game_id)
             raise RoomError("bad-game", f"game {game_id} cannot be loaded: its stored row "

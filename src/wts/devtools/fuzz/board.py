@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import wts
+from wts.engine.game import Game
 from wts.engine.pieces import Color, Piece
 from wts.engine.reference import DIRECTIONS, LINE_DIRECTIONS, step, winning_turtles
 from wts.engine.squares import NUM_SQUARES
@@ -73,7 +73,7 @@ def in_row_of_five(board: Board, sq: int) -> bool:
 
 
 def captures_by(
-    position: wts.Game, color: Color, moves: Iterable[int], other: int
+    position: Game, color: Color, moves: Iterable[int], other: int
 ) -> list[tuple[int, int]]:
     """(placement captures, move) for each of ``color``'s ``moves`` against the
     other player's move ``other``, played on copies of ``position``."""

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-import wts
+from wts.engine.game import Game
 from wts.engine.pieces import Color, Piece
 from wts.engine.squares import NUM_SQUARES, SQUARE_NAMES
 
@@ -124,7 +124,7 @@ def _line_move(view: View, color: Color, avoid: int, rng: random.Random) -> int:
 
 def _capture_move(view: View, color: Color, other: int, rng: random.Random) -> int:
     """One of the moves that capture most against the other player's move ``other``."""
-    position = wts.Game.from_setup(black=view.black, white=view.white, eggs=view.eggs)
+    position = Game.from_setup(black=view.black, white=view.white, eggs=view.eggs)
     tried = captures_by(position, color, (sq for sq in view.legal if sq != other), other)
     counts = [(n, sq) for n, sq in tried if n]
     if not counts:

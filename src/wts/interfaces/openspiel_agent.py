@@ -16,7 +16,7 @@ the other side's move of the turn, as in the real game. Its tree does let
 the opponent answer its move knowing it, so it plays a cautious game.
 
 >>> import wts
->>> from wts.players.openspiel_agent import OpenSpielMCTSAgent
+>>> from wts.interfaces.openspiel_agent import OpenSpielMCTSAgent
 >>> game = wts.Game()
 >>> bot = OpenSpielMCTSAgent(simulations=20, seed=1)
 >>> square = bot.select(game, "white")

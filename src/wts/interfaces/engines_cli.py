@@ -1,4 +1,4 @@
-"""The command lines of engines: ``wts engine`` and ``wts engine-check``."""
+"""The command lines of engines: ``wts engine`` and ``wts engine-check`` (:mod:`wts.engines`)."""
 
 from __future__ import annotations
 

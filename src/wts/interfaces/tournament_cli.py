@@ -1,0 +1,109 @@
+"""The command line of matches: ``wts tournament A B``, its arguments and its report.
+
+The match itself is :func:`wts.players.tournament.play_match`, the paired
+sequential test :func:`wts.players.pairs.play_sprt`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from wts.errors import ParameterError
+from wts.interfaces import arguments
+from wts.players import tournament
+from wts.players.sprt import parse_sprt
+
+__all__ = ["add_arguments", "run"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``wts tournament``."""
+    parser.add_argument("a", type=arguments.agent_spec, metavar="A",
+                        help="first agent: random, greedy, mcts, mcts:LEVEL, openspiel-mcts, "
+                        "openspiel-mcts:SIMULATIONS, or engine:CMD, a program speaking the "
+                        "engine protocol (docs/protocol.md; CMD split like a shell)")
+    parser.add_argument("b", type=arguments.agent_spec, metavar="B",
+                        help="second agent, the same way")
+    parser.add_argument("--games", type=arguments.game_count(1), default=100,
+                        help="games to play, A black in every other one (default 100)")
+    parser.add_argument("--seed", type=arguments.seed, default=0, help="match seed (default 0)")
+    parser.add_argument("--level", type=arguments.level, default=None,
+                        help="level of an mcts agent given without one (default 3)")
+    parser.add_argument("--time-limit", type=arguments.time_limit, default=None,
+                        metavar="SECONDS",
+                        help="MCTS searches this long per move instead of a playout budget, "
+                        "and an engine:CMD gets it as its movetime (default for an engine: 1 s, "
+                        "plus 1 s of margin before it forfeits on time); results then depend "
+                        "on the machine")
+    parser.add_argument("--jobs", type=arguments.jobs, default=1,
+                        help="games played at once on threads, local backend (default 1)")
+    arguments.add_backend_arguments(parser)
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="show a progress bar with the time left (default: on a terminal)")
+    parser.add_argument("--sprt", type=_sprt, default=None, metavar="elo0=E0,elo1=E1,...",
+                        help="play openings in pairs, colours swapped, until a sequential "
+                        "test decides: elo0, elo1, alpha, beta (default 0, 5, 0.05, 0.05); "
+                        "--games is then ignored")
+    parser.add_argument("--openings", type=_openings, default=None, metavar="FILE|N",
+                        help="--sprt plays the openings of FILE (one position string a line, "
+                        "# comments), or the first N of the stored suite of 100 balanced "
+                        "openings (default: all of them)")
+    parser.add_argument("--max-pairs", type=arguments.integer("a number of pairs", 1, 1_000_000),
+                        default=1000, help="--sprt stops after this many pairs (default 1000)")
+    parser.add_argument("--out", default=None, metavar="FILE",
+                        help="--sprt saves every pair and the test's status here as JSON, and "
+                        "resumes a match saved there")
+
+
+def _openings(text: str) -> int | str:
+    """A count (digits only: give ``./50`` for a file named 50) or a file's path."""
+    if text.isdigit():
+        return arguments.integer("a number of openings", 1, 100_000)(text)
+    return text
+
+
+def _sprt(text: str) -> object:
+    try:
+        return parse_sprt(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Play the match ``args`` describe and print the report; returns 0. The
+    report's first line is printed before the first game, and a progress bar
+    (on standard error) counts the games with the time left."""
+    out = sys.stdout if out is None else out
+    if args.sprt is not None:
+        from wts.players.pairs import format_sprt, play_sprt
+
+        if args.jobs != 1:
+            raise ParameterError("--sprt plays pairs on the process or ray backend "
+                                 "(--workers), not on --jobs threads")
+        decided = play_sprt(args.a, args.b, args.sprt, seed=args.seed, suite=args.openings,
+                            max_pairs=args.max_pairs, level=args.level,
+                            time_limit=args.time_limit, backend=args.backend,
+                            workers=args.workers, address=args.address, out=args.out)
+        print(format_sprt(decided), file=out)
+        return 0
+    print(tournament.format_header(args.a, args.b, args.games, args.seed, args.level), file=out,
+          flush=True)
+    show = sys.stderr.isatty() if args.progress is None else args.progress
+    bar = None
+    if show:
+        from tqdm import tqdm
+
+        bar = tqdm(total=args.games, unit="game", file=sys.stderr, leave=False)
+    try:
+        result = tournament.play_match(args.a, args.b, args.games, args.seed, level=args.level,
+                            time_limit=args.time_limit, jobs=args.jobs, backend=args.backend,
+                            workers=args.workers, address=args.address,
+                            progress=None if bar is None else (lambda done: bar.update(
+                                done - bar.n)))
+    finally:
+        if bar is not None:
+            bar.close()
+    print(tournament.format_result(result, args.level).partition("\n")[2], file=out)
+    return 0
