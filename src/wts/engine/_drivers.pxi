@@ -5,7 +5,7 @@
 # They decide no rule: a turn is played by _resolve_turn (_rules.pxi), or in
 # SIMD lanes where wts_lanes.h proves it simple, with what the lanes leave
 # (a capture's pieces, a collision's egg) finished here by the rules' own
-# helpers.
+# helpers. One lane driver, _drive_lanes, serves both jobs.
 
 cdef extern from "wts_lanes.h" nogil:
     # Random games in SIMD lanes, the simple turns only; WTS_LANES_SIMD: built with AVX2 or
@@ -60,6 +60,7 @@ cdef Py_ssize_t wts_resolve_turns(wts_state *states, uint8_t *statuses,
     cdef Py_ssize_t i, j, n_live = 0, first_over_moved = -1
     cdef wts_board empty
     cdef bint over
+    cdef _GivenMoves job
     if n == 0:
         return -1
     # The games over are found from ``statuses`` alone, in a pass that reads no
@@ -85,8 +86,16 @@ cdef Py_ssize_t wts_resolve_turns(wts_state *states, uint8_t *statuses,
     memset(captures, 0, 2 * n * sizeof(int32_t))
     memset(hatches, 0, n * sizeof(int32_t))
     if WTS_LANES_SIMD:
-        _resolve_turns_lanes(states, statuses, black_moves, white_moves, live, n_live,
-                             captures, hatches)
+        job.states = states
+        job.statuses = statuses
+        job.black_moves = black_moves
+        job.white_moves = white_moves
+        job.live = live
+        job.n_live = n_live
+        job.captures = captures
+        job.hatches = hatches
+        job.next = 0
+        _drive_lanes(&job)
         return -1
     for j in range(n_live):
         i = live[j]
@@ -108,73 +117,6 @@ cdef void _resolve_counted(wts_state *state, int black_move, int white_move,
     captures[0] = black_captures
     captures[1] = record.n_captures - black_captures
     hatches[0] = record.n_hatched
-
-
-cdef void _resolve_turns_lanes(wts_state *states, uint8_t *statuses,
-                               const int64_t *black_moves, const int64_t *white_moves,
-                               const Py_ssize_t *live, Py_ssize_t n_live, int32_t *captures,
-                               int32_t *hatches) noexcept nogil:
-    """wts_resolve_turns on the games ``live`` lists (none over; ``~i`` for game
-    i if its turn may end the game, see wts_lane_ends), WTS_LANES at a time:
-    the lanes prove which turns are simple (wts_lanes.h); those are
-    played here as _resolve_turn would play them, every other one by
-    _resolve_counted. A simple turn is two turtles and their keys, with their
-    captures in a game with no egg, or a collision's egg; then one turn more,
-    no five, still ongoing, nothing hatched (its zeros are already written)."""
-    cdef wts_lanes lanes
-    cdef wts_state *state
-    cdef wts_board none
-    cdef Py_ssize_t games[WTS_LANES]
-    cdef int black_bits[WTS_LANES]
-    cdef int white_bits[WTS_LANES]
-    cdef Py_ssize_t first = 0, i
-    cdef uint32_t scalar, laid, captured
-    cdef wts_board taken
-    cdef int lane, used
-    none.lo = none.hi = 0
-    while first < n_live:
-        used = <int>min(<Py_ssize_t>WTS_LANES, n_live - first)
-        scalar = 0
-        for lane in range(used):
-            i = live[first + lane]
-            if i < 0:  # its turn may fill the board or reach the last turn number
-                i = ~i
-                scalar |= 1u << lane
-            games[lane] = i
-            state = &states[i]
-            black_bits[lane] = wts_square_bit(<int>black_moves[i])
-            white_bits[lane] = wts_square_bit(<int>white_moves[i])
-            wts_lanes_put_moves(&lanes, lane, state.black, state.white, state.eggs,
-                                black_bits[lane], white_bits[lane])
-        for lane in range(used, WTS_LANES):
-            wts_lanes_put_moves(&lanes, lane, none, none, none, 0, 0)
-            scalar |= 1u << lane
-        scalar = wts_lanes_place(&lanes, scalar, &laid, &captured)
-        for lane in range(used):
-            i = games[lane]
-            state = &states[i]
-            if (scalar >> lane) & 1u:
-                _resolve_counted(state, <int>black_moves[i], <int>white_moves[i],
-                                 &captures[2 * i], &hatches[i])
-                statuses[i] = state.status
-                continue
-            # The counts stay 0 and the status ongoing, as they were: a game
-            # with a five on the board never passes the lanes' test.
-            state.turn += 1
-            if (laid >> lane) & 1u:
-                _lay_egg(state, <int>black_moves[i], True)
-                continue
-            state.black = wts_or(state.black, wts_bit_board(black_bits[lane]))
-            state.white = wts_or(state.white, wts_bit_board(white_bits[lane]))
-            state.key ^= (TURTLE_KEYS[WTS_BLACK][black_bits[lane]]
-                          ^ TURTLE_KEYS[WTS_WHITE][white_bits[lane]])
-            if (captured >> lane) & 1u:
-                taken = _captured_without_eggs(black_bits[lane], white_bits[lane], state.black,
-                                               state.white, &captures[2 * i])
-                state.key ^= (_turtle_keys(wts_and(state.black, taken), WTS_BLACK)
-                              ^ _turtle_keys(wts_and(state.white, taken), WTS_WHITE))
-                _remove_captured(state, taken, True)
-        first += used
 
 
 cdef inline wts_board _captured_without_eggs(int black_bit, int white_bit, wts_board black,
@@ -260,8 +202,16 @@ cdef void wts_playout_range(const wts_state *start, uint64_t seed, uint64_t firs
     cdef wts_state state
     cdef wts_rng rng
     cdef uint64_t game
+    cdef _Playouts job
     if WTS_LANES_SIMD:
-        _playout_lanes(start, seed, first, stop, lengths, statuses)
+        job.start = start
+        job.seed = seed
+        job.first = first
+        job.stop = stop
+        job.lengths = lengths
+        job.ends = statuses
+        job.next = first
+        _drive_lanes(&job)
         return
     for game in range(first, stop):
         wts_copy(&state, start)
@@ -271,91 +221,208 @@ cdef void wts_playout_range(const wts_state *start, uint64_t seed, uint64_t firs
         statuses[game - first] = state.status
 
 
-cdef void _playout_lanes(const wts_state *start, uint64_t seed, uint64_t first,
-                         uint64_t stop, int32_t *lengths, uint8_t *statuses) noexcept nogil:
-    """wts_playout_range with WTS_LANES games at a time: each step plays the
-    simple turns in the lanes (wts_lanes.h), finishes here those the lanes
-    leave a part of (a capture's pieces to remove, a collision's egg to
-    queue), and plays every other one here, by _random_turns on the lane's
-    own state and generator; a lane whose game ends takes the next game, and
-    idles once none is left. A lane's state is brought up to date only for a
-    scalar turn: its status and key may lag until then."""
+# ---- The lanes: one driver for turns of given moves and for playouts -------
+
+
+# What the lanes play: one turn of given moves in each game ``live`` lists
+# (wts_resolve_turns), or every turn of the games ``first``..``stop-1`` of a
+# run of random games (wts_playout_range). The driver is written once over
+# the fused type _LaneJob: Cython makes one function for each kind of job,
+# with the other kind's branches removed.
+ctypedef struct _GivenMoves:
+    wts_state *states
+    uint8_t *statuses
+    const int64_t *black_moves
+    const int64_t *white_moves
+    const Py_ssize_t *live      # ~i for game i if its turn may end the game
+    Py_ssize_t n_live
+    int32_t *captures
+    int32_t *hatches
+    Py_ssize_t next             # the next game: an index into ``live``
+
+ctypedef struct _Playouts:
+    const wts_state *start
+    uint64_t seed
+    uint64_t first
+    uint64_t stop
+    int32_t *lengths
+    uint8_t *ends               # each game's final status
+    uint64_t next               # the next game's number
+
+ctypedef fused _LaneJob:
+    _GivenMoves
+    _Playouts
+
+
+cdef void _drive_lanes(_LaneJob *job) noexcept nogil:
+    """Plays ``job`` WTS_LANES games at a time. Each step the lanes place both
+    moves of every lane (drawn from the lane's own generator in a playout)
+    and prove which turns are simple (wts_lanes.h); what a simple turn leaves
+    is finished here by the rules' helpers (a capture's pieces leave, a
+    collision's egg joins the queue), and every other turn is played by the
+    rules (_rules.pxi) on the lane's game. A lane takes the next game once
+    its own is done (after its one turn of given moves, at the end of a
+    playout) and idles when none is left. In a playout a lane's state is
+    brought up to date only for a turn played by the rules: its status and
+    key may lag until then."""
     cdef wts_lanes lanes
-    cdef wts_state states[WTS_LANES]
-    cdef uint64_t games[WTS_LANES]
-    cdef uint64_t next_game = first
-    cdef uint32_t active = 0, scalar, laid, captured
-    cdef int32_t counts[2]
-    cdef wts_board black, white, taken, none
+    cdef wts_state own[WTS_LANES]        # a playout's games
+    cdef wts_state *games[WTS_LANES]     # the game each lane plays
+    cdef uint64_t numbers[WTS_LANES]     # given: the game's index; playouts: its number
+    cdef uint32_t active = 0, pinned = 0, scalar, laid, captured, done
     cdef wts_rng rng
-    cdef int lane
     cdef wts_state *state
-    none.lo = none.hi = 0
+    cdef int lane
     for lane in range(WTS_LANES):
-        if _lane_load(&lanes, lane, &states[lane], &games[lane], &next_game, start, seed,
-                      first, stop, lengths, statuses):
+        if _lane_fill(job, &lanes, lane, own, games, numbers, &pinned):
             active |= 1u << lane
     while active:
-        scalar = wts_lanes_step(&lanes, &laid, &captured) & active
-        captured &= active
-        while captured:
-            # Both turtles are placed; the captured pieces leave.
-            lane = wts_ctz64(captured)
-            captured &= captured - 1
-            wts_lanes_turtles(&lanes, lane, &black, &white)
-            taken = _captured_without_eggs(wts_lanes_black_bit(&lanes, lane),
-                                           wts_lanes_white_bit(&lanes, lane), black, white,
-                                           counts)
-            wts_lanes_put_boards(&lanes, lane, wts_andnot(black, taken),
-                                 wts_andnot(white, taken), none)
+        if _LaneJob is _GivenMoves:
+            scalar = wts_lanes_place(&lanes, pinned | ~active, &laid, &captured) & active
+        else:
+            scalar = wts_lanes_step(&lanes, &laid, &captured) & active
         laid &= active
-        while laid:
-            # A collision laid an egg on the lane's board: into the game's queue.
-            lane = wts_ctz64(laid)
-            laid &= laid - 1
-            _lay_egg(&states[lane], wts_bit_square(wts_lanes_black_bit(&lanes, lane)), False)
-        while scalar:
-            lane = wts_ctz64(scalar)
-            scalar &= scalar - 1
-            state = &states[lane]
-            wts_lanes_get(&lanes, lane, &state.black, &state.white, &state.eggs, &state.turn,
-                          &rng)
-            _random_turns(state, &rng, wts_lanes_draw(&lanes, lane), False)
-            if not wts_is_over(state):
-                wts_lanes_put(&lanes, lane, state.black, state.white, state.eggs, state.turn,
-                              &rng)
-                continue
-            lengths[games[lane] - first] = <int32_t>(state.turn - start.turn)
-            statuses[games[lane] - first] = state.status
-            if not _lane_load(&lanes, lane, state, &games[lane], &next_game, start, seed,
-                              first, stop, lengths, statuses):
+        captured &= active
+        # Given moves: every lane's game is done after one turn; a playout's
+        # only when a turn played by the rules ends it.
+        if _LaneJob is _GivenMoves:
+            done = active
+        else:
+            _playout_leftovers(&lanes, games, laid, captured)
+            done = scalar
+        while done:
+            lane = wts_ctz64(done)
+            done &= done - 1
+            state = games[lane]
+            if _LaneJob is _GivenMoves:
+                if (scalar >> lane) & 1u:
+                    _resolve_counted(state, <int>job.black_moves[numbers[lane]],
+                                     <int>job.white_moves[numbers[lane]],
+                                     &job.captures[2 * numbers[lane]],
+                                     &job.hatches[numbers[lane]])
+                    job.statuses[numbers[lane]] = state.status
+                else:
+                    _lane_settle(&lanes, lane, state, (laid >> lane) & 1u,
+                                 (captured >> lane) & 1u, &job.captures[2 * numbers[lane]])
+            else:
+                wts_lanes_get(&lanes, lane, &state.black, &state.white, &state.eggs,
+                              &state.turn, &rng)
+                _random_turns(state, &rng, wts_lanes_draw(&lanes, lane), False)
+                if not wts_is_over(state):
+                    wts_lanes_put(&lanes, lane, state.black, state.white, state.eggs,
+                                  state.turn, &rng)
+                    continue
+                job.lengths[numbers[lane] - job.first] = <int32_t>(state.turn - job.start.turn)
+                job.ends[numbers[lane] - job.first] = state.status
+            if not _lane_fill(job, &lanes, lane, own, games, numbers, &pinned):
                 active &= ~(1u << lane)
 
 
-cdef bint _lane_load(wts_lanes *lanes, int lane, wts_state *state, uint64_t *game,
-                     uint64_t *next_game, const wts_state *start, uint64_t seed,
-                     uint64_t first, uint64_t stop, int32_t *lengths,
-                     uint8_t *statuses) noexcept nogil:
-    """Put the next game into ``lane``, False if none is left (the lane then
-    holds the empty board, so its steps, which nobody reads, stay legal).
-    A start already over ends its games at once."""
+cdef inline void _playout_leftovers(wts_lanes *lanes, wts_state **games, uint32_t laid,
+                                    uint32_t captured) noexcept nogil:
+    """What the lanes leave of a playout's simple turns, in the lanes' boards
+    and the games' queues: the pieces a capture takes in a game with no egg,
+    a collision's egg."""
+    cdef wts_board black, white, taken, none
+    cdef int32_t counts[2]
+    cdef int lane
+    none.lo = none.hi = 0
+    while captured:
+        lane = wts_ctz64(captured)
+        captured &= captured - 1
+        wts_lanes_turtles(lanes, lane, &black, &white)
+        taken = _captured_without_eggs(wts_lanes_black_bit(lanes, lane),
+                                       wts_lanes_white_bit(lanes, lane), black, white, counts)
+        wts_lanes_put_boards(lanes, lane, wts_andnot(black, taken), wts_andnot(white, taken),
+                             none)
+    while laid:
+        lane = wts_ctz64(laid)
+        laid &= laid - 1
+        _lay_egg(games[lane], wts_bit_square(wts_lanes_black_bit(lanes, lane)), False)
+
+
+cdef inline void _lane_settle(const wts_lanes *lanes, int lane, wts_state *state, bint laid,
+                              bint captured, int32_t *counts) noexcept nogil:
+    """A simple turn of given moves, played on its game as _resolve_turn would
+    play it: a collision's egg, or both turtles and their keys, and the pieces
+    their brackets take in a game with no egg (their counts in ``counts``).
+    The winning counts stay 0 and the status ongoing, as they were: a game
+    with a five on the board never passes the lanes' test."""
+    cdef int black_bit = wts_lanes_black_bit(lanes, lane)
+    cdef int white_bit = wts_lanes_white_bit(lanes, lane)
+    cdef wts_board taken
+    state.turn += 1
+    if laid:
+        _lay_egg(state, wts_bit_square(black_bit), True)
+        return
+    state.black = wts_or(state.black, wts_bit_board(black_bit))
+    state.white = wts_or(state.white, wts_bit_board(white_bit))
+    state.key ^= TURTLE_KEYS[WTS_BLACK][black_bit] ^ TURTLE_KEYS[WTS_WHITE][white_bit]
+    if captured:
+        taken = _captured_without_eggs(black_bit, white_bit, state.black, state.white, counts)
+        state.key ^= (_turtle_keys(wts_and(state.black, taken), WTS_BLACK)
+                      ^ _turtle_keys(wts_and(state.white, taken), WTS_WHITE))
+        _remove_captured(state, taken, True)
+
+
+cdef inline bint _lane_fill(_LaneJob *job, wts_lanes *lanes, int lane,
+                            wts_state *own, wts_state **games, uint64_t *numbers,
+                            uint32_t *pinned) noexcept nogil:
+    """Put the job's next game into ``lane``, False if none is left (the lane
+    then holds the empty board, so its steps, which nobody reads, stay legal)."""
+    if _LaneJob is _GivenMoves:
+        return _given_fill(job, lanes, lane, games, numbers, pinned)
+    else:
+        return _playout_fill(job, lanes, lane, own, games, numbers)
+
+
+cdef inline bint _given_fill(_GivenMoves *job, wts_lanes *lanes, int lane, wts_state **games,
+                             uint64_t *numbers, uint32_t *pinned) noexcept nogil:
+    """The game and its moves, the lane pinned to the rules' turn if the turn
+    may end the game."""
+    cdef wts_board none
+    cdef Py_ssize_t i
+    pinned[0] &= ~(1u << lane)
+    if job.next == job.n_live:
+        none.lo = none.hi = 0
+        wts_lanes_put_moves(lanes, lane, none, none, none, 0, 0)
+        return False
+    i = job.live[job.next]
+    job.next += 1
+    if i < 0:
+        i = ~i
+        pinned[0] |= 1u << lane
+    numbers[lane] = <uint64_t>i
+    games[lane] = &job.states[i]
+    wts_lanes_put_moves(lanes, lane, job.states[i].black, job.states[i].white,
+                        job.states[i].eggs, wts_square_bit(<int>job.black_moves[i]),
+                        wts_square_bit(<int>job.white_moves[i]))
+    return True
+
+
+cdef bint _playout_fill(_Playouts *job, wts_lanes *lanes, int lane, wts_state *own,
+                        wts_state **games, uint64_t *numbers) noexcept nogil:
+    """A copy of the start on the game's own generator; a start already over
+    ends every game at once."""
     cdef wts_rng rng
     cdef wts_board none
     none.lo = none.hi = 0
-    if wts_is_over(start):
-        while next_game[0] < stop:
-            lengths[next_game[0] - first] = 0
-            statuses[next_game[0] - first] = start.status
-            next_game[0] += 1
-    if next_game[0] == stop:
+    if wts_is_over(job.start):
+        while job.next < job.stop:
+            job.lengths[job.next - job.first] = 0
+            job.ends[job.next - job.first] = job.start.status
+            job.next += 1
+    if job.next == job.stop:
         wts_game_rng(&rng, 0, 0)
         wts_lanes_put(lanes, lane, none, none, none, 0, &rng)
         return False
-    game[0] = next_game[0]
-    next_game[0] += 1
-    wts_copy(state, start)
-    wts_game_rng(&rng, seed, game[0])
-    wts_lanes_put(lanes, lane, state.black, state.white, state.eggs, state.turn, &rng)
+    numbers[lane] = job.next
+    job.next += 1
+    games[lane] = &own[lane]
+    wts_copy(&own[lane], job.start)
+    wts_game_rng(&rng, job.seed, numbers[lane])
+    wts_lanes_put(lanes, lane, own[lane].black, own[lane].white, own[lane].eggs,
+                  own[lane].turn, &rng)
     return True
 
 
