@@ -16,7 +16,10 @@ over restarts, and the recording begins after 120 such steps, so that the
 games are at every stage) and new games played 60 turns, those over taking
 ``NO_MOVE`` (half the games are over by the end). The child repeats
 ``wts.devtools.bench``'s recording in the public API, which every release
-has. A terminal sees which round is running; Ctrl-C stops the run.
+has. Then the search's time a playout: ``MCTSAgent`` choosing a move with
+4,000 playouts in each of 8 positions (the start and 7 of the recorded games
+in play), without a prior and with the learned one (a build without either
+shows "-"). A terminal sees which round is running; Ctrl-C stops the run.
 """
 
 from __future__ import annotations
@@ -71,21 +74,41 @@ def replay(start, moves):
     return seconds
 
 
+def search(prior, positions, playouts=4_000):
+    try:
+        from wts.agents import MCTSAgent
+        agent = MCTSAgent(seed=1, playouts=playouts, reuse=False, prior=prior)
+    except (ImportError, TypeError, ValueError):  # a build without it
+        return float("nan")
+    seconds = 0.0
+    for game in positions:
+        began = time.perf_counter()
+        agent.select(game, "black")
+        seconds += time.perf_counter() - began
+    return seconds / (playouts * len(positions))
+
+
 workloads = {"step": record(False), "step_playing": record(True)}
-best = {key: float("inf") for key in ("simulate", *workloads)}
+positions = [wts.Game()] + [game for game in workloads["step_playing"][0][:50]
+                            if not game.is_over()][:7]
+best = {key: float("inf") for key in ("simulate", *workloads, "mcts", "mcts_prior")}
 for _ in range(runs):
     for key, (start, moves, game_turns) in workloads.items():
         best[key] = min(best[key], replay(start, moves) / game_turns)
     result = wts.simulate(60_000, seed=11, threads=1)
     best["simulate"] = min(best["simulate"], result.seconds / result.turns)
+    for key, prior in (("mcts", "none"), ("mcts_prior", "learned")):
+        seconds = search(prior, positions)
+        best[key] = seconds if seconds != seconds else min(best[key], seconds)  # NaN: none
 best["kernel"] = wts.cpu_kernel() if hasattr(wts, "cpu_kernel") else "single build"
 print(json.dumps(best))
 """
 
 
-# The figures, in seconds a turn or game-turn: simulate; step with the games
-# over left; step with every game in play.
-FIGURES = ("simulate", "step", "step_playing")
+# The figures, in seconds a turn, game-turn or playout: simulate; step with
+# the games over left; step with every game in play; the search without a
+# prior and with the learned one (NaN where the build has none).
+FIGURES = ("simulate", "step", "step_playing", "mcts", "mcts_prior")
 
 
 def measure(source: Path, runs: int) -> dict[str, float | str]:
@@ -127,16 +150,21 @@ def main(argv: list[str] | None = None) -> int:
     if shown:
         print("\r\033[K", end="", file=sys.stderr, flush=True)
     print("build  kernel        simulate, 1 thread  BatchGame.step, 1,024 games: all in play"
-          "          those over left over")
+          "          those over left over  MCTS playouts: no prior  learned prior")
     for name in ("old", "new"):
         turn = float(best[name]["simulate"])
         steps = [float(best[name][key]) for key in ("step_playing", "step")]
+        searches = [float(best[name][key]) for key in ("mcts", "mcts_prior")]
         print(f"{name:<5}  {best[name]['kernel']!s:<12}  {1 / turn / 1e6:10.2f} M turns/s  "
               + "  ".join(f"{step * 1e9:10.1f} ns/game-turn ({step / turn:.2f}x)"
-                          for step in steps))
+                          for step in steps)
+              + "".join(f"  {1 / playout / 1e3:8.1f} k/s" if playout == playout else "         -"
+                        for playout in searches))
     speedups = {key: float(best["old"][key]) / float(best["new"][key]) for key in FIGURES}
-    print(f"new / old: simulate {speedups['simulate']:.2f}x as fast, BatchGame.step "
-          f"{speedups['step_playing']:.2f}x all in play, {speedups['step']:.2f}x those over left")
+    print(f"new / old: simulate {speedups['simulate']:.3f}x as fast, BatchGame.step "
+          f"{speedups['step_playing']:.3f}x all in play, {speedups['step']:.3f}x those over "
+          f"left, MCTS {speedups['mcts']:.3f}x without a prior, {speedups['mcts_prior']:.3f}x "
+          "with the learned one")
     return 0
 
 
