@@ -8,9 +8,7 @@ process, so a busy machine slows both alike; every figure is the best of
 so an older release can be measured too: check it out with ``git worktree``,
 build it, and pass its ``src``.
 
-It prints ``simulate``'s turns a second on one thread, ``Game.play``'s time a
-turn replaying 30 random games, ``MCTSAgent``'s playouts a second on one
-thread (20,000 from a position six turns in), and ``BatchGame.step``'s
+It prints ``simulate``'s turns a second on one thread and ``BatchGame.step``'s
 time a game-turn on 1,024 games, each with its ratio to ``simulate``: random
 legal moves recorded once and replayed by each build, the calls to ``step``
 timed. Two workloads, as ``wts bench`` has them: every game in play (a game
@@ -18,7 +16,11 @@ over restarts, and the recording begins after 120 such steps, so that the
 games are at every stage) and new games played 60 turns, those over taking
 ``NO_MOVE`` (half the games are over by the end). The child repeats
 ``wts.devtools.bench``'s recording in the public API, which every release
-has. A terminal sees which round is running; Ctrl-C stops the run.
+has. Then ``Game.play``'s time a turn, replaying 30 random games, and the
+search's time a playout: ``MCTSAgent`` choosing a move with
+4,000 playouts in each of 8 positions (the start and 7 of the recorded games
+in play), without a prior and with the learned one (a build without either
+shows "-"). A terminal sees which round is running; Ctrl-C stops the run.
 """
 
 from __future__ import annotations
@@ -96,38 +98,44 @@ def play_seconds(games):
     return time.perf_counter() - began
 
 
-def playout_seconds(playouts):
-    # One search of a mid-game position, one thread: its time a playout.
-    from wts.agents import MCTSAgent
-    game = wts.Game()
-    for black, white in recorded[0][:6]:
-        game.play(black, white)
-    agent = MCTSAgent(playouts=playouts, seed=3)
-    began = time.perf_counter()
-    agent.select(game, "black")
-    return (time.perf_counter() - began) / playouts
+def search(prior, positions, playouts=4_000):
+    try:
+        from wts.agents import MCTSAgent
+        agent = MCTSAgent(seed=1, playouts=playouts, reuse=False, prior=prior)
+    except (ImportError, TypeError, ValueError):  # a build without it
+        return float("nan")
+    seconds = 0.0
+    for game in positions:
+        began = time.perf_counter()
+        agent.select(game, "black")
+        seconds += time.perf_counter() - began
+    return seconds / (playouts * len(positions))
 
 
 workloads = {"step": record(False), "step_playing": record(True)}
+positions = [wts.Game()] + [game for game in workloads["step_playing"][0][:50]
+                            if not game.is_over()][:7]
 recorded = record_games(30)
 played_turns = sum(len(moves) for moves in recorded)
-best = {key: float("inf") for key in ("simulate", "play", "playout", *workloads)}
+best = {key: float("inf") for key in ("simulate", *workloads, "play", "mcts", "mcts_prior")}
 for _ in range(runs):
     for key, (start, moves, game_turns) in workloads.items():
         best[key] = min(best[key], replay(start, moves) / game_turns)
     result = wts.simulate(60_000, seed=11, threads=1)
     best["simulate"] = min(best["simulate"], result.seconds / result.turns)
     best["play"] = min(best["play"], play_seconds(recorded) / played_turns)
-    best["playout"] = min(best["playout"], playout_seconds(20_000))
+    for key, prior in (("mcts", "none"), ("mcts_prior", "learned")):
+        seconds = search(prior, positions)
+        best[key] = seconds if seconds != seconds else min(best[key], seconds)  # NaN: none
 best["kernel"] = wts.cpu_kernel() if hasattr(wts, "cpu_kernel") else "single build"
 print(json.dumps(best))
 """
 
 
 # The figures, in seconds a turn, game-turn or playout: simulate; step with
-# the games over left; step with every game in play; Game.play; a search's
-# playouts.
-FIGURES = ("simulate", "step", "step_playing", "play", "playout")
+# the games over left; step with every game in play; Game.play; the search
+# without a prior and with the learned one (NaN where the build has none).
+FIGURES = ("simulate", "step", "step_playing", "play", "mcts", "mcts_prior")
 
 
 def measure(source: Path, runs: int) -> dict[str, float | str]:
@@ -169,21 +177,23 @@ def main(argv: list[str] | None = None) -> int:
     if shown:
         print("\r\033[K", end="", file=sys.stderr, flush=True)
     print("build  kernel        simulate, 1 thread  BatchGame.step, 1,024 games: all in play"
-          "          those over left over")
+          "          those over left over  MCTS playouts: no prior  learned prior")
     for name in ("old", "new"):
         turn = float(best[name]["simulate"])
         steps = [float(best[name][key]) for key in ("step_playing", "step")]
+        searches = [float(best[name][key]) for key in ("mcts", "mcts_prior")]
         print(f"{name:<5}  {best[name]['kernel']!s:<12}  {1 / turn / 1e6:10.2f} M turns/s  "
               + "  ".join(f"{step * 1e9:10.1f} ns/game-turn ({step / turn:.2f}x)"
-                          for step in steps))
-    print("build  Game.play, 30 random games   MCTSAgent playouts, 1 thread")
+                          for step in steps)
+              + "".join(f"  {1 / playout / 1e3:8.1f} k/s" if playout == playout else "         -"
+                        for playout in searches))
     for name in ("old", "new"):
-        print(f"{name:<5}  {float(best[name]['play']) * 1e6:10.3f} us/turn          "
-              f"{1 / float(best[name]['playout']):12,.0f} playouts/s")
+        print(f"{name:<5}  Game.play {float(best[name]['play']) * 1e6:.3f} us/turn")
     speedups = {key: float(best["old"][key]) / float(best["new"][key]) for key in FIGURES}
-    print(f"new / old: simulate {speedups['simulate']:.2f}x as fast, BatchGame.step "
-          f"{speedups['step_playing']:.2f}x all in play, {speedups['step']:.2f}x those over left, "
-          f"Game.play {speedups['play']:.2f}x, MCTS playouts {speedups['playout']:.2f}x")
+    print(f"new / old: simulate {speedups['simulate']:.3f}x as fast, BatchGame.step "
+          f"{speedups['step_playing']:.3f}x all in play, {speedups['step']:.3f}x those over "
+          f"left, Game.play {speedups['play']:.3f}x, MCTS {speedups['mcts']:.3f}x without a "
+          f"prior, {speedups['mcts_prior']:.3f}x with the learned one")
     return 0
 
 
