@@ -216,7 +216,8 @@ def test_last_turn_is_one_number_in_python_and_c() -> None:
 
 def test_playout_turn_cap_of_the_search_is_the_named_one() -> None:
     """The MCTS search's MAX_PLAYOUT_TURNS enum is limits.MAX_PLAYOUT_TURNS."""
-    text = (SRC / "players" / "_search.pyx").read_text(encoding="utf-8")
+    text = "\n".join(path.read_text(encoding="utf-8")
+                     for path in sorted((SRC / "players").glob("_search*.p*")))
     assert c_enum(text, ["MAX_PLAYOUT_TURNS"])["MAX_PLAYOUT_TURNS"] == \
         limits.MAX_PLAYOUT_TURNS
 
