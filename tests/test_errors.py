@@ -1,5 +1,5 @@
 """Every error wts raises, and that a refused move leaves the game exactly as it was
-(CLARIFICATIONS 3 and 13)."""
+(points 3 and 13)."""
 
 from __future__ import annotations
 

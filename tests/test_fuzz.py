@@ -430,7 +430,7 @@ class FullBoardDraws(wts.reference.Game):
 
 
 def test_a_win_on_the_turn_that_fills_the_board_is_compared() -> None:
-    # CLARIFICATIONS 11: the win stands on a full board. The full_win set-ups
+    # point 11: the win stands on a full board. The full_win set-ups
     # fill the board and a row of six against five in one turn.
     report = run_fuzz(REFERENCE, FullBoardDraws, seed=1, games=100)
     assert report.failure is not None, "the full-board win went uncompared"

@@ -1,4 +1,4 @@
-"""Squares: names, indices and what counts as a square (CLARIFICATIONS 1 and 2).
+"""Squares: names, indices and what counts as a square (points 1 and 2).
 
 The pure functions of :mod:`wts.squares` are engine-independent and tested
 once; everything that takes a square on a game runs on both engines through

@@ -173,8 +173,9 @@ def test_web_script_speaks_of_the_pieces_and_colours_the_server_sends() -> None:
 
 def test_direction_order_of_the_c_core_is_directions() -> None:
     """The core's shift of each direction on the padded board (rows of 10
-    bits), its table from a step back to a direction, and the order named in
-    _core.pxd are those of wts.engine.pieces.DIRECTIONS."""
+    bits), its table from a step back to a direction, the fast Game's step
+    between squares, and the order named in _core.pxd are those of
+    wts.engine.pieces.DIRECTIONS."""
     text = engine_sources()
     row = c_enum(text, ["WTS_PADDED_BITS"])["WTS_PADDED_BITS"] // 9
     offsets = [rank_step * row + file_step for _name, file_step, rank_step in pieces.DIRECTIONS]
@@ -182,6 +183,10 @@ def test_direction_order_of_the_c_core_is_directions() -> None:
     # Even directions step to higher bits, odd ones to lower: the core's convention.
     assert [offset if index % 2 == 0 else -offset for index, offset in enumerate(offsets)] == \
         shifts
+    # The step of each direction between squares (rank * 9 + file), which the
+    # fast Game reads a capture's squares with.
+    assert cython_array(text, "SQUARE_STEP") == [
+        file_step + 9 * rank_step for _name, file_step, rank_step in pieces.DIRECTIONS]
     back = cython_array(text, "STEP_DIRECTION")
     assert {offset: back[offset + row + 1] for offset in offsets} == {
         offset: index for index, offset in enumerate(offsets)}

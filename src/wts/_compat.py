@@ -7,10 +7,13 @@ home or one of the short modules of :data:`PUBLIC_MODULES` (``wts.reference``,
 follow files, not aliases. Everything else that answers to an old name is
 here, with the release that drops it:
 
-- :data:`PUBLIC_CLASS_PATHS`: classes shown and pickled by their public path;
-- :data:`PICKLED_MODULES`: the modules of wts 0.1.0 its pickled games name;
+- :data:`PUBLIC_CLASS_PATHS`: classes shown and pickled by their public path,
+  so that a pickle outlives a move of their home;
+- :data:`PICKLED_MODULES`: the modules that pickles made by an older wts name;
 - :data:`MOVED_MODULES`: modules that moved to another layer; importing the
-  old path gives the module at its home, with a :class:`DeprecationWarning`.
+  old path gives the module at its home, with a :class:`DeprecationWarning`;
+- :data:`CIMPORT_PATHS`: the C API's old ``cimport`` path, a ``.pxd`` file of
+  its own (Cython reads files, so it cannot be aliased here).
 """
 
 from __future__ import annotations
@@ -41,21 +44,30 @@ PUBLIC_MODULES = {
 PUBLIC_CLASS_PATHS = {
     ("wts.engine.game", "Game"): "wts",
     ("wts.engine.reference", "Game"): "wts.reference",
+    ("wts.engine.notation", "Position"): "wts.notation",
+    ("wts.formats.record", "GameRecord"): "wts.record",
 }
 
-#: The modules of wts 0.1.0 that its pickled games name -> their home now.
-#: Kept, without a warning (a pickle cannot be edited), until wts 1.0.0.
+#: The modules that pickles of an older wts name (0.1.0's games, 0.2.0's
+#: positions) -> their home now. Kept, without a warning (a pickle cannot be
+#: edited), until wts 1.0.0.
 PICKLED_MODULES = {
     "wts.base": "wts.engine.base",
     "wts.events": "wts.engine.events",
     "wts.pieces": "wts.engine.pieces",
+    "wts.formats.notation": "wts.engine.notation",
 }
 
 #: Old path -> (home, the release that drops the old path).
 MOVED_MODULES = {
-    "wts.formats.notation": ("wts.engine.notation", "0.4.0"),
     "wts.players.openspiel_agent": ("wts.interfaces.openspiel_agent", "0.4.0"),
     "wts.engines.cli": ("wts.interfaces.engines_cli", "0.4.0"),
+}
+
+#: The C API's ``cimport`` path of wts 0.1.0 (``src/wts/_core.pxd``, which
+#: cimports every name of its home) -> (its home, the release that drops it).
+CIMPORT_PATHS = {
+    "wts._core": ("wts.engine._core", "1.0.0"),
 }
 
 

@@ -2,11 +2,9 @@
 
 Two kinds: the rules' own limit on the turn counter (:data:`MAX_TURN`), and
 the caps a caller's request is held to: threads, games, and the turns after
-which a game is stopped before the rules end it. A module that offered one
-of these under an older name (``wts.players.tournament.MAX_TURNS``,
-``wts.interfaces.openspiel.MAX_TURNS_LIMIT``...) imports it from here.
-``tests/test_vocabulary.py`` holds the C side's copies (``WTS_MAX_TURN``,
-the search's ``MAX_PLAYOUT_TURNS``) to these numbers.
+which a game is stopped before the rules end it. ``tests/test_vocabulary.py``
+holds the C side's copies (``WTS_MAX_TURN``, the search's
+``MAX_PLAYOUT_TURNS``) to these numbers.
 """
 
 from __future__ import annotations
@@ -30,7 +28,7 @@ __all__ = [
 
 #: The last turn number: the core keeps the turn in 32 bits, and a game that
 #: reaches it is drawn unless a side has won (docs/rules.md, "wts rulings"), so
-#: the counter never wraps on either engine. ``WTS_MAX_TURN`` in wts_bits.h.
+#: the counter never wraps on either engine. ``WTS_MAX_TURN`` in wts_status.h.
 MAX_TURN = 2**32 - 1
 
 # --- What one call may ask for -----------------------------------------------------------

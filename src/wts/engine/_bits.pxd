@@ -1,8 +1,8 @@
 # cython: language_level=3
 """The bit primitives of the core (``wts_bits.h``): a padded 9x9 board in two
-64-bit words, and the random generator. For the engine's own modules; other
-projects cimport the state API, ``wts.engine._core``, which re-exports the few
-of these it needs.
+64-bit words, and the random generator. For wts's own compiled modules (the
+engine's and the players'); other projects cimport the state API,
+``wts.engine._core``, which re-exports the few of these it needs.
 """
 
 from libc.stdint cimport uint32_t, uint64_t

@@ -29,7 +29,7 @@ cdef extern from "wts_status.h":
         WTS_WHITE_WINS
         WTS_DRAW
 
-# Colours and the directions of CLARIFICATIONS 14, in that order.
+# Colours, in the order of wts.Color (Color.index).
 cdef enum:
     WTS_BLACK = 0
     WTS_WHITE = 1
@@ -57,7 +57,7 @@ ctypedef struct wts_hatch:
     uint8_t color
     uint8_t wave
 
-# What one turn did, in the order of CLARIFICATIONS 14.
+# What one turn did, in the order of point 14.
 ctypedef struct wts_turn_record:
     int8_t collision        # square of the collision, or -1
     int n_captures

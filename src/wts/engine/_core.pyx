@@ -4,7 +4,8 @@
 
 Every kernel is ``noexcept nogil`` on a plain :c:type:`wts_state`; the
 declarations other Cython code cimports are in ``_core.pxd``. The rules are
-the ones :mod:`wts.reference` spells out; the comments cite CLARIFICATIONS.
+the ones :mod:`wts.reference` spells out; the comments cite the numbered
+points of ``docs/rules.md``.
 
 One module, one C file, in four parts (included, so that the compiler sees
 every kernel at once and inlines across them):

@@ -355,8 +355,7 @@ cdef inline void _lane_settle(const wts_lanes *lanes, int lane, wts_state *state
     if laid:
         _lay_egg(state, wts_bit_square(black_bit), True)
         return
-    state.black = wts_or(state.black, wts_bit_board(black_bit))
-    state.white = wts_or(state.white, wts_bit_board(white_bit))
+    _place_turtles(state, black_bit, white_bit)
     state.key ^= TURTLE_KEYS[WTS_BLACK][black_bit] ^ TURTLE_KEYS[WTS_WHITE][white_bit]
     if captured:
         taken = _captured_without_eggs(black_bit, white_bit, state.black, state.white, counts)

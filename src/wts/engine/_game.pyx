@@ -41,7 +41,7 @@ from wts.errors import NoTurnError
 cdef tuple STATUSES = _CORE_STATUSES
 cdef tuple COLORS = (Color.BLACK, Color.WHITE)
 cdef tuple PIECES = (Piece.EMPTY, Piece.BLACK, Piece.WHITE, Piece.EGG)
-# Public-index step of each direction of CLARIFICATIONS 14: E, W, N, S, NE, SW, NW, SE.
+# Public-index step of each direction of point 14: E, W, N, S, NE, SW, NW, SE.
 cdef int SQUARE_STEP[WTS_NUM_DIRECTIONS]
 SQUARE_STEP[:] = [1, -1, 9, -9, 10, -10, 8, -8]
 cdef tuple NO_EVENTS = ()
@@ -196,7 +196,7 @@ cdef class GameCore:
     def from_setup(cls, black=(), white=(), eggs=(), turn=0):
         """Any arrangement of turtles and eggs (eggs oldest first), ``turn`` turns
         into a game; its status follows at once, as if a turn had just ended
-        (CLARIFICATIONS 13)."""
+        (point 13)."""
         black_squares, white_squares, egg_squares = check_setup(black, white, eggs)
         turn = check_turn(turn)
         cdef GameCore game = cls()
@@ -327,7 +327,7 @@ cdef class GameCore:
         """Resolve one turn; both moves are revealed at once.
 
         Raises :class:`wts.IllegalMoveError` (or :class:`wts.GameOverError`)
-        and changes nothing if either move is not allowed (CLARIFICATIONS 3).
+        and changes nothing if either move is not allowed (point 3).
         """
         return self._play(black_move, white_move, False)
 

@@ -1,9 +1,9 @@
 # The rules of a turn, in the order a turn applies them: the one home of each
 # rule in the fast core (the reference engine, wts/engine/reference.py, is the
-# other engine's). Included by _core.pyx. The drivers (_drivers.pxi) play
-# turns only through _resolve_turn, or through the lanes' proof that a turn
-# is simple (wts_lanes.h), which decides no rule: it sends every turn it cannot
-# prove simple here.
+# other engine's). Included by _core.pyx. The drivers (_drivers.pxi) play a
+# turn through _resolve_turn, or, where the lanes prove it simple
+# (wts_lanes.h, which decides no rule), through this file's own steps:
+# _place_turtles, _lay_egg, _find_brackets_of_one, _remove_captured.
 #
 #   0. legal squares: the empty ones, none once the game is over (point 3)
 #   1. placement: a collision lays an egg (point 9), else both turtles land
@@ -39,8 +39,7 @@ cdef inline void _resolve_turn(wts_state *state, int black_move, int white_move,
         if record != NULL:
             record.collision = <int8_t>black_move
     else:
-        state.black = wts_or(state.black, wts_square_board(black_move))
-        state.white = wts_or(state.white, wts_square_board(white_move))
+        _place_turtles(state, wts_square_bit(black_move), wts_square_bit(white_move))
         captured.lo = captured.hi = 0
         # Points 5-6: both placed turtles are on the board before either looks for brackets.
         black_captures = _find_brackets_of_one(wts_square_bit(black_move), state.black,
@@ -125,6 +124,13 @@ cdef inline void _lay_egg(wts_state *state, int square, bint keyed) noexcept nog
     state.egg_count += 1
 
 
+cdef inline void _place_turtles(wts_state *state, int black_bit, int white_bit) noexcept nogil:
+    """Point 5: both turtles land (on two different empty squares), before
+    either looks for brackets."""
+    state.black = wts_or(state.black, wts_bit_board(black_bit))
+    state.white = wts_or(state.white, wts_bit_board(white_bit))
+
+
 cdef inline wts_board _turtles(const wts_state *state, int color) noexcept nogil:
     return state.black if color == WTS_BLACK else state.white
 
@@ -186,7 +192,7 @@ cdef inline int _find_brackets(
         const wts_state *state, wts_board arrivals, int color, int round_,
         wts_board *captured, wts_turn_record *record) noexcept nogil:
     """Brackets closed by ``arrivals`` of ``color``, on the board as it stands
-    (CLARIFICATIONS 4-6). Adds the trapped squares to ``captured`` and
+    (points 4-6). Adds the trapped squares to ``captured`` and
     returns the number of captures; records them in the order of point 14."""
     cdef wts_board own = _turtles(state, color)
     cdef wts_board foe = wts_or(_turtles(state, 1 - color), state.eggs)
@@ -236,7 +242,7 @@ cdef inline int _find_brackets(
 cdef inline void _remove_captured(wts_state *state, wts_board captured,
                                   bint keyed) noexcept nogil:
     """Captured pieces leave at once; captured eggs leave the queue before any
-    egg dissolves or hatches (CLARIFICATIONS 6-7)."""
+    egg dissolves or hatches (points 6-7)."""
     cdef int i, square, kept = 0
     state.black = wts_andnot(state.black, captured)
     state.white = wts_andnot(state.white, captured)
@@ -304,7 +310,7 @@ cdef inline int _count_winning(wts_board turtles) noexcept nogil:
 
 
 cdef int wts_count_winning(wts_board turtles) noexcept nogil:
-    """Distinct turtles in a line of five or more (CLARIFICATIONS 10)."""
+    """Distinct turtles in a line of five or more (point 10)."""
     return _count_winning(turtles)
 
 
@@ -317,7 +323,7 @@ cdef wts_board wts_winning_turtles(wts_board turtles) noexcept nogil:
 
 
 cdef void _settle(wts_state *state) noexcept nogil:
-    """Winning counts and the status read off the board (CLARIFICATIONS 10-12);
+    """Winning counts and the status read off the board (points 10-12);
     a game at the last turn number is drawn (a wts ruling)."""
     cdef int black = _count_winning(state.black)
     cdef int white = _count_winning(state.white)

@@ -3,7 +3,7 @@
 # no rule is decided here.
 
 
-# Shift of each direction on the padded board, in the order of CLARIFICATIONS 14:
+# Shift of each direction on the padded board, in the order of point 14:
 # E, W, N, S, NE, SW, NW, SE. Even indices point to higher bits, odd ones lower.
 cdef int DIRECTION_SHIFT[WTS_NUM_DIRECTIONS]
 DIRECTION_SHIFT[:] = [1, 1, 10, 10, 11, 11, 9, 9]

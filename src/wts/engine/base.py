@@ -63,7 +63,7 @@ def occupied_error(color: Color, square: Square, piece: Piece) -> IllegalMoveErr
 
 
 def check_moves(game: GameBase, black_move: object, white_move: object) -> tuple[Square, Square]:
-    """Both moves as squares, or the error CLARIFICATIONS 3 asks for.
+    """Both moves as squares, or the error point 3 asks for.
 
     Checked in this order: the game is not over; black's move is a square;
     white's move is a square; black's square is empty; white's square is empty.
@@ -87,7 +87,7 @@ def check_moves(game: GameBase, black_move: object, white_move: object) -> tuple
 def check_setup(
     black: Iterable[object], white: Iterable[object], eggs: Iterable[object]
 ) -> tuple[tuple[Square, ...], tuple[Square, ...], tuple[Square, ...]]:
-    """The three lists of a set-up position as squares (CLARIFICATIONS 13)."""
+    """The three lists of a set-up position as squares (point 13)."""
     seen: dict[Square, str] = {}
     lists = []
     for label, items in (("black", black), ("white", white), ("eggs", eggs)):

@@ -1,6 +1,6 @@
 """What happened in a turn: :class:`TurnResult` and the events inside it.
 
-Events are listed in the order of CLARIFICATIONS 14: placement first, then
+Events are listed in the order of point 14: placement first, then
 hatching wave 1, 2, ...; within a step black's captures before white's, each
 colour's by arriving square, then by direction (E, W, N, S, NE, SW, NW, SE).
 """

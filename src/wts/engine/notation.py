@@ -2,7 +2,7 @@
 
 A position string holds exactly what cannot be derived from the board: the
 pieces, the order the eggs were laid in, and the turn number. The status and
-the winning counts follow from the board (CLARIFICATIONS 10-13) and are not
+the winning counts follow from the board (points 10-13) and are not
 written. The grammar, with examples, is in ``docs/notation.md``::
 
     9/9/9/9/4x2x1/9/2e6/9/o8 C3 1

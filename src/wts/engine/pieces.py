@@ -4,8 +4,8 @@ the directions in the order a turn's captures are reported, and the turn
 counter's limit.
 
 Every other module reads these meanings here rather than matching statuses
-itself; ``tests/test_vocabulary.py`` holds the C core's codes (``_core.pxd``)
-and the web app's script to them.
+itself; ``tests/test_vocabulary.py`` holds the C core's codes
+(``wts_status.h``, ``_core.pxd``) and the web app's script to them.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from wts.limits import MAX_TURN
 __all__ = ["MAX_TURN", "DIRECTIONS", "Color", "Piece", "Status", "check_color"]
 
 #: The eight directions as (name, file step, rank step), in the order of
-#: CLARIFICATIONS 14 (a turn's captures from one square are reported in it);
+#: point 14 (a turn's captures from one square are reported in it);
 #: N points to rank 9. The C core numbers them 0..7 in this order.
 DIRECTIONS: tuple[tuple[str, int, int], ...] = (
     ("E", 1, 0),
@@ -82,7 +82,7 @@ class Piece(Enum):
 
 
 class Status(Enum):
-    """The state of a game, read off the board after every turn (CLARIFICATIONS 11-12)."""
+    """The state of a game, read off the board after every turn (points 11-12)."""
 
     ONGOING = "ongoing"
     SUDDEN_DEATH = "sudden_death"

@@ -1,9 +1,8 @@
 """The reference engine: the rules of What the Shell, written out plainly.
 
 Slow on purpose. Each rule step is one function, in the order a turn
-resolves; the comments cite the numbered points of CLARIFICATIONS.md (also
-in ``docs/rules.md``). This module is the ground truth the fast core is
-held to by the differential tests.
+resolves; the comments cite the numbered points of ``docs/rules.md``. This
+module is the ground truth the fast core is held to by the differential tests.
 """
 
 from __future__ import annotations

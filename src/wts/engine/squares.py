@@ -1,7 +1,7 @@
 """Squares of the 9x9 board: ints 0..80 with names like ``"E5"``.
 
 Files A..I run left to right, ranks 1..9 bottom to top, and the index of a
-square is ``(rank - 1) * 9 + file`` (CLARIFICATIONS 1 and 2).
+square is ``(rank - 1) * 9 + file`` (points 1 and 2).
 """
 
 from __future__ import annotations

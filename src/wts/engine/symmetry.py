@@ -5,7 +5,7 @@ line, a bracket stays a bracket, and the eggs keep their order. So a game seen
 through a symmetry is a game, and playing a turn then transforming gives what
 transforming then playing gives (``tests/test_symmetry.py`` checks it on both
 engines). Only the order of the captures of one step depends on the square
-indices (CLARIFICATIONS 14), and so does which end of a bracket closed from
+indices (point 14), and so does which end of a bracket closed from
 both ends is its closer (docs/rules.md, wts ruling 1); :meth:`Symmetry.turn`
 reports them as the image does.
 
@@ -145,7 +145,7 @@ _INVERSE = {
 # _GATHER[s][i] is the square whose content lands on square i under s.
 _GATHER = np.array([_SQUARE_MAPS[_INVERSE[s]] for s in Symmetry], dtype=np.intp)
 
-# Direction order of CLARIFICATIONS 14, by (file step, rank step).
+# Direction order of point 14, by (file step, rank step).
 _DIRECTIONS = {(file_step, rank_step): index
                for index, (_name, file_step, rank_step) in enumerate(DIRECTIONS)}
 

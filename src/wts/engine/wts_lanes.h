@@ -7,8 +7,8 @@
  * game with no egg (whose captured pieces the caller removes). Then the turn
  * is played: two turtles more, or one egg more, and no five. Every other
  * lane is left as it was and reported, with its draw, for the core's scalar
- * turn to play (_core.pyx), so each lane follows its game's generator
- * exactly as wts_playout would.
+ * turn to play (_resolve_turn in _rules.pxi, from _drivers.pxi), so each
+ * lane follows its game's generator exactly as wts_playout would.
  *
  * The proof alone (wts_lane_ends and wts_lanes_place) also serves turns of
  * given moves: wts_lanes_put_moves loads them.

@@ -7,7 +7,7 @@ the game goes on, the position is new, and a short search from it
 (:func:`evaluate`: ``PLAYOUTS`` playouts of the default MCTS, seeded) gives
 black a value within ``BAND`` of 0.5. Regenerate it with::
 
-    python -m wts.players.openings --count 100 --seed 0 > src/wts/players/openings.txt
+    python -m wts.devtools.openings --count 100 --seed 0 > src/wts/players/openings.txt
 
 A suite file holds one position string a line; blank lines and lines starting
 with ``#`` are skipped. :func:`read_openings` checks every line (a position
@@ -20,11 +20,9 @@ string of an ongoing game, none twice) and names the first bad one.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import os
 import random
-import sys
 from collections.abc import Sequence
 from importlib import resources
 
@@ -32,9 +30,12 @@ from wts.engine.game import Game
 from wts.errors import WtsError
 from wts.params import check_int, check_seed
 
-__all__ = ["TURNS", "PLAYOUTS", "BAND", "evaluate", "is_balanced", "generate", "parse_openings",
-           "read_openings", "stored_openings", "suite_digest"]
+__all__ = ["MAX_FILE_BYTES", "TURNS", "PLAYOUTS", "BAND", "evaluate", "is_balanced", "generate",
+           "parse_openings", "read_openings", "stored_openings", "suite_digest"]
 
+#: The largest suite file read: far above any suite (a position string is
+#: under 200 bytes), so that a wrong path cannot fill the memory.
+MAX_FILE_BYTES = 64 * 1024 * 1024
 #: Turns of random squares an opening holds.
 TURNS = 2
 #: Playouts of the search that judges an opening.
@@ -129,12 +130,13 @@ def read_openings(path: str | os.PathLike[str]) -> list[str]:
     """The openings of the suite file at ``path`` (:func:`parse_openings`)."""
     try:
         with open(path, "rb") as file:
-            data = file.read(64 * 1024 * 1024 + 1)
+            data = file.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise WtsError(f"cannot read openings from {os.fspath(path)}: "
                        f"{exc.strerror or exc}") from None
-    if len(data) > 64 * 1024 * 1024:
-        raise WtsError(f"{os.fspath(path)}: an openings file is at most 64 MiB")
+    if len(data) > MAX_FILE_BYTES:
+        raise WtsError(f"{os.fspath(path)}: an openings file is at most "
+                       f"{MAX_FILE_BYTES >> 20} MiB")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -151,30 +153,3 @@ def stored_openings() -> list[str]:
 def suite_digest(openings: Sequence[str]) -> str:
     """The SHA-256 of a suite (its position strings, one a line), in hex."""
     return hashlib.sha256("".join(f"{fen}\n" for fen in openings).encode()).hexdigest()
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Print a suite file of balanced openings (the stored one by default)."""
-    parser = argparse.ArgumentParser(prog="python -m wts.players.openings",
-                                     description="print a suite of balanced openings")
-    parser.add_argument("--count", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--turns", type=int, default=TURNS)
-    parser.add_argument("--playouts", type=int, default=PLAYOUTS)
-    parser.add_argument("--band", type=float, default=BAND)
-    args = parser.parse_args(argv)
-    suite = generate(args.count, args.seed, args.turns, args.playouts, args.band)
-    print("# Balanced openings for `wts tournament --sprt` (one position string a line).")
-    print(f"# Made by: python -m wts.players.openings --count {args.count} --seed {args.seed} "
-          f"--turns {args.turns} --playouts {args.playouts} --band {args.band:g}")
-    print(f"# {args.turns} turns of random squares from the empty board, kept if the game goes "
-          f"on and a {args.playouts}-playout MCTS")
-    print(f"# gives black a value within {args.band:g} of 0.5. SHA-256 of the suite: "
-          f"{suite_digest(suite)}")
-    for fen in suite:
-        print(fen)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -101,7 +101,7 @@ def new_invite() -> str:
 
 def turn_events(result: TurnResult) -> dict[str, Any]:
     """A resolved turn as the protocol sends it, events in the order the engine
-    reports them (CLARIFICATIONS 14)."""
+    reports them (point 14)."""
     name = square_name
     return {
         "black": name(result.black_move),

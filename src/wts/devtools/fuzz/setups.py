@@ -249,7 +249,7 @@ def _setup_near_full(rng: random.Random) -> Setup:
 def _setup_full_win(rng: random.Random) -> Setup:
     """A full board but for two gaps: one colour's six in a row missing one
     turtle, the other's five missing one. Both filled, the board is full and
-    six beats five: a win stands on a full board (CLARIFICATIONS 11)."""
+    six beats five: a win stands on a full board (point 11)."""
     builder = Builder()
     longer = rng.choice(_COLORS)
     gaps = []
