@@ -41,6 +41,21 @@ def test_hotseat_game_to_a_win(client: TestClient) -> None:
     screen.close()
 
 
+def test_a_game_s_pages_name_their_downloads_and_a_missing_game_is_404(
+        client: TestClient) -> None:
+    made = create(client, mode="hotseat")
+    page = f"/api/games/{made['game']}"
+    assert client.get(page).json()["mode"] == "hotseat"
+    for tail, suffix in (("/record", "wts"), ("/svg", "svg")):
+        got = client.get(page + tail)
+        assert got.headers["content-disposition"] == \
+            f'attachment; filename="wts-{made["game"]}.{suffix}"'
+    for game in ("0" * len(made["game"]), "not a game id"):
+        for tail in ("", "/record", "/svg"):
+            missing = client.get(f"/api/games/{game}{tail}")
+            assert missing.status_code == 404 and missing.json()["code"] == "no-game"
+
+
 def test_online_game_with_spectator(client: TestClient) -> None:
     made, black, white, _ = online(client)
     watcher = Socket(client, made["game"], [])

@@ -215,28 +215,24 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
             raise RoomError("no-game", "no such game")
         return room
 
-    async def game_state(request: Request) -> Response:
-        try:
-            room = find(request)
-        except RoomError as exc:
-            return _error(404, exc.code, str(exc))
-        return JSONResponse(room.view(frozenset()))
+    def of_a_game(answer: Callable[[Room], Response]) -> Callable[[Request], Awaitable[Response]]:
+        """A handler of ``/api/games/{game}...``: ``answer`` for the game, 404 without one."""
+        async def handler(request: Request) -> Response:
+            try:
+                room = find(request)
+            except RoomError as exc:
+                return _error(404, exc.code, str(exc))
+            return answer(room)
+        return handler
 
-    async def game_record(request: Request) -> Response:
-        try:
-            room = find(request)
-        except RoomError as exc:
-            return _error(404, exc.code, str(exc))
-        return Response(room.record_text(), media_type="text/plain; charset=utf-8", headers={
-            "content-disposition": f'attachment; filename="wts-{room.row.id}.wts"'})
+    def download(room: Room, text: str, media_type: str, suffix: str) -> Response:
+        return Response(text, media_type=media_type, headers={
+            "content-disposition": f'attachment; filename="wts-{room.row.id}.{suffix}"'})
 
-    async def game_svg(request: Request) -> Response:
-        try:
-            room = find(request)
-        except RoomError as exc:
-            return _error(404, exc.code, str(exc))
-        return Response(room.svg_text(), media_type="image/svg+xml", headers={
-            "content-disposition": f'attachment; filename="wts-{room.row.id}.svg"'})
+    game_state = of_a_game(lambda room: JSONResponse(room.view(frozenset())))
+    game_record = of_a_game(lambda room: download(
+        room, room.record_text(), "text/plain; charset=utf-8", "wts"))
+    game_svg = of_a_game(lambda room: download(room, room.svg_text(), "image/svg+xml", "svg"))
 
     async def delete_game(request: Request) -> Response:
         try:
