@@ -11,6 +11,7 @@ not asserted: the machine may be loaded; only a generous deadline is.
 from __future__ import annotations
 
 import os
+import pathlib
 import queue
 import signal
 import subprocess
@@ -267,3 +268,56 @@ def test_wts_tournament_on_processes_stops_on_ctrl_c() -> None:
     _interrupt_cli("wts tournament --backend process",
                    ["tournament", "mcts:5", "mcts:5", "--games", "100", "--backend",
                     "process", "--workers", "2"], workers=3)
+
+
+def _child(script: str) -> list[str]:
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            timeout=60, env={**os.environ, "PYTHONPATH": SRC_DIR})
+    return result.stdout.split() + ([result.stderr] if result.returncode else [])
+
+
+def test_ctrl_c_taken_by_another_thread_while_workers_start_is_raised_after() -> None:
+    """A thread started before the signal mask (as Ray's and gRPC's are) takes
+    the signal: it is raised once the workers are up, never inside their
+    start-up, whose own ``except`` clauses would lose it."""
+    assert _child("""if True:
+        import os, signal, threading, time
+        from wts.scale.backends import _interrupts_held
+        idle = threading.Event()
+        threading.Thread(target=idle.wait, daemon=True).start()
+        try:
+            with _interrupts_held():
+                try:
+                    os.kill(os.getpid(), signal.SIGINT)
+                    time.sleep(0.5)
+                except KeyboardInterrupt:
+                    print("inside")
+            print("not-raised")
+        except KeyboardInterrupt:
+            print("after")
+    """) == ["after"]
+
+
+def test_ctrl_c_while_a_shard_is_written_stops_the_run_with_the_shard_listed(
+        tmp_path: pathlib.Path) -> None:
+    """A shard's files and the manifest line that lists them are one step:
+    a Ctrl-C between them waits for the manifest, then stops the run."""
+    out = tmp_path / "run"
+    assert _child(f"""if True:
+        import json, os, signal, time
+        from wts.scale.runfolder import RunFolder
+        from wts.scale.selfplay import selfplay
+        write_shard = RunFolder.write_shard
+        def interrupted(self, played, agent):
+            entry = write_shard(self, played, agent)
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.2)  # the signal's handler runs here
+            return entry
+        RunFolder.write_shard = interrupted
+        try:
+            selfplay({str(out)!r}, agent="random", games=4, shard_size=2)
+        except KeyboardInterrupt:
+            listed = json.loads(open(os.path.join({str(out)!r}, "manifest.json")).read())
+            print("listed", *sorted(listed["shards"]))
+            print("written", *sorted(os.listdir(os.path.join({str(out)!r}, "games"))))
+    """) == ["listed", "0", "written", "shard-00000.parquet"]

@@ -133,3 +133,4 @@ def test_a_port_that_is_not_ray_is_refused_at_once(tmp_path: pathlib.Path) -> No
         with pytest.raises(wts.WtsError, match="is not a Ray cluster"):
             selfplay(tmp_path / "run", 1, agent="random", backend="ray", address=address)
         thread.join(10)
+

@@ -4,8 +4,11 @@ let the KeyboardInterrupt through; and how the command line reports it."""
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
+import signal
 import sys
-from collections.abc import Callable, Iterable
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
 #: The exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells use.
@@ -40,6 +43,27 @@ def stop_pool(pool: concurrent.futures.Executor,
         future.cancel()
     wait_through_interrupts(lambda: concurrent.futures.wait(futures),
                             lambda: pool.shutdown(wait=True))
+
+
+@contextlib.contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """A Ctrl-C during the block is noted, not raised inside it, and raised
+    (by the handler that was there before) once the block ends: for steps that
+    must be whole (a shard and the manifest that lists it), and for library
+    code that swallows exceptions. Only the main thread receives signals; in
+    another thread, or under a handler set from C, the block runs as it is."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is None):
+        yield
+        return
+    noted: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: noted.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if noted:
+            signal.raise_signal(signal.SIGINT)
 
 
 def report_interrupt(command: str, err: TextIO | None = None) -> int:

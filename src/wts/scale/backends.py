@@ -16,8 +16,9 @@ the number of workers.
 
 A worker process that dies (killed, out of memory) costs only the chunks it
 was playing: they are played again, up to ``retries`` times each, and nothing
-is yielded twice. Ctrl-C (KeyboardInterrupt) cancels the chunks not finished,
-stops the workers and goes on.
+is yielded twice. Ctrl-C (KeyboardInterrupt) stops the workers this call
+started and goes on; on a Ray cluster it joined, the chunks under way finish
+there and are dropped.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from wts._interrupts import interrupts_deferred
 from wts.errors import ParameterError, WtsError
 from wts.params import check_choice, check_int
 
@@ -150,16 +152,19 @@ def _end_worker(signum: int, frame: object) -> None:
 def _interrupts_held() -> Iterator[None]:
     """SIGINT held back while workers are started: a worker inherits the mask
     (across exec too), so a Ctrl-C to the whole process group cannot kill it
-    half-started; the driver gets the held signal as soon as this ends."""
+    half-started. A thread the mask does not cover (a library's) can still take
+    the signal: it is deferred, never raised inside Ray's start-up, whose own
+    ``except`` clauses would lose it."""
     block = getattr(signal, "pthread_sigmask", None)
     if block is None or threading.current_thread() is not threading.main_thread():
         yield
         return
-    block(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        block(signal.SIG_UNBLOCK, {signal.SIGINT})
+    with interrupts_deferred():
+        block(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            yield
+        finally:
+            block(signal.SIG_UNBLOCK, {signal.SIGINT})  # a held signal is noted here
 
 
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
@@ -332,28 +337,27 @@ def _ray_tasks(ray: Any, task: Callable[[Any], Any], chunks: Iterable[Any], work
                 return
             running[remote.remote(item[1])] = item[0]
 
-    try:
+    # Ctrl-C or an error leaves the tasks under way alone: ray.cancel races a
+    # task's own reply, and Ray then aborts the driver (a failed internal
+    # check). A Ray this run started stops with it; on a cluster it joined,
+    # the chunks under way (one a worker) run to their end and are dropped.
+    start_more()
+    while running:
+        done, _ = ray.wait(list(running), num_returns=1)
+        finished = [(ref, running.pop(ref)) for ref in done]
+        # The next chunks start before the caller handles these results
+        # (writes a shard, say), so no worker waits on the driver.
         start_more()
-        while running:
-            done, _ = ray.wait(list(running), num_returns=1)
-            finished = [(ref, running.pop(ref)) for ref in done]
-            # The next chunks start before the caller handles these results
-            # (writes a shard, say), so no worker waits on the driver.
-            start_more()
-            for ref, index in finished:
-                try:
-                    result = ray.get(ref)
-                except ray.exceptions.RayTaskError as exc:
-                    raise exc.as_instanceof_cause() from None
-                except ray.exceptions.RayError as exc:
-                    # A worker or node lost, memory short, an object lost: after
-                    # Ray's own retries the chunk cannot be played.
-                    raise WorkerLostError(
-                        f"chunk {index}: Ray could not play it ({type(exc).__name__}: "
-                        f"{str(exc)[:300]}); the run stops, and the same command resumes it"
-                    ) from None
-                yield index, result
-    except BaseException:
-        for ref in running:
-            ray.cancel(ref, force=True)
-        raise
+        for ref, index in finished:
+            try:
+                result = ray.get(ref)
+            except ray.exceptions.RayTaskError as exc:
+                raise exc.as_instanceof_cause() from None
+            except ray.exceptions.RayError as exc:
+                # A worker or node lost, memory short, an object lost: after
+                # Ray's own retries the chunk cannot be played.
+                raise WorkerLostError(
+                    f"chunk {index}: Ray could not play it ({type(exc).__name__}: "
+                    f"{str(exc)[:300]}); the run stops, and the same command resumes it"
+                ) from None
+            yield index, result

@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from wts._interrupts import interrupts_deferred
 from wts._version import __version__
 from wts.engine.game import Game
 from wts.engine.observation import observation_planes
@@ -342,8 +343,9 @@ class _Run:
                 raise GameFailedError(
                     f"game {first.game} (seeds {first.seeds[0]} and {first.seeds[1]}) raised "
                     f"{first.error}; the run stops (on_error='skip' goes on without it)")
-            done[str(shard.shard)] = folder.write_shard(shard, settings["agent"])
-            folder.write_manifest(manifest)
+            with interrupts_deferred():  # a shard's files are listed, or not written
+                done[str(shard.shard)] = folder.write_shard(shard, settings["agent"])
+                folder.write_manifest(manifest)
             new = len(shard.games["game"]) + len(shard.failures)
             played += new
             finished += new
