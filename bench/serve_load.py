@@ -1,6 +1,6 @@
 """Load on ``wts serve``: ``python bench/serve_load.py [--games 200] [--bots 4]``.
 
-Starts a server on a free loopback port (its own process, a fresh database
+Starts a server on a loopback port the system picks (its own process, a fresh database
 in a temporary folder), then plays ``--games`` online games at once, each
 with two WebSocket clients (one a seat), every game the same 18-turn line,
 while ``--bots`` bot games (level ``--level``) run beside them with a client
@@ -17,7 +17,6 @@ import argparse
 import asyncio
 import json
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -39,17 +38,11 @@ SERVER = """
 import sys
 from wts.serve.limits import Limits
 from wts.serve.server import run
-run(port=int(sys.argv[1]), db=sys.argv[2], say=False,
+run(port=0, db=sys.argv[1],
     limits=Limits(max_connections_per_address=100_000, max_connections=100_000,
                   creates_burst=100_000, max_open_games=100_000, max_rooms=100_000,
                   max_open_games_per_address=100_000, max_bot_games_per_address=100_000))
 """
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def post(url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -142,18 +135,16 @@ def main() -> int:
     parser.add_argument("--level", type=integer("a level", 1, 5), default=2)
     parser.add_argument("--seconds", type=integer("seconds", 1, 3600), default=120)
     args = parser.parse_args()
-    port = free_port()
     with tempfile.TemporaryDirectory() as folder:
+        # Port 0: the system picks a free one, which the server's first line names.
         server = subprocess.Popen(
-            [sys.executable, "-c", SERVER, str(port), str(Path(folder) / "load.sqlite3")])
-        url = f"http://127.0.0.1:{port}"
+            [sys.executable, "-c", SERVER, str(Path(folder) / "load.sqlite3")],
+            stdout=subprocess.PIPE, text=True)
         try:
-            for _ in range(200):
-                try:
-                    urllib.request.urlopen(url + "/", timeout=1).close()
-                    break
-                except OSError:
-                    time.sleep(0.05)
+            said = server.stdout.readline()  # type: ignore[union-attr]
+            if not said.startswith("wts serve: http://"):
+                raise SystemExit(f"the server did not start: {said!r}")
+            url = said.split()[2].rstrip("/")
             asyncio.run(run(url, args.games, args.bots, args.level, args.seconds))
         finally:
             server.terminate()

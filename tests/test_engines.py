@@ -39,6 +39,18 @@ MISBEHAVING = Path(__file__).resolve().parent / "engines" / "misbehaving.py"
 PYTHON = shlex.quote(sys.executable)
 
 
+@pytest.fixture(autouse=True)
+def time_to_quit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A loaded machine may take more than the second an engine is given to
+    exit after quit (a Python engine tears its interpreter down); the tests
+    of a late exit set their own."""
+    import wts.engines.check
+    import wts.engines.client
+
+    monkeypatch.setattr(wts.engines.client, "QUIT_GRACE", 10.0)
+    monkeypatch.setattr(wts.engines.check, "QUIT_GRACE", 10.0)
+
+
 def wts_engine(agent: str = "random", *more: str) -> list[str]:
     """The command of `wts engine --agent AGENT`."""
     return [sys.executable, "-m", "wts", "engine", "--agent", agent, *more]
@@ -155,7 +167,8 @@ def test_wts_engine_answers_every_bad_line_with_error() -> None:
 ])
 def test_a_failing_engine_raises_the_reason_and_is_ended(mode: str, error: type,
                                                          reason: str) -> None:
-    engine = Engine.popen(misbehaving(mode), overhead=0.3)
+    # The margin after the move time is short only where it is awaited to the end.
+    engine = Engine.popen(misbehaving(mode), overhead=0.3 if mode == "hang" else 30.0)
     with pytest.raises(error, match=reason):
         engine.play(wts.Game(), "black", Limit(movetime=0.1))
     assert not engine.alive and engine._process.poll() is not None
@@ -178,7 +191,7 @@ def test_an_illegal_square_is_refused_by_the_client() -> None:
 ])
 def test_a_bad_handshake_fails_popen(mode: str, reason: str) -> None:
     with pytest.raises((EngineProtocolError, EngineTimeoutError), match=reason):
-        Engine.popen(misbehaving(mode), timeout=1.0)
+        Engine.popen(misbehaving(mode), timeout=1.0 if mode == "silent" else 30.0)
 
 
 def test_a_program_that_cannot_start_says_so() -> None:
@@ -205,6 +218,19 @@ def test_ctrl_c_during_a_search_kills_the_engine() -> None:
     with pytest.raises(KeyboardInterrupt):
         engine.play(wts.Game(), "black", Limit(infinite=True))
     assert engine._process.poll() is not None  # its process group was killed
+
+
+def test_ctrl_c_before_go_kills_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Caught while the client waits for readyok: the engine is mid-exchange."""
+    engine = Engine.popen(wts_engine("random"))
+
+    def interrupted(what: str) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(engine, "_sync", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        engine.play(wts.Game(), "black", Limit(movetime=0.1))
+    assert not engine.alive and engine._process.poll() is not None
 
 
 # --- engines as players -------------------------------------------------------------------

@@ -203,11 +203,13 @@ def _parent_if_alive(pid: int) -> int | None:
 
 def _interrupt_cli(case: str, args: list[str], workers: int = 0,
                    group: bool = False) -> list[str]:
-    """Run ``wts ARGS``, interrupt it once under way (and once its ``workers``
-    processes run), check it exits with 130, one line and nothing left running;
-    returns its stdout lines."""
+    """Run ``wts ARGS``, interrupt it once under way (its first line printed,
+    and its ``workers`` processes running), check it exits with 130, one line
+    and nothing left running; returns its stdout lines."""
     child = Child(CLI_CHILD, *args, new_session=group)
     child.wait_for("ready")
+    if args[0] in ("tournament", "fuzz"):  # each prints its header before it plays
+        child.wait_for(f"wts {args[0]}:")
     time.sleep(UNDER_WAY)
     workers_seen: set[int] = set()
     if workers:
@@ -321,3 +323,15 @@ def test_ctrl_c_while_a_shard_is_written_stops_the_run_with_the_shard_listed(
             print("listed", *sorted(listed["shards"]))
             print("written", *sorted(os.listdir(os.path.join({str(out)!r}, "games"))))
     """) == ["listed", "0", "written", "shard-00000.parquet"]
+
+
+def test_ctrl_c_before_the_command_begins_is_reported_like_any_other(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from wts.interfaces import cli
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    assert cli.main(["demo"]) == 130
+    assert capsys.readouterr().err == "wts: interrupted\n"

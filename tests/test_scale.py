@@ -136,9 +136,14 @@ def test_a_killed_run_resumes_without_loss_or_double(tmp_path: pathlib.Path) -> 
     whole = tmp_path / "whole"
     selfplay(whole, 10, agent=AGENT, seed=8, shard_size=1)
     killed = tmp_path / "killed"
+    # Each shard written a little slowly, so that the kill finds the run part
+    # way however late this process looks.
     child = subprocess.Popen([
         sys.executable, "-c",
-        "import sys; from wts.interfaces.cli import main; sys.exit(main(sys.argv[1:]))",
+        "import sys, time; from wts.interfaces.cli import main; "
+        "from wts.scale.runfolder import RunFolder; write = RunFolder.write_shard; "
+        "RunFolder.write_shard = lambda *a: (time.sleep(0.2), write(*a))[1]; "
+        "sys.exit(main(sys.argv[1:]))",
         "selfplay", "--agent", AGENT, "--games", "10", "--seed", "8", "--shard-size", "1",
         "--out", str(killed)])
     try:
@@ -289,6 +294,16 @@ def test_importing_wts_imports_neither_ray_nor_pyarrow() -> None:
             "print('ray' in sys.modules, 'pyarrow' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.split() == ["False", "False"], done.stderr
+
+
+def test_importing_wts_imports_no_network_stack() -> None:
+    """Neither the optional extras' nor the standard library's heavy parts."""
+    heavy = ("urllib.request", "http.client", "email", "importlib.resources", "asyncio",
+             "uvicorn", "starlette", "gymnasium", "pettingzoo", "pyspiel")
+    code = f"import sys, wts; print(*sorted(set({heavy!r}) & set(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == [], done.stdout
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")

@@ -12,11 +12,6 @@ from __future__ import annotations
 import io
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -38,6 +33,7 @@ if not REQUIRED:
 
 from PIL import Image  # noqa: E402
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from serve_process import Server  # noqa: E402
 
 from wts.serve.lessons import load as load_lessons  # noqa: E402
 
@@ -45,34 +41,13 @@ BLUE = (0, 114, 178)  # the winning rings' colour (style.css)
 FIVE = [("A1", "A9"), ("B1", "B9"), ("C1", "C9"), ("D1", "H8"), ("E1", "I2")]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    db = tmp_path_factory.mktemp("serve") / "games.sqlite3"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "wts", "serve", "--port", str(port), "--db", str(db)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
+    running = Server(tmp_path_factory.mktemp("serve") / "games.sqlite3")
     try:
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(url + "/", timeout=1).close()
-                break
-            except OSError:
-                if process.poll() is not None:
-                    raise RuntimeError(process.stdout.read().decode()  # type: ignore[union-attr]
-                                       ) from None
-                time.sleep(0.05)
-        yield url
+        yield running.url
     finally:
-        process.terminate()
-        process.wait(10)
+        running.stop()
 
 
 @pytest.fixture(scope="module")

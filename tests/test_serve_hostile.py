@@ -9,11 +9,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from socket import socket as new_socket
 from typing import Any
 
 import pytest
@@ -25,6 +23,7 @@ from serve_client import (
     create,
     serving,
 )
+from serve_process import Server
 
 from wts.serve.app import SECURITY_HEADERS
 from wts.serve.bot import BotRunner
@@ -182,38 +181,28 @@ def test_forwarded_for_is_believed_only_from_a_named_proxy(tmp_path: Path) -> No
     """uvicorn believes X-Forwarded-For from 127.0.0.1 unless told not to: a spoofed
     header would make every request a new address."""
     for proxies, wanted in ((None, [201, 201, 429]), ("127.0.0.1", [201, 201, 201])):
-        with new_socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
         code = ("import sys; from wts.serve.limits import Limits; "
                 "from wts.serve.server import run; "
-                "run(port=int(sys.argv[1]), db=sys.argv[2], say=False, "
+                "run(port=0, db=sys.argv[1], "
                 "limits=Limits(max_open_games_per_address=2), forwarded_allow_ips="
                 f"{proxies!r})")
-        server = subprocess.Popen([sys.executable, "-c", code, str(port),
-                                   str(tmp_path / f"{port}.sqlite3")])
+        server = Server(tmp_path / f"{proxies}.sqlite3", code=code)
         try:
-            codes = [post_game(port, f"10.0.0.{i}", server) for i in range(3)]
+            codes = [post_game(server.url, f"10.0.0.{i}") for i in range(3)]
         finally:
-            server.terminate()
-            server.wait(30)
+            server.stop()
         assert codes == wanted, proxies
 
 
-def post_game(port: int, forwarded: str, server: subprocess.Popen[bytes]) -> int:
+def post_game(url: str, forwarded: str) -> int:
     request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/api/games", data=b'{"mode": "hotseat"}',
+        f"{url}/api/games", data=b'{"mode": "hotseat"}',
         headers={"content-type": "application/json", "x-forwarded-for": forwarded})
-    for _ in range(400):
-        try:
-            with urllib.request.urlopen(request, timeout=5) as response:
-                return int(response.status)
-        except urllib.error.HTTPError as refused:
-            return int(refused.code)
-        except OSError:
-            assert server.poll() is None, "the server stopped"
-            time.sleep(0.05)
-    raise AssertionError("the server did not start")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as refused:
+        return int(refused.code)
 
 
 def test_the_bot_waits_for_its_player_and_one_address_has_a_bound(
@@ -272,3 +261,17 @@ def test_the_command_names_the_proxy_and_the_hosts(monkeypatch: pytest.MonkeyPat
     assert seen["allowed_hosts"] == ["games.example", "wts.example"]
     assert seen["forwarded_allow_ips"] == "10.0.0.1" and seen["host"] == "127.0.0.1"
     assert cli.main(["serve"]) == 0 and seen["forwarded_allow_ips"] is None
+
+
+def test_a_port_in_use_is_a_clear_error(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, "-m", "wts", "serve", "--port", str(port), "--db",
+             str(tmp_path / "g.sqlite3")], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr

@@ -5,42 +5,15 @@ before the kill, and the same clock."""
 from __future__ import annotations
 
 import json
-import signal
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
+from serve_process import Server
 
 pytest.importorskip("uvicorn")
 websockets_sync = pytest.importorskip("websockets.sync.client")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start(db: Path) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "wts", "serve", "--port", str(port), "--db", str(db)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    url = f"127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(f"http://{url}/", timeout=1).close()
-            return process, url
-        except OSError:
-            if process.poll() is not None:
-                raise RuntimeError(process.stdout.read().decode()) from None  # type: ignore[union-attr]
-            time.sleep(0.05)
-    raise RuntimeError("the server did not start")
 
 
 def post(url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -71,7 +44,8 @@ class Seat:
 
 def test_kill_9_mid_game_then_both_players_resume(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
-    process, url = start(db)
+    server = Server(db)
+    url = server.address
     try:
         made = post(url, "/api/games", {"mode": "online", "color": "black",
                                          "clock": {"kind": "game", "seconds": 600}})
@@ -85,10 +59,10 @@ def test_kill_9_mid_game_then_both_players_resume(tmp_path: Path) -> None:
         committed = black.until(lambda m: m["type"] == "state" and m["committed"]["black"])
         assert committed["yours"] == "F6"
     finally:
-        process.send_signal(signal.SIGKILL)
-        process.wait(10)
+        server.stop(kill=True)
 
-    process, url = start(db)
+    server = Server(db)
+    url = server.address
     try:
         black = Seat(url, made["game"], made["tokens"]["black"])
         white = Seat(url, made["game"], joined["tokens"]["white"])
@@ -101,5 +75,4 @@ def test_kill_9_mid_game_then_both_players_resume(tmp_path: Path) -> None:
         played = white.until(lambda m: m["type"] == "state" and m["turn"] == 2)
         assert played["moves"] == [["E5", "D4"], ["F6", "C3"]]
     finally:
-        process.terminate()
-        process.wait(10)
+        server.stop()

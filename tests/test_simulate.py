@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -143,10 +145,16 @@ def test_simulate_runs_on_no_more_threads_than_cores(cores: int,
     import wts.engine.simulate as simulate_module
 
     monkeypatch.setattr(simulate_module, "usable_cores", lambda: cores)
-    workers: set[threading.Thread] = set()
-    result = wts.simulate(40_000, seed=3, threads=64, per_game=True,
-                          progress=lambda done: workers.add(threading.current_thread()))
-    assert len(workers) == cores
+    started: list[int] = []  # the threads started (one that starts late may find no block)
+    run_in_threads = simulate_module._run_in_threads
+
+    def counted(tasks: Any, stop: threading.Event) -> None:
+        started.append(len(tasks))
+        run_in_threads(tasks, stop)
+
+    monkeypatch.setattr(simulate_module, "_run_in_threads", counted)
+    result = wts.simulate(40_000, seed=3, threads=64, per_game=True)
+    assert started == ([] if cores == 1 else [cores])  # one core: the calling thread
     expected = wts.simulate(40_000, seed=3, threads=1, per_game=True)
     assert (result.lengths == expected.lengths).all() and result.turns == expected.turns
 

@@ -19,7 +19,6 @@ here, with the release that drops it:
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
@@ -71,9 +70,11 @@ CIMPORT_PATHS = {
 }
 
 
-class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+class _MovedModules:
     """Imports an old path of :data:`MOVED_MODULES` as the module at its home
-    (the same module object), warning once per import."""
+    (the same module object), warning once per import. A meta path finder and
+    its loader by their methods (importlib.abc, their bases, costs an import
+    of its own)."""
 
     def __init__(self) -> None:
         self._home_specs: dict[str, importlib.machinery.ModuleSpec | None] = {}

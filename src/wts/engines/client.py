@@ -432,16 +432,16 @@ class Engine:
                                  "to ask for")
         limit = limit or Limit()
         what = f"go {name}"
-        position = self._position(game)
-        self._send(position)
-        self._sync(what)
-        started = time.monotonic()
-        self._send(protocol.format_go(name, limit))
-        allowed = self._deadline(name, limit)
-        deadline = None if allowed is None else started + allowed
         merged = Info()
         stopped = False
-        try:
+        try:  # a Ctrl-C at any step leaves the engine mid-exchange: it is killed
+            position = self._position(game)
+            self._send(position)
+            self._sync(what)
+            started = time.monotonic()
+            self._send(protocol.format_go(name, limit))
+            allowed = self._deadline(name, limit)
+            deadline = None if allowed is None else started + allowed
             while True:
                 now = time.monotonic()
                 if stop is not None and not stopped and stop.is_set():

@@ -20,8 +20,8 @@ In a Jupyter notebook a game shows itself this way (``Game._repr_svg_``).
 
 from __future__ import annotations
 
+import html
 from typing import TYPE_CHECKING
-from xml.sax.saxutils import escape
 
 from wts.engine.pieces import Color, Piece, Status
 from wts.engine.squares import BOARD_SIZE, FILE_NAMES, NUM_SQUARES, RANK_NAMES, Square
@@ -92,6 +92,11 @@ def square_center(square: Square, *, size: float = 400, coordinates: bool = True
     cell, left, top = _layout(size, coordinates, legend)
     file, rank = square % BOARD_SIZE, square // BOARD_SIZE
     return left + (file + 0.5) * cell, top + (BOARD_SIZE - 1 - rank + 0.5) * cell
+
+
+def _xml(text: str) -> str:
+    """Text for an element's content: &, < and > escaped, quotes left."""
+    return html.escape(text, quote=False)
 
 
 def _n(value: float) -> str:
@@ -181,7 +186,7 @@ def _legend(roles: set[str], status: str, size: float, cell: float, y: float) ->
     x = (size - width(font)) / 2
     out = [f'<text class="status" x="{_n(x)}" y="{_n(y + 0.36 * font)}" font-size="{_n(font)}" '
            f'font-family="{_FONT}" font-weight="bold" fill="{COLORS["legend"]}">'
-           f'{escape(status)}</text>']
+           f'{_xml(status)}</text>']
     x += 0.6 * font * len(status) + space
     if not entries:
         return out
@@ -194,7 +199,7 @@ def _legend(roles: set[str], status: str, size: float, cell: float, y: float) ->
         else:
             out.append(_ring(x + swatch / 2, y, swatch, role, f"legend-{role}"))
         x += swatch + gap
-        out.append(f'<text x="{_n(x)}" y="{_n(y + 0.36 * font)}">{escape(words)}</text>')
+        out.append(f'<text x="{_n(x)}" y="{_n(y + 0.36 * font)}">{_xml(words)}</text>')
         x += 0.6 * font * len(words) + space
     out.append("</g>")
     return out
@@ -249,7 +254,7 @@ def board(
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{_n(size)}" '
         f'height="{_n(size)}" viewBox="0 0 {_n(size)} {_n(size)}">',
-        f"<title>{escape(_title(position, last, previous))}</title>",
+        f"<title>{_xml(_title(position, last, previous))}</title>",
         f'<rect width="{_n(size)}" height="{_n(size)}" fill="{COLORS["background"]}"/>',
         f'<rect x="{_n(left)}" y="{_n(top)}" width="{_n(side)}" height="{_n(side)}" '
         f'fill="{COLORS["board"]}"/>',

@@ -379,8 +379,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--host", default="127.0.0.1",
                        help="the address to listen on (default 127.0.0.1: this machine only)")
-    serve.add_argument("--port", type=arguments.integer("a port", 1, 65535), default=8000,
-                       help="the port (default 8000)")
+    serve.add_argument("--port", type=arguments.integer("a port", 0, 65535), default=8000,
+                       help="the port (default 8000; 0: a free one, which the first line "
+                       "printed names)")
     serve.add_argument("--db", default="wts-games.sqlite3", metavar="PATH",
                        help="the games' database (default wts-games.sqlite3)")
     serve.add_argument("--open", action="store_true", help="open the page in a browser")
@@ -397,13 +398,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    parser = build_parser()
     try:
+        parser = build_parser()
         args, unknown = parser.parse_known_args(argv)
         if unknown:  # the command's own usage says what it takes, not the top level's
             args.subparser.error(f"unrecognized arguments: {' '.join(unknown)}")
     except SystemExit as exc:  # argparse printed the help or the error
         return exc.code if isinstance(exc.code, int) else 2
+    except KeyboardInterrupt:  # before the command began
+        return report_interrupt("wts")
     try:
         if args.command == "demo":
             seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)

@@ -1,0 +1,63 @@
+"""A ``wts serve`` process of a test's own, on a port the system picks (free
+by construction, so no other test can take it first): its address is read
+from the line the server prints once it listens."""
+
+from __future__ import annotations
+
+import queue
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+#: Seconds a server may take to start: imports on a loaded machine are slow.
+START_SECONDS = 60.0
+_ADDRESS = re.compile(r"wts serve: http://(\S+?)/ ")
+
+
+class Server:
+    """``wts serve --port 0`` (or ``run(port=0)`` in ``code``) on ``db``.
+    ``address`` is HOST:PORT; everything the server prints is kept in
+    ``output`` (read as it comes, so its pipe never fills)."""
+
+    def __init__(self, db: Path, *, code: str | None = None) -> None:
+        command = ([sys.executable, "-c", code, str(db)] if code is not None else
+                   [sys.executable, "-m", "wts", "serve", "--port", "0", "--db", str(db)])
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True)
+        self.output: list[str] = []
+        lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, args=(lines,), daemon=True).start()
+        try:
+            while True:
+                line = lines.get(timeout=START_SECONDS)
+                if line is None:
+                    raise RuntimeError("the server stopped:\n" + "".join(self.output))
+                found = _ADDRESS.search(line)
+                if found:
+                    self.address = found.group(1)
+                    self.url = f"http://{self.address}"
+                    return
+        except queue.Empty:
+            self.stop()
+            raise RuntimeError(f"the server did not start in {START_SECONDS:g} s:\n"
+                               + "".join(self.output)) from None
+        except BaseException:
+            self.stop()
+            raise
+
+    def _read(self, lines: queue.Queue[str | None]) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.output.append(line)
+            lines.put(line)
+        lines.put(None)
+
+    def stop(self, *, kill: bool = False) -> None:
+        """End the server (SIGKILL with ``kill``) and wait for it."""
+        if kill:
+            self.process.kill()
+        else:
+            self.process.terminate()
+        self.process.wait(30)
