@@ -20,8 +20,8 @@ from wts.scale.selfplay import selfplay
 
 
 def _no_ray_runs_here() -> bool:
-    """No Ray control store on the machine (``auto`` looks for one with ps),
-    once those of the Ray tests before have had time to end."""
+    """No Ray process on the machine (``auto`` joins the cluster of any raylet
+    ps shows), once those of the Ray tests before have had time to end."""
     import shutil
     import time
 
@@ -30,7 +30,7 @@ def _no_ray_runs_here() -> bool:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         ps = subprocess.run(["ps", "-eo", "stat,args"], capture_output=True, text=True).stdout
-        if not any("gcs_server" in line and not line.startswith("Z")
+        if not any(("raylet" in line or "gcs_server" in line) and not line.startswith("Z")
                    for line in ps.splitlines()):
             return True
         time.sleep(0.2)
