@@ -314,7 +314,7 @@ def test_no_engine_process_outlives_a_test() -> None:
     children = Path(f"/proc/{os.getpid()}/task")
     if not children.exists():
         pytest.skip("needs /proc")
-    ps = subprocess.run(["ps", "-o", "pid=,args=", "--ppid", str(os.getpid())],
+    ps = subprocess.run(["ps", "-ww", "-o", "pid=,args=", "--ppid", str(os.getpid())],
                         capture_output=True, text=True)
     assert "misbehaving.py" not in ps.stdout and "tiny_random" not in ps.stdout, ps.stdout
 
