@@ -29,7 +29,8 @@ def _no_ray_runs_here() -> bool:
         return True
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        ps = subprocess.run(["ps", "-ww", "-eo", "stat,args"], capture_output=True, text=True).stdout
+        ps = subprocess.run(["ps", "-ww", "-eo", "stat,args"], capture_output=True,
+                            text=True).stdout
         if not any(("raylet" in line or "gcs_server" in line) and not line.startswith("Z")
                    for line in ps.splitlines()):
             return True
@@ -111,7 +112,8 @@ def test_ctrl_c_on_the_ray_backend_stops_the_run_and_leaves_no_ray_process(
         assert written == listed
     left = []
     for _ in range(100):  # Ray's processes may take a moment to go
-        ps = subprocess.run(["ps", "-ww", "-eo", "stat,args"], capture_output=True, text=True).stdout
+        ps = subprocess.run(["ps", "-ww", "-eo", "stat,args"], capture_output=True,
+                            text=True).stdout
         left = [line for line in ps.splitlines()
                 if str(ray_dir) in line and not line.startswith("Z")]
         if not left:
