@@ -11,6 +11,7 @@ import pathlib
 import shutil
 import subprocess
 import sys
+import time
 
 import pytest
 from runfolders import cli, manifest_of, posix_only
@@ -19,23 +20,19 @@ import wts
 from wts.scale.selfplay import selfplay
 
 
-def _no_ray_runs_here() -> bool:
-    """No Ray process on the machine (``auto`` joins the cluster of any raylet
-    ps shows), once those of the Ray tests before have had time to end."""
-    import shutil
-    import time
-
-    if shutil.which("ps") is None:
-        return True
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+def _processes_left(*names: str, seconds: float) -> list[str]:
+    """The live processes whose command line holds one of ``names``, once
+    they have had ``seconds`` to end (Ray's take a moment after a shutdown)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        # -ww: whole lines, whatever COLUMNS says (Ray's paths are long).
         ps = subprocess.run(["ps", "-ww", "-eo", "stat,args"], capture_output=True,
                             text=True).stdout
-        if not any(("raylet" in line or "gcs_server" in line) and not line.startswith("Z")
-                   for line in ps.splitlines()):
-            return True
+        left = [line for line in ps.splitlines()
+                if any(name in line for name in names) and not line.startswith("Z")]
+        if not left or time.monotonic() >= deadline:
+            return left
         time.sleep(0.2)
-    return False
 
 
 # --- 12. A Ray address with no cluster -----------------------------------------------
@@ -52,7 +49,9 @@ def test_a_ray_address_with_no_cluster_is_a_wts_error_at_once(
         unused.bind(("127.0.0.1", 0))
         port = unused.getsockname()[1]
     address = address.format(port=port)
-    if address == "auto" and not _no_ray_runs_here():
+    # `auto` joins the cluster of any raylet ps shows, the earlier tests' too.
+    if address == "auto" and shutil.which("ps") and _processes_left(
+            "raylet", "gcs_server", seconds=60):
         pytest.skip("a Ray cluster runs on this machine, and `auto` joins any")
     # A folder of Ray's own with no cluster in it, whatever else runs on the machine.
     result = cli("selfplay", "--agent", "random", "--games", "2", "--out",
@@ -76,7 +75,6 @@ def test_ctrl_c_on_the_ray_backend_stops_the_run_and_leaves_no_ray_process(
     pytest.importorskip("ray")
     import signal
     import tempfile
-    import time
 
     # Ray's sockets live in its folder, whose path must be short.
     ray_dir = pathlib.Path(tempfile.mkdtemp(prefix="wts-ray-", dir="/tmp"))
@@ -110,15 +108,7 @@ def test_ctrl_c_on_the_ray_backend_stops_the_run_and_leaves_no_ray_process(
         listed = set(manifest_of(out)["shards"])
         written = {p.name[6:11].lstrip("0") or "0" for p in (out / "games").glob("shard-*")}
         assert written == listed
-    left = []
-    for _ in range(100):  # Ray's processes may take a moment to go
-        ps = subprocess.run(["ps", "-ww", "-eo", "stat,args"], capture_output=True,
-                            text=True).stdout
-        left = [line for line in ps.splitlines()
-                if str(ray_dir) in line and not line.startswith("Z")]
-        if not left:
-            break
-        time.sleep(0.2)
+    left = _processes_left(str(ray_dir), seconds=20)
     assert not left, left
 
 
