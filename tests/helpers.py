@@ -123,3 +123,21 @@ def aarch64_tools() -> tuple[str, str]:
         pytest.skip(what)
     assert emulator is not None
     return compiler, emulator
+
+
+def traced_in_a_fresh_process(script: str) -> Any:
+    """Run ``script`` in a fresh interpreter, where tracemalloc is safe, and
+    read the last line it prints as JSON. In a test process other threads
+    allocate, and on CPython before 3.12.9 tracemalloc.stop() can then crash
+    it (python/cpython#128679)."""
+    import json
+    import subprocess
+
+    import wts
+
+    source = os.path.dirname(os.path.dirname(os.path.abspath(wts.__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([source, os.environ.get("PYTHONPATH", "")]))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import errno
 import pathlib
-import tracemalloc
 from typing import Any
 
 import pytest
+from helpers import traced_in_a_fresh_process
 from runfolders import GAMES, RUN, digest, manifest_of, resumes_to_the_reference
 
 import wts
@@ -85,26 +85,29 @@ def test_an_error_of_the_machine_stops_the_run_and_fails_no_game(
 # --- 10, 11. Memory bounded by what is asked -----------------------------------------
 
 
-class _Enough(Exception):
-    pass
-
-
 def test_a_huge_run_makes_its_chunks_as_it_goes(tmp_path: pathlib.Path) -> None:
-    seen = []
+    seen, peak = traced_in_a_fresh_process(f"""if True:
+        import json, tracemalloc
+        from wts.scale.selfplay import selfplay
 
-    def stop_after_two(progress: Any) -> None:
-        seen.append(progress.games)
-        if len(seen) == 2:
-            raise _Enough
+        class Enough(Exception):
+            pass
 
-    tracemalloc.start()
-    try:
-        with pytest.raises(_Enough):
-            selfplay(tmp_path / "run", 1 << 20, agent="random", shard_size=1,
+        seen = []
+
+        def stop_after_two(progress):
+            seen.append(progress.games)
+            if len(seen) == 2:
+                raise Enough
+
+        tracemalloc.start()
+        try:
+            selfplay({str(tmp_path / "run")!r}, 1 << 20, agent="random", shard_size=1,
                      progress=stop_after_two)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+        except Enough:
+            pass
+        print(json.dumps([seen, tracemalloc.get_traced_memory()[1]]))
+    """)
     assert seen == [1, 2]
     assert peak < 20 << 20, f"{peak:,} bytes to start a run of 2**20 shards"
 

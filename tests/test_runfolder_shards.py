@@ -7,12 +7,12 @@ other cases are in tests/test_runfolder_*.py."""
 from __future__ import annotations
 
 import pathlib
-import tracemalloc
 from importlib.metadata import requires
 from typing import Any
 
 import numpy as np
 import pytest
+from helpers import traced_in_a_fresh_process
 from runfolders import (
     cli,
     digest,
@@ -28,7 +28,7 @@ from runfolders import (
 
 from wts.scale.data import iter_shards
 from wts.scale.files import RunFolderError
-from wts.scale.selfplay import load, selfplay
+from wts.scale.selfplay import load
 
 # --- 2. pyarrow's CVE-2023-47248, and extension types --------------------------------
 
@@ -146,17 +146,20 @@ def test_a_shard_of_another_shape_is_refused_by_name(
 
 
 def test_load_holds_its_result_and_one_shard(tmp_path: pathlib.Path) -> None:
-    out = tmp_path / "run"
-    selfplay(out, 24, agent="random", seed=2, shard_size=2)
-    tracemalloc.start()
-    try:
+    peak, result = traced_in_a_fresh_process(f"""if True:
+        import json, tracemalloc
+        from wts.scale.selfplay import load, selfplay
+        out = {str(tmp_path / "run")!r}
+        selfplay(out, 24, agent="random", seed=2, shard_size=2)
+        load(out)  # once first: what a first load imports and caches is not the result
+        tracemalloc.start()
         data = load(out)
         peak = tracemalloc.get_traced_memory()[1]
-    finally:
         tracemalloc.stop()
-    result = sum(getattr(data, name).nbytes for name in (
-        "game", "turn", "color", "seed", "observation", "policy", "move", "outcome",
-        "symmetry"))
+        print(json.dumps([peak, sum(getattr(data, name).nbytes for name in (
+            "game", "turn", "color", "seed", "observation", "policy", "move", "outcome",
+            "symmetry"))]))
+    """)
     assert peak < 1.3 * result + (256 << 10), f"peak {peak:,} for a result of {result:,}"
 
 
@@ -199,13 +202,17 @@ def test_load_checks_every_shard_before_it_makes_its_arrays(run: pathlib.Path) -
     manifest["settings"]["max_turns"] = 1 << 20
     manifest["shards"]["2"]["examples"] = 2 * (1 << 20)  # far more than the file holds
     write_manifest(run, manifest)
-    tracemalloc.start()
-    try:
-        with pytest.raises(RunFolderError, match="rows where the manifest lists"):
-            load(run)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    message, peak = traced_in_a_fresh_process(f"""if True:
+        import json, tracemalloc
+        from wts.scale.files import RunFolderError
+        from wts.scale.selfplay import load
+        tracemalloc.start()
+        try:
+            load({str(run)!r})
+        except RunFolderError as exc:
+            print(json.dumps([str(exc), tracemalloc.get_traced_memory()[1]]))
+    """)
+    assert "rows where the manifest lists" in message
     assert peak < 8 << 20
 
 

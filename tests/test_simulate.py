@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from helpers import traced_in_a_fresh_process
 
 import wts
 import wts.engine.reference
@@ -44,18 +45,21 @@ def test_simulate_keeps_game_by_game_arrays_only_when_asked() -> None:
 
 
 def test_simulate_memory_does_not_grow_with_the_number_of_games() -> None:
-    import tracemalloc
+    few, many = traced_in_a_fresh_process("""if True:
+        import json, tracemalloc
+        import wts
 
-    def peak(games: int) -> int:
-        tracemalloc.start()
-        try:
+        def peak(games):
+            tracemalloc.start()
             wts.simulate(games, seed=2)
-            return tracemalloc.get_traced_memory()[1]
-        finally:
+            used = tracemalloc.get_traced_memory()[1]
             tracemalloc.stop()
+            return used
 
+        print(json.dumps([peak(2 * 4096), peak(40 * 4096)]))
+    """)
     # 40 blocks against 2: per-game arrays would be 200 kB more.
-    assert peak(40 * 4096) < peak(2 * 4096) + 20_000
+    assert many < few + 20_000
 
 
 @pytest.mark.parametrize("threads", [2, 3, 8])
