@@ -126,10 +126,12 @@ def aarch64_tools() -> tuple[str, str]:
 
 
 def traced_in_a_fresh_process(script: str) -> Any:
-    """Run ``script`` in a fresh interpreter, where tracemalloc is safe, and
-    read the last line it prints as JSON. In a test process other threads
-    allocate, and on CPython before 3.12.9 tracemalloc.stop() can then crash
-    it (python/cpython#128679)."""
+    """Run ``script`` in a fresh interpreter and read the last line it prints
+    as JSON. On CPython before 3.12.9 stopping tracemalloc while other threads
+    allocate (the test process's, or pyarrow's pool in any process) can crash
+    the process (python/cpython#128679): the script never stops it, and the
+    process ends by ``os._exit`` once its output is flushed, so that
+    finalization does not stop it either."""
     import json
     import subprocess
 
@@ -137,7 +139,8 @@ def traced_in_a_fresh_process(script: str) -> Any:
 
     source = os.path.dirname(os.path.dirname(os.path.abspath(wts.__file__)))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([source, os.environ.get("PYTHONPATH", "")]))
+    script += "\nimport os, sys\nsys.stdout.flush()\nos._exit(0)\n"
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           env=env, timeout=300)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 0, f"exit {done.returncode}: {done.stderr}"
     return json.loads(done.stdout.splitlines()[-1])

@@ -155,7 +155,6 @@ def test_load_holds_its_result_and_one_shard(tmp_path: pathlib.Path) -> None:
         tracemalloc.start()
         data = load(out)
         peak = tracemalloc.get_traced_memory()[1]
-        tracemalloc.stop()
         print(json.dumps([peak, sum(getattr(data, name).nbytes for name in (
             "game", "turn", "color", "seed", "observation", "policy", "move", "outcome",
             "symmetry"))]))

@@ -49,11 +49,12 @@ def test_simulate_memory_does_not_grow_with_the_number_of_games() -> None:
         import json, tracemalloc
         import wts
 
+        tracemalloc.start()
+
         def peak(games):
-            tracemalloc.start()
+            tracemalloc.reset_peak()
             wts.simulate(games, seed=2)
             used = tracemalloc.get_traced_memory()[1]
-            tracemalloc.stop()
             return used
 
         print(json.dumps([peak(2 * 4096), peak(40 * 4096)]))
