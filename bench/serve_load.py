@@ -28,7 +28,7 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
-from wts.interfaces.arguments import integer
+from wts.cli.arguments import integer
 
 # A line of 18 turns with no capture and no row of five: every game plays it.
 LINE = [(f"{'ABCDEFGHI'[f]}{r}", f"{'ABCDEFGHI'[f]}{r + 1}")
@@ -36,8 +36,8 @@ LINE = [(f"{'ABCDEFGHI'[f]}{r}", f"{'ABCDEFGHI'[f]}{r + 1}")
 # The server's bounds, opened up for one address playing many games at once.
 SERVER = """
 import sys
-from wts.serve.limits import Limits
-from wts.serve.server import run
+from wts.serve.bounds import Limits
+from wts.serve.launch import run
 run(port=0, db=sys.argv[1],
     limits=Limits(max_connections_per_address=100_000, max_connections=100_000,
                   creates_burst=100_000, max_open_games=100_000, max_rooms=100_000,

@@ -51,7 +51,7 @@ import time
 import pytest
 
 import wts
-from wts.interfaces.ladder_cli import _anchors, _levels
+from wts.cli.ladder import _anchors, _levels
 from wts.players.agents import LEVELS, GreedyAgent, MCTSAgent, RandomAgent
 from wts.players.ladder import format_ladder, run_ladder
 from wts.players.tournament import elo_difference, format_result, play_match

@@ -32,7 +32,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from wts.interfaces.arguments import integer
+from wts.cli.arguments import integer
 
 CHILD = r"""
 import json, sys, time

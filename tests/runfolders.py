@@ -62,7 +62,7 @@ def resumes_to_the_reference(out: pathlib.Path, reference: pathlib.Path) -> None
 
 def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", "import sys; from wts.interfaces.cli import main; "
+        [sys.executable, "-c", "import sys; from wts.cli.main import main; "
          "sys.exit(main(sys.argv[1:]))", *args],
         capture_output=True, text=True, timeout=120,
         env=None if env is None else {**os.environ, **env})

@@ -21,7 +21,7 @@ with warnings.catch_warnings():  # Starlette's notice about its test client's tr
 from starlette.websockets import WebSocketDisconnect
 
 from wts.serve.app import create_app
-from wts.serve.limits import Limits
+from wts.serve.bounds import Limits
 
 __all__ = ["OPEN", "Message", "Socket", "TestClient", "WebSocketDenialResponse",
            "WebSocketDisconnect", "create", "online", "serving", "turn_played"]

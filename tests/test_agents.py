@@ -17,7 +17,7 @@ import pytest
 
 import wts
 import wts.engine.reference
-from wts.interfaces import cli
+from wts.cli import main as cli
 from wts.players._greedy import evaluate_position, greedy_move, winning_squares
 from wts.players._search import Search
 from wts.players.agents import (

@@ -1,4 +1,4 @@
-"""The argparse converters every ``wts`` command shares (:mod:`wts.interfaces.arguments`)."""
+"""The argparse converters every ``wts`` command shares (:mod:`wts.cli.arguments`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from wts.interfaces import arguments
+from wts.cli import arguments
 from wts.params import MAX_THREADS, SEED_MAX
 from wts.players.agents import MAX_TIME_LIMIT
 

@@ -11,8 +11,8 @@ import pytest
 
 import wts
 import wts.engine.reference
+from wts.cli import main as cli
 from wts.formats import text
-from wts.interfaces import cli
 
 SRC_DIR = os.path.dirname(os.path.dirname(os.path.abspath(wts.__file__)))
 TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -299,7 +299,7 @@ def test_ladder_estimates_its_time_and_weighs_its_bar_by_work(
 def test_ladder_with_no_options_plays_a_short_ladder() -> None:
     import argparse
 
-    from wts.interfaces import ladder_cli
+    from wts.cli import ladder as ladder_cli
     from wts.players import ladder
 
     parser = argparse.ArgumentParser()

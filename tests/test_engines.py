@@ -1,4 +1,4 @@
-"""Engines on both sides of the protocol: the client (wts.engines.Engine and
+"""Engines on both sides of the protocol: the client (wts.protocol.Engine and
 AsyncEngine), `wts engine` serving any player, engines as players in matches
 on every backend, the example engines in Python and C, and every way an engine
 can fail, each of which must forfeit a game and never take the caller down."""
@@ -19,19 +19,19 @@ import pytest
 from helpers import unix_c_compiler
 
 import wts
-from wts.engines import AsyncEngine, Engine, Limit
-from wts.engines.client import STDERR_LIMIT
-from wts.engines.errors import (
+from wts.cli import main as cli
+from wts.players.agents import make_agent, parse_agent_spec
+from wts.players.ladder import run_ladder
+from wts.players.tournament import format_result, play_match
+from wts.protocol import AsyncEngine, Engine, Limit
+from wts.protocol.client import STDERR_LIMIT
+from wts.protocol.errors import (
     EngineIllegalMoveError,
     EngineProtocolError,
     EngineTerminatedError,
     EngineTimeoutError,
 )
-from wts.engines.player import EngineAgent
-from wts.interfaces import cli
-from wts.players.agents import make_agent, parse_agent_spec
-from wts.players.ladder import run_ladder
-from wts.players.tournament import format_result, play_match
+from wts.protocol.player import EngineAgent
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "engines"
@@ -44,11 +44,11 @@ def time_to_quit(monkeypatch: pytest.MonkeyPatch) -> None:
     """A loaded machine may take more than the second an engine is given to
     exit after quit (a Python engine tears its interpreter down); the tests
     of a late exit set their own."""
-    import wts.engines.check
-    import wts.engines.client
+    import wts.protocol.check
+    import wts.protocol.client
 
-    monkeypatch.setattr(wts.engines.client, "QUIT_GRACE", 10.0)
-    monkeypatch.setattr(wts.engines.check, "QUIT_GRACE", 10.0)
+    monkeypatch.setattr(wts.protocol.client, "QUIT_GRACE", 10.0)
+    monkeypatch.setattr(wts.protocol.check, "QUIT_GRACE", 10.0)
 
 
 def wts_engine(agent: str = "random", *more: str) -> list[str]:
@@ -292,7 +292,7 @@ def test_engines_in_the_ladder_and_the_command_line(c_engine: str,
 
 
 def test_engine_check_passes_the_examples(c_engine: str) -> None:
-    from wts.engines.check import check_engine
+    from wts.protocol.check import check_engine
 
     for command in (c_engine, [sys.executable, str(EXAMPLES / "tiny_random.py")]):
         report = check_engine(command, positions=150, games=2)

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 import wts
+from wts.cli import main as cli
 from wts.devtools.fuzz import replay, run_fuzz
-from wts.engines import Engine
-from wts.engines.rules import rules_game_class
-from wts.interfaces import cli
+from wts.protocol import Engine
+from wts.protocol.rules import rules_game_class
 
 MUTANTS = Path(__file__).resolve().parent / "engines" / "mutant_rules.py"
 REFERENCE_ADAPTER = [sys.executable, "-m", "wts", "engine", "--agent", "random",
@@ -98,7 +98,7 @@ def test_wts_fuzz_against_a_program_without_the_rules_part_says_so(
 
 
 def test_engine_check_fuzzes_the_rules_part() -> None:
-    from wts.engines.check import check_engine
+    from wts.protocol.check import check_engine
 
     report = check_engine(mutant("newest-egg-first"), positions=20, games=1, rules_games=100)
     checks = {check.name: check for check in report.checks}

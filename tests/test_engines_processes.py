@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 import wts
-from wts.engines import Engine, Limit
-from wts.engines.errors import EngineProtocolError, EngineTerminatedError
-from wts.scale import backends
+from wts.protocol import Engine, Limit
+from wts.protocol.errors import EngineProtocolError, EngineTerminatedError
+from wts.runtime import backends
 
 MISBEHAVING = Path(__file__).resolve().parent / "engines" / "misbehaving.py"
 

@@ -1,4 +1,4 @@
-"""The engine protocol's grammar (wts.engines.protocol): every line either side
+"""The engine protocol's grammar (wts.protocol.lines): every line either side
 sends is parsed into one typed value and written back the same; anything else
 is refused with EngineProtocolError."""
 
@@ -9,9 +9,9 @@ import pytest
 import wts
 from wts.engine.events import Capture, Hatch
 from wts.engine.pieces import Color, Status
-from wts.engines import protocol
-from wts.engines.errors import EngineProtocolError
-from wts.engines.protocol import Info, Limit, Option
+from wts.protocol import lines
+from wts.protocol.errors import EngineProtocolError
+from wts.protocol.lines import Info, Limit, Option
 
 E5, C3, F5, G5, H5 = (wts.parse_square(name) for name in ("E5", "C3", "F5", "G5", "H5"))
 
@@ -19,28 +19,28 @@ E5, C3, F5, G5, H5 = (wts.parse_square(name) for name in ("E5", "C3", "F5", "G5"
 def test_go_lines_carry_every_limit_and_read_back() -> None:
     limit = Limit(movetime=0.25, black_clock=60.0, white_clock=59.5, black_inc=1.0,
                   white_inc=0.5, playouts=1000, infinite=True)
-    line = protocol.format_go("white", limit)
+    line = lines.format_go("white", limit)
     assert line == ("go white movetime 250 btime 60000 wtime 59500 binc 1000 winc 500 "
                     "playouts 1000 infinite")
-    assert protocol.parse_client_line(line) == protocol.GoCommand("white", limit)
+    assert lines.parse_client_line(line) == lines.GoCommand("white", limit)
     assert limit.clock("black") == (60.0, 1.0)
 
 
 def test_info_lines_round_trip_and_keep_free_text() -> None:
     info = Info(playouts=32000, time=0.125, value=0.75, nodes=900, pv=((E5, C3), (F5, F5)),
                 string="thinking hard: 2 rows")
-    line = protocol.format_info(info)
+    line = lines.format_info(info)
     assert line == ("info playouts 32000 nodes 900 time 125 value 0.7500 pv E5:C3 F5:F5 "
                     "string thinking hard: 2 rows")
-    assert protocol.parse_engine_line(line) == info
+    assert lines.parse_engine_line(line) == info
 
 
 def test_options_round_trip_and_check_their_values() -> None:
     spin = Option("seed", "spin", "0", 0, 100)
     combo = Option("style", "combo", "calm", choices=("calm", "wild"))
     for option in (spin, combo, Option("ponder", "check", "false"), Option("clear", "button")):
-        assert protocol.parse_engine_line(protocol.format_option(option)) == \
-            protocol.OptionLine(option)
+        assert lines.parse_engine_line(lines.format_option(option)) == \
+            lines.OptionLine(option)
     assert spin.check(7) == "7" and spin.check("100") == "100"
     assert combo.check("wild") == "wild"
     for option, value in ((spin, 101), (spin, "x"), (combo, "mad"), (Option("b", "button"), 1)):
@@ -51,27 +51,27 @@ def test_options_round_trip_and_check_their_values() -> None:
 def test_rules_answers_round_trip_with_every_event() -> None:
     captures = (Capture(Color.BLACK, 0, (F5, G5), E5, H5),)
     hatched = (Hatch(C3, Color.BLACK, 1),)
-    line = protocol.format_rules_result("9/9/9/9/4x2x1/9/2x6/9/o8 - 1", Status.ONGOING, (0, 0),
+    line = lines.format_rules_result("9/9/9/9/4x2x1/9/2x6/9/o8 - 1", Status.ONGOING, (0, 0),
                                         None, captures, (), hatched)
     assert line == ("rules result 9/9/9/9/4x2x1/9/2x6/9/o8 - 1 ongoing 0 0 "
                     "capture black 0 F5 G5 E5 H5 hatch C3 black 1")
-    parsed = protocol.parse_engine_line(line)
-    assert parsed == protocol.RulesResult("9/9/9/9/4x2x1/9/2x6/9/o8 - 1", Status.ONGOING,
+    parsed = lines.parse_engine_line(line)
+    assert parsed == lines.RulesResult("9/9/9/9/4x2x1/9/2x6/9/o8 - 1", Status.ONGOING,
                                           (0, 0), None, captures, (), hatched)
-    assert protocol.parse_engine_line("rules status sudden_death 5 5") == \
-        protocol.RulesStatus(Status.SUDDEN_DEATH, (5, 5))
-    assert protocol.parse_engine_line("rules illegal over") == protocol.RulesIllegal("over")
+    assert lines.parse_engine_line("rules status sudden_death 5 5") == \
+        lines.RulesStatus(Status.SUDDEN_DEATH, (5, 5))
+    assert lines.parse_engine_line("rules illegal over") == lines.RulesIllegal("over")
 
 
 def test_client_commands_parse() -> None:
-    assert protocol.parse_client_line("wtsp 1") == protocol.HelloCommand(1)
-    assert protocol.parse_client_line("position 9/9/9/9/9/9/9/9/9 - 0 moves E5 C3 F5 F5") == \
-        protocol.PositionCommand("9/9/9/9/9/9/9/9/9 - 0", ((E5, C3), (F5, F5)))
-    assert protocol.parse_client_line("setoption name seed value 12") == \
-        protocol.SetOptionCommand("seed", "12")
-    assert protocol.parse_client_line("rules play 9/9/9/9/9/9/9/9/9 - 0 E5 e5") == \
-        protocol.RulesPlayCommand("9/9/9/9/9/9/9/9/9 - 0", E5, E5)
-    assert protocol.parse_client_line("  isready\t") == protocol.SimpleCommand("isready")
+    assert lines.parse_client_line("wtsp 1") == lines.HelloCommand(1)
+    assert lines.parse_client_line("position 9/9/9/9/9/9/9/9/9 - 0 moves E5 C3 F5 F5") == \
+        lines.PositionCommand("9/9/9/9/9/9/9/9/9 - 0", ((E5, C3), (F5, F5)))
+    assert lines.parse_client_line("setoption name seed value 12") == \
+        lines.SetOptionCommand("seed", "12")
+    assert lines.parse_client_line("rules play 9/9/9/9/9/9/9/9/9 - 0 E5 e5") == \
+        lines.RulesPlayCommand("9/9/9/9/9/9/9/9/9 - 0", E5, E5)
+    assert lines.parse_client_line("  isready\t") == lines.SimpleCommand("isready")
 
 
 @pytest.mark.parametrize("line", [
@@ -79,11 +79,11 @@ def test_client_commands_parse() -> None:
     "info pv E5", "option name x type slider", "option name x type spin default 1",
     "rules result 9/9/9 - 0 ongoing 0 0", "rules result 9/9/9/9/9/9/9/9/9 - 1 won 0 0",
     "rules result 9/9/9/9/9/9/9/9/9 - 1 ongoing 0 0 capture black 0 E5",
-    "rules illegal grey", "protocol one", "x" * (protocol.MAX_LINE + 1),
+    "rules illegal grey", "protocol one", "x" * (lines.MAX_LINE + 1),
 ])
 def test_malformed_engine_lines_are_refused(line: str) -> None:
     with pytest.raises(EngineProtocolError, match="malformed line"):
-        protocol.parse_engine_line(line)
+        lines.parse_engine_line(line)
 
 
 @pytest.mark.parametrize("line", [
@@ -94,17 +94,17 @@ def test_malformed_engine_lines_are_refused(line: str) -> None:
 ])
 def test_malformed_client_lines_are_refused(line: str) -> None:
     with pytest.raises(EngineProtocolError, match="malformed line"):
-        protocol.parse_client_line(line)
+        lines.parse_client_line(line)
 
 
-@pytest.mark.parametrize("module", ["protocol", "client", "player", "rules"])
+@pytest.mark.parametrize("module", ["lines", "client", "player", "rules"])
 def test_the_modules_examples_run(module: str) -> None:
     import doctest
     import importlib
     import threading
 
     before = set(threading.enumerate())
-    assert doctest.testmod(importlib.import_module(f"wts.engines.{module}")).failed == 0
+    assert doctest.testmod(importlib.import_module(f"wts.protocol.{module}")).failed == 0
     # the examples close what they start: no engine's reader thread is left
     left = [t for t in threading.enumerate() if t not in before and t.name.startswith("wts-")]
     assert not left, left

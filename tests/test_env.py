@@ -13,8 +13,8 @@ pytest.importorskip("gymnasium")
 from pettingzoo.test import parallel_api_test, parallel_seed_test
 
 import wts
+from wts.adapters.env import ILLEGAL_ACTIONS, WhatTheShellEnv, parallel_env
 from wts.engine.observation import observation_planes
-from wts.interfaces.env import ILLEGAL_ACTIONS, WhatTheShellEnv, parallel_env
 from wts.players.agents import GreedyAgent, RandomAgent
 
 
@@ -207,4 +207,4 @@ def test_module_example() -> None:
 
     import wts.env
 
-    assert doctest.testmod(wts.interfaces.env).failed == 0
+    assert doctest.testmod(wts.adapters.env).failed == 0

@@ -24,6 +24,7 @@ from hypothesis.stateful import (
 
 import wts
 import wts.engine.reference
+from wts.cli import main as cli
 from wts.devtools import fuzz
 from wts.devtools.fuzz import (
     BRANCHES,
@@ -44,7 +45,6 @@ from wts.engine.events import TurnResult
 from wts.engine.pieces import Piece, Status
 from wts.engine.squares import SQUARE_NAMES, parse_square
 from wts.errors import IllegalMoveError
-from wts.interfaces import cli
 
 REFERENCE = wts.reference.Game
 FAST = wts.Game

@@ -96,7 +96,7 @@ call = lambda: play_match("mcts:5", "mcts:5", 100, jobs=1)
 # has returned, how many threads and worker processes are left.
 CLI_CHILD = """
 import multiprocessing, sys, threading
-from wts.interfaces.cli import main
+from wts.cli.main import main
 print("ready", flush=True)
 status = main(sys.argv[1:])
 print(f"threads {threading.active_count()}", flush=True)
@@ -284,7 +284,7 @@ def test_ctrl_c_taken_by_another_thread_while_workers_start_is_raised_after() ->
     start-up, whose own ``except`` clauses would lose it."""
     assert _child("""if True:
         import os, signal, threading, time
-        from wts.scale.backends import _interrupts_held
+        from wts.runtime.backends import _interrupts_held
         idle = threading.Event()
         threading.Thread(target=idle.wait, daemon=True).start()
         try:
@@ -327,7 +327,7 @@ def test_ctrl_c_while_a_shard_is_written_stops_the_run_with_the_shard_listed(
 
 def test_ctrl_c_before_the_command_begins_is_reported_like_any_other(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    from wts.interfaces import cli
+    from wts.cli import main as cli
 
     def interrupted() -> None:
         raise KeyboardInterrupt

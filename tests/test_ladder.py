@@ -7,7 +7,7 @@ import math
 import pytest
 
 import wts
-from wts.interfaces.cli import main
+from wts.cli.main import main
 from wts.players.ladder import (
     ELO_SCALE,
     fit_elo,
@@ -161,7 +161,7 @@ def test_bad_arguments_exit_2(argv: list[str], message: str,
 
 
 def test_levels_as_a_range() -> None:
-    from wts.interfaces.ladder_cli import _levels
+    from wts.cli.ladder import _levels
 
     assert _levels("2-4") == [2, 3, 4] and _levels("1,3") == [1, 3]
 

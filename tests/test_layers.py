@@ -41,7 +41,8 @@ def test_every_import_goes_down_the_stack() -> None:
 
 def test_import_wts_imports_no_layer_above_the_formats_but_the_registry() -> None:
     code = ("import sys, wts; print(' '.join(sorted(m for m in sys.modules if m.startswith("
-            "('wts.players.', 'wts.scale', 'wts.engines', 'wts.interfaces', 'wts.serve', "
+            "('wts.players.', 'wts.scale', 'wts.protocol', 'wts.cli', 'wts.adapters', "
+            "'wts.runtime', 'wts.serve', "
             "'wts.devtools')))))")
     env = dict(os.environ, PYTHONPATH=str(SOURCE))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
@@ -65,7 +66,7 @@ def test_the_players_registry_holds_what_wts_hands_down() -> None:
         assert callable(registry.provider(name))
     with pytest.raises(wts.ParameterError, match="nothing provides 'nothing'"):
         registry.provider("nothing")
-    from wts.engines import EngineError
+    from wts.protocol import EngineError
 
     assert registry.forfeit_error() is EngineError
     assert registry.check_backend("process", 2, None) == ("process", 2)
@@ -137,7 +138,7 @@ def test_public_classes_are_pickled_by_their_public_path() -> None:
 
 def test_the_tournament_command_keeps_its_public_path() -> None:
     from wts import tournament
-    from wts.interfaces import tournament_cli
+    from wts.cli import tournament as tournament_cli
 
     assert tournament.add_arguments is tournament_cli.add_arguments
     assert tournament.run is tournament_cli.run

@@ -118,7 +118,7 @@ def test_openspiel_regret_matching_plays_a_game() -> None:
 def test_module_example() -> None:
     import doctest
 
-    assert doctest.testmod(wts.interfaces.openspiel).failed == 0
+    assert doctest.testmod(wts.adapters.openspiel).failed == 0
 
 
 def test_no_action_is_taken_after_the_max_turns_terminal() -> None:

@@ -12,7 +12,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import wts  # noqa: E402
 import wts.openspiel  # noqa: E402
-from wts.interfaces.openspiel_agent import OpenSpielMCTSAgent  # noqa: E402
+from wts.adapters.openspiel_agent import OpenSpielMCTSAgent  # noqa: E402
 from wts.players.agents import make_agent  # noqa: E402
 from wts.players.tournament import format_result, play_match  # noqa: E402
 

@@ -13,9 +13,9 @@ import pytest
 
 import wts
 from wts.agents import MCTSAgent, make_agent
+from wts.cli.main import main
 from wts.engine.observation import observation_planes
 from wts.errors import ParameterError, ParameterTypeError
-from wts.interfaces.cli import main
 from wts.players._search import Search
 from wts.players.prior import FEATURES, LEARNED, MAX_WEIGHT, features, fit, prior
 from wts.scale.selfplay import SelfplayData

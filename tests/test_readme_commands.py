@@ -31,9 +31,9 @@ from PIL import Image, ImageChops
 from readme_blocks import README, ROOT, page, python_blocks, reproduces, shell_sessions
 
 import wts
+from wts.cli import main as cli
 from wts.engine.squares import SQUARE_NAMES
 from wts.formats import text
-from wts.interfaces import cli
 
 try:
     import cairosvg

@@ -2,7 +2,7 @@
 of its file layer, by a killed process or by a power cut, resumes to exactly
 the bytes of a run never stopped.
 
-Every call a run folder makes goes through ``wts.scale.files.disk``. The
+Every call a run folder makes goes through ``wts.runtime.files.disk``. The
 harness counts a whole run's calls, then runs again and stops it before the
 k-th, for every k:
 
@@ -31,7 +31,7 @@ from typing import Any
 
 import pytest
 
-from wts.scale import files
+from wts.runtime import files
 from wts.scale.selfplay import selfplay
 
 pytest.importorskip("pyarrow")

@@ -28,8 +28,8 @@ from runfolders import (
     selfplay_cli,
 )
 
-from wts.scale import files
-from wts.scale.files import RunFolderError
+from wts.runtime import files
+from wts.runtime.files import RunFolderError
 from wts.scale.selfplay import load, selfplay
 
 # --- 1. Links planted in a shared run folder -----------------------------------------
@@ -225,14 +225,14 @@ def test_a_read_only_run_folder_is_one_line_from_the_command(tmp_path: pathlib.P
     out.mkdir()
     script = textwrap.dedent(f"""
         import errno, os, sys
-        from wts.scale import files
+        from wts.runtime import files
         class ReadOnly(files.Disk):
             def open(self, name, flags, mode=0o666, *, dir_fd=None):
                 if flags & os.O_CREAT:
                     raise OSError(errno.EROFS, os.strerror(errno.EROFS))
                 return super().open(name, flags, mode, dir_fd=dir_fd)
         files.disk = ReadOnly()
-        from wts.interfaces.cli import main
+        from wts.cli.main import main
         sys.exit(main(["selfplay", "--agent", "random", "--games", "2", "--out", {str(out)!r}]))
     """)
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,

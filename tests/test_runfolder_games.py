@@ -15,8 +15,8 @@ from helpers import traced_in_a_fresh_process
 from runfolders import GAMES, RUN, digest, manifest_of, resumes_to_the_reference
 
 import wts
+from wts.runtime.backends import run_chunks
 from wts.scale import selfplay as selfplay_module
-from wts.scale.backends import run_chunks
 from wts.scale.data import iter_shards
 from wts.scale.selfplay import GameFailedError, RunEnvironmentError, load, selfplay
 
@@ -166,7 +166,7 @@ def test_one_agent_spelled_two_ways_is_one_run(tmp_path: pathlib.Path) -> None:
 
 def test_a_chunk_that_kills_its_worker_is_blamed_alone() -> None:
     from tests.tasks import kill_on_poison
-    from wts.scale.backends import WorkerLostError
+    from wts.runtime.backends import WorkerLostError
 
     chunks = ["ok0", "poison", "ok2", "ok3", "ok4"]
     finished = []

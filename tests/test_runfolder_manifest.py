@@ -13,7 +13,7 @@ import pytest
 from runfolders import GAMES, RUN, manifest_of, one_line_error, selfplay_cli, write_manifest
 
 import wts
-from wts.scale.files import RunFolderError
+from wts.runtime.files import RunFolderError
 from wts.scale.selfplay import load, selfplay
 
 # --- 7. Hand-edited manifests --------------------------------------------------------

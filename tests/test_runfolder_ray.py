@@ -80,7 +80,7 @@ def test_ctrl_c_on_the_ray_backend_stops_the_run_and_leaves_no_ray_process(
     ray_dir = pathlib.Path(tempfile.mkdtemp(prefix="wts-ray-", dir="/tmp"))
     out = tmp_path / "run"
     child = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from wts.interfaces.cli import main; "
+        [sys.executable, "-c", "import sys; from wts.cli.main import main; "
          "sys.exit(main(sys.argv[1:]))", "selfplay", "--agent", "mcts:1", "--games", "400",
          "--shard-size", "2", "--out", str(out), "--backend", "ray", "--workers", "2",
          "--no-progress"],

@@ -26,8 +26,8 @@ from runfolders import (
     write_manifest,
 )
 
+from wts.runtime.files import RunFolderError
 from wts.scale.data import iter_shards
-from wts.scale.files import RunFolderError
 from wts.scale.selfplay import load
 
 # --- 2. pyarrow's CVE-2023-47248, and extension types --------------------------------
@@ -203,7 +203,7 @@ def test_load_checks_every_shard_before_it_makes_its_arrays(run: pathlib.Path) -
     write_manifest(run, manifest)
     message, peak = traced_in_a_fresh_process(f"""if True:
         import json, tracemalloc
-        from wts.scale.files import RunFolderError
+        from wts.runtime.files import RunFolderError
         from wts.scale.selfplay import load
         tracemalloc.start()
         try:

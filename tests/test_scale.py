@@ -23,8 +23,8 @@ from tests.tasks import always_crash, crash_once
 from wts.engine.observation import observation_planes
 from wts.errors import ParameterError
 from wts.players.tournament import format_result, play_match
+from wts.runtime.backends import WorkerLostError, run_chunks
 from wts.scale import selfplay as selfplay_module
-from wts.scale.backends import WorkerLostError, run_chunks
 from wts.scale.selfplay import GameFailedError, load, selfplay
 
 pytest.importorskip("pyarrow")
@@ -140,7 +140,7 @@ def test_a_killed_run_resumes_without_loss_or_double(tmp_path: pathlib.Path) -> 
     # way however late this process looks.
     child = subprocess.Popen([
         sys.executable, "-c",
-        "import sys, time; from wts.interfaces.cli import main; "
+        "import sys, time; from wts.cli.main import main; "
         "from wts.scale.runfolder import RunFolder; write = RunFolder.write_shard; "
         "RunFolder.write_shard = lambda *a: (time.sleep(0.2), write(*a))[1]; "
         "sys.exit(main(sys.argv[1:]))",
@@ -310,7 +310,7 @@ def test_importing_wts_imports_no_network_stack() -> None:
 def test_workers_end_with_a_driver_killed_outright(tmp_path: pathlib.Path) -> None:
     driver = subprocess.Popen([
         sys.executable, "-c",
-        "import sys; from wts.interfaces.cli import main; sys.exit(main(sys.argv[1:]))",
+        "import sys; from wts.cli.main import main; sys.exit(main(sys.argv[1:]))",
         "selfplay", "--agent", "mcts:5", "--games", "8", "--out", str(tmp_path / "run"),
         "--shard-size", "1", "--backend", "process", "--workers", "2"])
     try:

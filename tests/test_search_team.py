@@ -294,7 +294,7 @@ def test_agent_specs_take_options() -> None:
 
 
 def test_ladder_anchors_take_options() -> None:
-    from wts.interfaces.ladder_cli import _anchors
+    from wts.cli.ladder import _anchors
 
     assert _anchors("random,mcts:1,policy=rm,final=value,greedy") == [
         "random", "mcts:1,policy=rm,final=value", "greedy"]

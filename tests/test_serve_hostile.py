@@ -27,7 +27,7 @@ from serve_process import Server
 
 from wts.serve.app import SECURITY_HEADERS
 from wts.serve.bot import BotRunner
-from wts.serve.limits import Limits
+from wts.serve.bounds import Limits
 
 # ---- Hostile frames ---------------------------------------------------------------------
 
@@ -181,8 +181,8 @@ def test_forwarded_for_is_believed_only_from_a_named_proxy(tmp_path: Path) -> No
     """uvicorn believes X-Forwarded-For from 127.0.0.1 unless told not to: a spoofed
     header would make every request a new address."""
     for proxies, wanted in ((None, [201, 201, 429]), ("127.0.0.1", [201, 201, 201])):
-        code = ("import sys; from wts.serve.limits import Limits; "
-                "from wts.serve.server import run; "
+        code = ("import sys; from wts.serve.bounds import Limits; "
+                "from wts.serve.launch import run; "
                 "run(port=0, db=sys.argv[1], "
                 "limits=Limits(max_open_games_per_address=2), forwarded_allow_ips="
                 f"{proxies!r})")
@@ -251,8 +251,8 @@ def test_a_page_rebound_to_this_server_is_refused(client: TestClient) -> None:
 
 
 def test_the_command_names_the_proxy_and_the_hosts(monkeypatch: pytest.MonkeyPatch) -> None:
-    from wts.interfaces import cli
-    from wts.serve import server
+    from wts.cli import main as cli
+    from wts.serve import launch as server
 
     seen: dict[str, object] = {}
     monkeypatch.setattr(server, "run", lambda **kwargs: seen.update(kwargs))

@@ -146,6 +146,6 @@ def test_import_wts_does_not_import_the_web_app() -> None:
 
 
 def test_serve_refuses_a_bad_port() -> None:
-    from wts.interfaces.cli import main
+    from wts.cli.main import main
 
     assert main(["serve", "--port", "70000"]) == 2

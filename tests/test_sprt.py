@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import wts
+from wts.cli import main as cli
 from wts.errors import ParameterError, WtsError
-from wts.interfaces import cli
 from wts.players import pairs
 from wts.players.openings import stored_openings, suite_digest
 from wts.players.pairs import SPRTResult, play_sprt, suite_openings

@@ -278,7 +278,7 @@ def test_shared_mcts_agent_refuses_concurrent_selects() -> None:
 
 def test_shared_parallel_env_steps_whole() -> None:
     pytest.importorskip("pettingzoo")
-    from wts.interfaces.env import parallel_env
+    from wts.adapters.env import parallel_env
 
     env = parallel_env(max_cycles=10_000)
     env.reset(seed=5)
@@ -301,7 +301,7 @@ def test_shared_parallel_env_steps_whole() -> None:
 
 def test_shared_openspiel_state_keeps_moves_with_turns() -> None:
     pytest.importorskip("pyspiel")
-    from wts.interfaces.openspiel import load_game
+    from wts.adapters.openspiel import load_game
 
     state = load_game(max_turns=1000).new_initial_state()
 

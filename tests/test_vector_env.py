@@ -12,8 +12,8 @@ from gymnasium.error import ClosedEnvironmentError
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 import wts
+from wts.adapters.game_streams import GameStreams, random_squares
 from wts.engine.observation import observation_planes
-from wts.interfaces.game_streams import GameStreams, random_squares
 from wts.vector_env import ILLEGAL_ACTIONS, WhatTheShellVectorEnv, make_vector_env
 
 
@@ -320,9 +320,9 @@ def test_import_wts_does_not_import_gymnasium() -> None:
 def test_module_examples() -> None:
     import doctest
 
-    import wts.interfaces.game_streams
-    import wts.interfaces.vector_env
+    import wts.adapters.game_streams
+    import wts.adapters.vector_env
 
-    for module in (wts.interfaces.vector_env, wts.interfaces.game_streams):
+    for module in (wts.adapters.vector_env, wts.adapters.game_streams):
         assert doctest.testmod(module).failed == 0
     assert isinstance(make_vector_env(1), WhatTheShellVectorEnv)

@@ -264,7 +264,7 @@ def test_both_environments_default_to_the_one_max_cycles() -> None:
 
     pytest.importorskip("pettingzoo")
     pytest.importorskip("gymnasium")
-    from wts.interfaces import env, vector_env
+    from wts.adapters import env, vector_env
 
     for make in (env.WhatTheShellEnv, vector_env.WhatTheShellVectorEnv):
         assert inspect.signature(make).parameters["max_cycles"].default == \

@@ -33,10 +33,10 @@ PUBLIC_MODULES = {
     "wts.record": "wts.formats.record",
     "wts.svg": "wts.formats.svg",
     "wts.agents": "wts.players.agents",
-    "wts.tournament": "wts.players.tournament",  # and wts.interfaces.tournament_cli's command
-    "wts.env": "wts.interfaces.env",
-    "wts.vector_env": "wts.interfaces.vector_env",
-    "wts.openspiel": "wts.interfaces.openspiel",
+    "wts.tournament": "wts.players.tournament",  # and wts.cli.tournament's command
+    "wts.env": "wts.adapters.env",
+    "wts.vector_env": "wts.adapters.vector_env",
+    "wts.openspiel": "wts.adapters.openspiel",
 }
 
 #: (home module, class) -> the module a class is shown and pickled under.
@@ -59,8 +59,7 @@ PICKLED_MODULES = {
 
 #: Old path -> (home, the release that drops the old path).
 MOVED_MODULES = {
-    "wts.players.openspiel_agent": ("wts.interfaces.openspiel_agent", "0.4.0"),
-    "wts.engines.cli": ("wts.interfaces.engines_cli", "0.4.0"),
+    "wts.players.openspiel_agent": ("wts.adapters.openspiel_agent", "0.4.0"),
 }
 
 #: The C API's ``cimport`` path of wts 0.1.0 (``src/wts/_core.pxd``, which

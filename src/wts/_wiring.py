@@ -6,13 +6,13 @@ down here, so they are in place wherever ``wts`` is, worker processes too:
 
 - the engine draws a game (``str(game)``, ``game._repr_svg_()``) with the
   text and SVG boards of :mod:`wts.formats`;
-- the players make ``engine:CMD`` players with :mod:`wts.engines.player`
-  (and :mod:`wts.engines.errors` registers its error itself: a match counts
+- the players make ``engine:CMD`` players with :mod:`wts.protocol.player`
+  (and :mod:`wts.protocol.errors` registers its error itself: a match counts
   an engine's failure as a forfeit);
 - the players make ``openspiel-mcts`` players with
-  :mod:`wts.interfaces.openspiel_agent`;
-- a match runs its games on the backends of :mod:`wts.scale.backends` and
-  writes its file with :func:`wts.scale.files.write_atomically`.
+  :mod:`wts.adapters.openspiel_agent`;
+- a match runs its games on the backends of :mod:`wts.runtime.backends` and
+  writes its file with :func:`wts.runtime.files.write_atomically`.
 
 Each of the last three is imported on first use, never on ``import wts``.
 """
@@ -29,39 +29,39 @@ from wts.players import registry
 
 
 def _engine_command(spec: str) -> list[str]:
-    from wts.engines.player import engine_command
+    from wts.protocol.player import engine_command
 
     return engine_command(spec)
 
 
 def _engine_agent(command: str, *, seed: int | None, time_limit: float | None,
                   stop: threading.Event | None) -> Any:
-    from wts.engines.player import EngineAgent
+    from wts.protocol.player import EngineAgent
 
     return EngineAgent(command, seed=seed, time_limit=time_limit, stop=stop)
 
 
 def _openspiel_agent(simulations: int, *, seed: int | None, stop: threading.Event | None,
                      **options: Any) -> Any:
-    from wts.interfaces.openspiel_agent import OpenSpielMCTSAgent
+    from wts.adapters.openspiel_agent import OpenSpielMCTSAgent
 
     return OpenSpielMCTSAgent(simulations, seed=seed, stop=stop, **options)
 
 
 def _run_chunks(*args: Any, **kwargs: Any) -> Any:
-    from wts.scale.backends import run_chunks
+    from wts.runtime.backends import run_chunks
 
     return run_chunks(*args, **kwargs)
 
 
 def _check_backend(backend: object, workers: object, address: object) -> tuple[str, int]:
-    from wts.scale.backends import check_backend
+    from wts.runtime.backends import check_backend
 
     return check_backend(backend, workers, address)
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
-    from wts.scale.files import write_atomically
+    from wts.runtime.files import write_atomically
 
     write_atomically(path, data)
 

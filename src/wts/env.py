@@ -1,7 +1,7 @@
 """The game as a PettingZoo parallel environment.
 
-The public path of :mod:`wts.interfaces.env`, where the code lives.
+The public path of :mod:`wts.adapters.env`, where the code lives.
 """
 
-from wts.interfaces.env import *  # noqa: F403
-from wts.interfaces.env import __all__  # noqa: F401
+from wts.adapters.env import *  # noqa: F403
+from wts.adapters.env import __all__  # noqa: F401

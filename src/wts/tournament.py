@@ -3,7 +3,7 @@
 The public path of :mod:`wts.players.tournament`, where the code lives.
 """
 
-from wts.interfaces.tournament_cli import add_arguments, run
+from wts.cli.tournament import add_arguments, run
 from wts.players.tournament import *  # noqa: F403
 from wts.players.tournament import __all__ as _match_names
 

@@ -12,7 +12,7 @@ import sys
 
 from wts.engine import reference
 from wts.engine.pieces import Piece, Status
-from wts.engines.server import serve
+from wts.protocol.server import serve
 
 
 def no_dissolve(board, eggs, black_captures, white_captures):  # type: ignore[no-untyped-def]

@@ -189,7 +189,7 @@ def single_env_workload(steps: int, seed: int) -> tuple[Any, list[list[int]]]:
     """A reset ``wts.env.parallel_env()`` and ``steps`` moves for it: both
     players name uniformly random squares 0-80 (an occupied one is replaced
     by a random empty one)."""
-    from wts.interfaces.env import parallel_env
+    from wts.adapters.env import parallel_env
 
     env = parallel_env()
     env.reset(seed=seed)
@@ -209,7 +209,7 @@ def step_single_env(env: Any, moves: list[list[int]]) -> int:
 def vector_env_workload(num_envs: int, steps: int, seed: int) -> tuple[Any, np.ndarray]:
     """A reset self-play ``make_vector_env(num_envs)`` and ``steps`` action
     arrays of the same random squares as :func:`single_env_workload`."""
-    from wts.interfaces.vector_env import make_vector_env
+    from wts.adapters.vector_env import make_vector_env
 
     envs = make_vector_env(num_envs)
     envs.reset(seed=seed)
@@ -458,7 +458,7 @@ def empty_task(chunk: int) -> int:
 def _task_overhead(backend: str, workers: int, tasks: int) -> float:
     """Seconds a backend spends per task beyond the task's own work, measured on
     ``tasks`` empty tasks after a warm-up batch (the pool or cluster started)."""
-    from wts.scale.backends import run_chunks
+    from wts.runtime.backends import run_chunks
 
     list(run_chunks(empty_task, list(range(workers)), backend=backend, workers=workers))
     began = time.perf_counter()

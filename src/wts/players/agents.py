@@ -56,9 +56,9 @@ from wts.players.registry import ENGINE_PREFIX, is_engine_spec, provider
 from wts.players.search_team import MAX_PLAYOUTS, SearchTeam
 
 if TYPE_CHECKING:
+    from wts.adapters.openspiel_agent import OpenSpielMCTSAgent
     from wts.engine.base import GameBase
-    from wts.engines.player import EngineAgent
-    from wts.interfaces.openspiel_agent import OpenSpielMCTSAgent
+    from wts.protocol.player import EngineAgent
 
 __all__ = [
     "Agent",
@@ -503,7 +503,7 @@ def parse_agent_spec(spec: str) -> tuple[str, int | None]:
     """A spec as (name, number): ``"random"``, ``"greedy"``, ``"mcts"``,
     ``"mcts:LEVEL"``, ``"openspiel-mcts"`` or ``"openspiel-mcts:SIMULATIONS"``,
     each optionally followed by options (:func:`agent_options`); or
-    ``"engine:CMD"``, an engine program (:mod:`wts.engines.player`), which
+    ``"engine:CMD"``, an engine program (:mod:`wts.protocol.player`), which
     gives ``("engine", None)``.
 
     >>> parse_agent_spec("mcts:2"), parse_agent_spec("openspiel-mcts:1000")
@@ -623,11 +623,11 @@ def make_agent(
     stop: threading.Event | None = None,
 ) -> RandomAgent | GreedyAgent | MCTSAgent | OpenSpielMCTSAgent | EngineAgent:
     """An agent from a spec: ``"random"``, ``"greedy"``, ``"mcts"``, ``"mcts:2"``,
-    ``"openspiel-mcts:1000"`` (:class:`wts.interfaces.openspiel_agent.OpenSpielMCTSAgent`,
+    ``"openspiel-mcts:1000"`` (:class:`wts.adapters.openspiel_agent.OpenSpielMCTSAgent`,
     which needs OpenSpiel; 1,000 simulations when the spec names none), and
     any options after commas, as ``"mcts:1,threads=2"`` (:func:`agent_options`);
     or ``"engine:CMD"``, the engine program CMD
-    (:class:`wts.engines.player.EngineAgent`, started at its first move).
+    (:class:`wts.protocol.player.EngineAgent`, started at its first move).
 
     ``level`` is the MCTS level when the spec names none (default 3);
     ``time_limit`` applies to MCTS only (a ``time_limit`` option in the spec

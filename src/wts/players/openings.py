@@ -7,7 +7,7 @@ the game goes on, the position is new, and a short search from it
 (:func:`evaluate`: ``PLAYOUTS`` playouts of the default MCTS, seeded) gives
 black a value within ``BAND`` of 0.5. Regenerate it with::
 
-    python -m wts.devtools.openings --count 100 --seed 0 > src/wts/players/openings.txt
+    python -m wts.devtools.make_openings --count 100 --seed 0 > src/wts/players/openings.txt
 
 A suite file holds one position string a line; blank lines and lines starting
 with ``#`` are skipped. :func:`read_openings` checks every line (a position

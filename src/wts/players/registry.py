@@ -1,17 +1,17 @@
 """What the players use from the layers above them, handed down by ``import wts``.
 
 The players sit below the runs past one process (:mod:`wts.scale`), the
-engine protocol (:mod:`wts.engines`) and the adapters (:mod:`wts.interfaces`),
+engine protocol (:mod:`wts.protocol`) and the adapters (:mod:`wts.adapters`),
 and never import them. Four things of theirs a player or a match still uses
 are registered here by :mod:`wts._wiring` (each imported on first use, never
 on ``import wts``), so they are in place wherever ``wts`` is, worker
 processes too:
 
-- making an engine program a player, ``engine:CMD`` (:mod:`wts.engines.player`);
+- making an engine program a player, ``engine:CMD`` (:mod:`wts.protocol.player`);
 - making OpenSpiel's MCTS a player, ``openspiel-mcts``
-  (:mod:`wts.interfaces.openspiel_agent`, beside the adapter it searches);
-- running a match's games on a backend (:mod:`wts.scale.backends`) and
-  writing a match file atomically (:mod:`wts.scale.files`).
+  (:mod:`wts.adapters.openspiel_agent`, beside the adapter it searches);
+- running a match's games on a backend (:mod:`wts.runtime.backends`) and
+  writing a match file atomically (:mod:`wts.runtime.files`).
 
 A spec's text (``engine:`` and its command, ``openspiel-mcts:N`` and its
 options) is the players' own, in :mod:`wts.players.agents`. The engine
@@ -62,20 +62,20 @@ def provider(name: str) -> Callable[..., Any]:
 
 def run_chunks(task: Callable[[Chunk], Result], chunks: Iterable[Chunk], *, backend: str,
                workers: int | None, address: str | None) -> Iterator[tuple[int, Result]]:
-    """:func:`wts.scale.backends.run_chunks`."""
+    """:func:`wts.runtime.backends.run_chunks`."""
     run: Iterator[tuple[int, Result]] = provider("run_chunks")(
         task, chunks, backend=backend, workers=workers, address=address)
     return run
 
 
 def check_backend(backend: object, workers: object, address: object) -> tuple[str, int]:
-    """:func:`wts.scale.backends.check_backend`."""
+    """:func:`wts.runtime.backends.check_backend`."""
     checked: tuple[str, int] = provider("check_backend")(backend, workers, address)
     return checked
 
 
 def write_atomically(path: Path, data: bytes) -> None:
-    """:func:`wts.scale.files.write_atomically`."""
+    """:func:`wts.runtime.files.write_atomically`."""
     provider("write_atomically")(path, data)
 
 

@@ -2,7 +2,7 @@
 
 An agent is a spec of :func:`wts.players.agents.make_agent`; ``openspiel-mcts:N``
 is OpenSpiel's ``MCTSBot`` seated as the first mover of every turn
-(:mod:`wts.interfaces.openspiel_agent`).
+(:mod:`wts.adapters.openspiel_agent`).
 
 Agent A plays black in the even-numbered games and white in the odd ones
 (both colours equally when N is even). Game ``i`` gives each side its own
@@ -11,7 +11,7 @@ its games independent (``--jobs`` plays several at once on threads; the MCTS
 search releases the GIL). The report: wins by colour, draws, A's score, the
 Elo difference of A over B with a 95% interval, and MCTS playouts per second.
 
-An engine program (``engine:CMD``, :mod:`wts.engines.player`) that crashes,
+An engine program (``engine:CMD``, :mod:`wts.protocol.player`) that crashes,
 hangs, breaks the protocol or names a square it may not play forfeits that
 game: the other side wins it, and the reason is kept in the game's record
 (:attr:`MatchGame.forfeit`) and listed in the report.
@@ -151,7 +151,7 @@ def play_game_or_forfeit(black: Agent, white: Agent, max_turns: int = MATCH_TURN
                          stop: threading.Event | None = None, *, start: Game | None = None
                          ) -> tuple[Game, tuple[Color | None, WtsError] | None]:
     """:func:`play_match_game` (from ``start``, a new game by default), where an
-    engine's failure (:class:`wts.engines.EngineError`) ends the game: the
+    engine's failure (:class:`wts.protocol.EngineError`) ends the game: the
     game, and (the colour that won by forfeit, the error) or None. Both sides
     are asked every turn; when both fail the game is drawn (the colour is None)."""
     # The engine protocol sits above the players: its error comes from the registry.
@@ -279,7 +279,7 @@ def play_match(
     ``backend="local"`` plays ``jobs`` games at once on threads (with
     ``jobs=1``, in the calling thread); ``"process"`` and ``"ray"`` play
     chunks of :data:`CHUNK_GAMES` games on ``workers`` processes or Ray tasks
-    (:mod:`wts.scale.backends`; ``address`` joins a Ray cluster). The games,
+    (:mod:`wts.runtime.backends`; ``address`` joins a Ray cluster). The games,
     the wins and the Elo table do not depend on the backend, ``jobs`` or
     ``workers``; only the speed lines do. Ctrl-C stops a match within
     milliseconds: every game's searches are told to stop (or the workers are

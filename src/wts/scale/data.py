@@ -19,8 +19,8 @@ import numpy as np
 import numpy.typing as npt
 
 from wts.engine.symmetry import Symmetry, transform_masks, transform_planes
+from wts.runtime.files import RunFolderError
 from wts.scale import shards
-from wts.scale.files import RunFolderError
 from wts.scale.runfolder import RunFolder, run_path
 
 __all__ = ["SelfplayData", "load", "iter_shards"]
@@ -147,7 +147,7 @@ def load(path: str | os.PathLike[str], *, symmetries: bool = False) -> SelfplayD
     symmetry 0, then all under symmetry 1, ...), for augmentation.
 
     A listed shard whose files are missing, damaged or not what the manifest
-    records raises :class:`wts.scale.files.RunFolderError` (a ``wts.WtsError``)
+    records raises :class:`wts.runtime.files.RunFolderError` (a ``wts.WtsError``)
     naming the file; the same ``wts selfplay`` command plays it again."""
     shards.pyarrow()
     with RunFolder(run_path(path), create=False) as folder:

@@ -4,7 +4,7 @@ The manifest is the run's one record of what is finished: a shard is finished
 exactly when the manifest lists it. It is JSON, and a hand may have edited it,
 so it is read as hostile: every key is canonical ASCII, every number has its
 type and range, every shard's counts agree with the run's settings, and
-anything else is a :class:`~wts.scale.files.RunFolderError` naming the field.
+anything else is a :class:`~wts.runtime.files.RunFolderError` naming the field.
 
 Its form (``"format": "wts-selfplay/2"``)::
 
@@ -30,7 +30,7 @@ from wts.errors import ParameterError
 from wts.limits import MAX_GAMES, MAX_SELFPLAY_TURNS, SEED_MAX
 from wts.players.agents import canonical_agent_spec
 from wts.players.registry import is_engine_spec
-from wts.scale.files import RunFolderError
+from wts.runtime.files import RunFolderError
 
 __all__ = ["FORMAT", "NAME", "MAX_BYTES", "FOLDERS", "new", "dumps", "parse",
            "shard_count", "shard_games", "max_examples"]

@@ -1,5 +1,5 @@
 """A self-play run's folder: its manifest and its shards' files, read and
-written only through :class:`~wts.scale.files.Folder` and checked on every read."""
+written only through :class:`~wts.runtime.files.Folder` and checked on every read."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 
 from wts.errors import ParameterError
+from wts.runtime.files import Folder, RunFolderError
 from wts.scale import manifest as manifests
 from wts.scale import shards
-from wts.scale.files import Folder, RunFolderError
 
 __all__ = ["RunFolder", "run_path"]
 

@@ -16,7 +16,7 @@ before reading it (:mod:`wts.scale.shards`). A run started again with the
 same arguments checks every shard listed, plays again those that fail the
 check or hold a game that raised, and plays the shards not listed; so a run
 killed at any moment, or a machine that lost its power, loses no finished
-game and writes none twice (:mod:`wts.scale.files` says how).
+game and writes none twice (:mod:`wts.runtime.files` says how).
 
 Game ``i``'s two agents are seeded from (``seed``, ``i``, side) alone, and a
 shard's files depend on its games alone, so every backend and every number of
@@ -57,11 +57,11 @@ from wts.limits import MATCH_TURNS, MAX_GAMES, MAX_SELFPLAY_TURNS
 from wts.params import check_choice, check_int, check_seed
 from wts.players.agents import MCTSAgent, RandomAgent, canonical_agent_spec, make_agent
 from wts.players.tournament import game_seed
+from wts.runtime.backends import check_backend, run_chunks
+from wts.runtime.files import RunFolderError
 from wts.scale import manifest as manifests
 from wts.scale import shards
-from wts.scale.backends import check_backend, run_chunks
 from wts.scale.data import SelfplayData, iter_shards, load
-from wts.scale.files import RunFolderError
 from wts.scale.runfolder import RunFolder, run_path
 
 __all__ = ["selfplay", "load", "iter_shards", "SelfplayReport", "SelfplayProgress",

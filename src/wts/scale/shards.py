@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from wts.scale.files import RunFolderError
+from wts.runtime.files import RunFolderError
 
 __all__ = ["PLANES", "Played", "pyarrow", "encode", "decode", "name", "digest"]
 

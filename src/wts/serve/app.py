@@ -30,7 +30,7 @@ from wts.errors import WtsError
 from wts.formats import record
 from wts.serve import lessons
 from wts.serve.bot import BotRunner
-from wts.serve.limits import AddressBuckets, Limits, TokenBucket
+from wts.serve.bounds import AddressBuckets, Limits, TokenBucket
 from wts.serve.messages import (
     GAME_ID,
     PROTOCOL_VERSION,

@@ -30,7 +30,7 @@ from wts.engine.squares import SQUARES, square_name
 from wts.errors import WtsError
 from wts.formats import record, svg, text
 from wts.serve.bot import BotRunner
-from wts.serve.limits import Limits
+from wts.serve.bounds import Limits
 from wts.serve.store import GameRow, Store
 
 __all__ = ["Room", "Rooms", "RoomError", "DamagedRow", "turn_events", "new_token",

@@ -10,8 +10,8 @@ import argparse
 import sys
 from typing import TextIO
 
+from wts.cli import arguments
 from wts.errors import ParameterError
-from wts.interfaces import arguments
 from wts.players import tournament
 from wts.players.sprt import parse_sprt
 

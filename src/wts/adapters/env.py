@@ -1,6 +1,6 @@
 """What the Shell as a PettingZoo ``ParallelEnv`` (``pip install "wts[pettingzoo]"``).
 
->>> from wts.interfaces.env import parallel_env
+>>> from wts.adapters.env import parallel_env
 >>> env = parallel_env()
 >>> observations, infos = env.reset(seed=42)
 >>> while env.agents:

@@ -18,9 +18,9 @@ from typing import IO, Any
 from wts.engine.base import GameBase
 from wts.engine.pieces import Color
 from wts.engine.squares import SQUARE_NAMES
-from wts.engines import protocol
-from wts.engines.errors import EngineProtocolError
 from wts.errors import GameOverError, IllegalMoveError, WtsError
+from wts.protocol import lines
+from wts.protocol.errors import EngineProtocolError
 
 __all__ = ["EngineServer", "serve"]
 
@@ -65,10 +65,10 @@ class EngineServer:
 
     # --- the agent --------------------------------------------------------------------
 
-    def _options(self) -> list[protocol.Option]:
-        options = [protocol.Option("seed", "spin", "0", 0, _SEED_MAX)]
+    def _options(self) -> list[lines.Option]:
+        options = [lines.Option("seed", "spin", "0", 0, _SEED_MAX)]
         if self.name == "mcts":
-            options.append(protocol.Option("threads", "spin", "1", 1, 256))
+            options.append(lines.Option("threads", "spin", "1", 1, 256))
         return options
 
     def agent(self) -> Any:
@@ -89,11 +89,11 @@ class EngineServer:
     def handle(self, line: str) -> bool:
         """Answer one command line; False once the engine should exit."""
         try:
-            command = protocol.parse_client_line(line)
+            command = lines.parse_client_line(line)
         except EngineProtocolError as exc:
             self.error(str(exc))
             return True
-        if isinstance(command, protocol.SimpleCommand):
+        if isinstance(command, lines.SimpleCommand):
             if command.word == "quit":
                 return False
             if command.word == "isready":
@@ -101,35 +101,35 @@ class EngineServer:
             elif self.searching:  # stop with no search running is a no-op, as in UCI
                 self._stop.set()
             return True
-        if self.searching and not isinstance(command, (protocol.RulesStatusCommand,
-                                                       protocol.RulesPlayCommand)):
+        if self.searching and not isinstance(command, (lines.RulesStatusCommand,
+                                                       lines.RulesPlayCommand)):
             self.error("a search is running: send stop and wait for its move first")
             return True
-        if isinstance(command, protocol.HelloCommand):
+        if isinstance(command, lines.HelloCommand):
             self.hello(command.version)
-        elif isinstance(command, protocol.SetOptionCommand):
+        elif isinstance(command, lines.SetOptionCommand):
             self.set_option(command.name, command.value)
-        elif isinstance(command, protocol.NewGameCommand):
+        elif isinstance(command, lines.NewGameCommand):
             self._game = None
             if self._agent is not None:
                 self._agent.reset()
-        elif isinstance(command, protocol.PositionCommand):
+        elif isinstance(command, lines.PositionCommand):
             self.position(command)
-        elif isinstance(command, protocol.GoCommand):
+        elif isinstance(command, lines.GoCommand):
             self.go(command)
         else:
             self.rules_request(command)
         return True
 
     def hello(self, version: int) -> None:
-        if version < protocol.PROTOCOL_VERSION:
-            self.error(f"this engine speaks protocol {protocol.PROTOCOL_VERSION}, not {version}")
+        if version < lines.PROTOCOL_VERSION:
+            self.error(f"this engine speaks protocol {lines.PROTOCOL_VERSION}, not {version}")
             return
         self.say(f"id name wts {self.spec}")
         self.say("id author wts")
-        self.say(f"protocol {protocol.PROTOCOL_VERSION}")
+        self.say(f"protocol {lines.PROTOCOL_VERSION}")
         for option in self._options():
-            self.say(protocol.format_option(option))
+            self.say(lines.format_option(option))
         self.say("feature rules")
         self.say("ready")
 
@@ -149,7 +149,7 @@ class EngineServer:
             self._threads = number
         self._agent = None
 
-    def position(self, command: protocol.PositionCommand) -> None:
+    def position(self, command: lines.PositionCommand) -> None:
         from wts.engine.game import Game
 
         game: GameBase | None = None
@@ -167,7 +167,7 @@ class EngineServer:
             game = Game.from_fen(command.fen)
         self._game = game
 
-    def go(self, command: protocol.GoCommand) -> None:
+    def go(self, command: lines.GoCommand) -> None:
         game = self._game
         if game is None:
             self.error("no position: send position before go")
@@ -181,7 +181,7 @@ class EngineServer:
                                         name="wts-engine-search", daemon=True)
         self._search.start()
 
-    def _think(self, game: GameBase, command: protocol.GoCommand) -> None:
+    def _think(self, game: GameBase, command: lines.GoCommand) -> None:
         try:
             answer = self._answer(game, command)
         except (WtsError, ValueError) as exc:
@@ -189,7 +189,7 @@ class EngineServer:
         self._busy.clear()  # before the answer: the client may send the next command at once
         self.say(answer)
 
-    def _answer(self, game: GameBase, command: protocol.GoCommand) -> str:
+    def _answer(self, game: GameBase, command: lines.GoCommand) -> str:
         """The search's progress lines are written; the ``move`` line is returned."""
         agent = self.agent()
         limit = command.limit
@@ -213,24 +213,24 @@ class EngineServer:
                 agent.time_limit, agent.playouts = saved
         search = getattr(agent, "last_search", None)
         if search is not None:
-            self.say(protocol.format_info(protocol.Info(
+            self.say(lines.format_info(lines.Info(
                 playouts=search.playouts, nodes=search.nodes, time=search.seconds,
                 value=search.value)))
         else:
-            self.say(protocol.format_info(protocol.Info(time=time.monotonic() - started)))
+            self.say(lines.format_info(lines.Info(time=time.monotonic() - started)))
         return f"move {SQUARE_NAMES[square]}"
 
-    def rules_request(self, command: protocol.ClientLine) -> None:
+    def rules_request(self, command: lines.ClientLine) -> None:
         """The rules part: a set-up position's status, or a turn resolved."""
         try:
             game = self.rules.from_fen(command.fen)  # type: ignore[union-attr]
         except WtsError as exc:
             self.error(f"cannot set up the position: {exc}")
             return
-        if isinstance(command, protocol.RulesStatusCommand):
-            self.say(protocol.format_rules_status(game.status, game.winning_counts))
+        if isinstance(command, lines.RulesStatusCommand):
+            self.say(lines.format_rules_status(game.status, game.winning_counts))
             return
-        assert isinstance(command, protocol.RulesPlayCommand)
+        assert isinstance(command, lines.RulesPlayCommand)
         try:
             result = game.play(command.black, command.white)
         except GameOverError:
@@ -239,7 +239,7 @@ class EngineServer:
         except IllegalMoveError as exc:
             self.say("rules illegal " + ("black" if str(exc).startswith("black") else "white"))
             return
-        self.say(protocol.format_rules_result(
+        self.say(lines.format_rules_result(
             game.fen(), result.status, result.winning_counts, result.collision,
             result.captures, result.dissolved, result.hatched))
 
@@ -249,15 +249,15 @@ class EngineServer:
         """Answer commands until ``quit`` or the end of the input; returns 0."""
         try:
             while True:
-                raw = self._stdin.readline(protocol.MAX_LINE + 2)
+                raw = self._stdin.readline(lines.MAX_LINE + 2)
                 if not raw:
                     break
-                if len(raw) > protocol.MAX_LINE and not raw.endswith(b"\n"):
+                if len(raw) > lines.MAX_LINE and not raw.endswith(b"\n"):
                     while True:  # skip the rest of an overlong line, then refuse it
-                        more = self._stdin.readline(protocol.MAX_LINE)
+                        more = self._stdin.readline(lines.MAX_LINE)
                         if not more or more.endswith(b"\n"):
                             break
-                    self.error(f"a line longer than {protocol.MAX_LINE} characters")
+                    self.error(f"a line longer than {lines.MAX_LINE} characters")
                     continue
                 line = raw.decode("utf-8", "replace").strip()
                 if line and not self.handle(line):

@@ -108,10 +108,10 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
         "wts.vector_env needs Gymnasium 1.1 or later: pip install 'wts[vector]'"
     ) from exc
 
+from wts.adapters.game_streams import GameStreams, random_squares
 from wts.engine.batch import NO_MOVE, STATUSES, BatchGame
 from wts.engine.pieces import Color
 from wts.errors import BatchError, ParameterError
-from wts.interfaces.game_streams import GameStreams, random_squares
 from wts.limits import DEFAULT_MAX_CYCLES
 from wts.params import check_choice, check_int, check_seed, is_masked_array, masked_array_refused
 from wts.players._greedy import greedy_move

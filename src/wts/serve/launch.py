@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from wts.errors import WtsError
-from wts.serve.limits import Limits
+from wts.serve.bounds import Limits
 
 __all__ = ["run", "LOCAL_HOSTS"]
 

@@ -1,6 +1,6 @@
 """An engine's process: its pipes read without ever blocking for good, the
 tail of its standard error kept, and its process group killed, at exit too.
-:mod:`wts.engines.client` speaks the protocol over them."""
+:mod:`wts.protocol.client` speaks the protocol over them."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import threading
 from collections.abc import Iterator
 from typing import IO
 
-from wts.engines import protocol
+from wts.protocol import lines
 
 __all__ = ["Stderr", "read_lines", "read_stderr", "kill", "kill_all_engines"]
 
@@ -55,10 +55,10 @@ def chunks(stream: IO[bytes], closed: threading.Event) -> Iterator[bytes]:
             yield chunk
 
 
-def read_lines(stream: IO[bytes], lines: queue.Queue[str | None],
+def read_lines(stream: IO[bytes], received: queue.Queue[str | None],
                 closed: threading.Event) -> None:
-    """Put each line of ``stream`` on ``lines`` (a line too long is cut short and
-    refused by the parser), then None at the end. ``lines`` is bounded, so an
+    """Put each line of ``stream`` on ``received`` (a line too long is cut short
+    and refused by the parser), then None at the end. ``received`` is bounded, so an
     engine that writes without being read waits; ``closed`` ends the wait.
     The reader closes its own stream (closing it from another thread would
     wait for the reader)."""
@@ -66,7 +66,7 @@ def read_lines(stream: IO[bytes], lines: queue.Queue[str | None],
     def put(item: str | None) -> None:
         while not closed.is_set():
             try:
-                lines.put(item, timeout=0.1)
+                received.put(item, timeout=0.1)
                 return
             except queue.Full:
                 continue
@@ -82,13 +82,13 @@ def read_lines(stream: IO[bytes], lines: queue.Queue[str | None],
             while True:
                 end = buffer.find(b"\n")
                 if end < 0:
-                    if len(buffer) > protocol.MAX_LINE:
+                    if len(buffer) > lines.MAX_LINE:
                         if not skipping:  # the parser refuses the long line
-                            put(line(bytes(buffer[:protocol.MAX_LINE + 1])))
+                            put(line(bytes(buffer[:lines.MAX_LINE + 1])))
                             skipping = True
                         buffer.clear()
                     break
-                raw = bytes(buffer[:min(end, protocol.MAX_LINE + 1)])
+                raw = bytes(buffer[:min(end, lines.MAX_LINE + 1)])
                 del buffer[:end + 1]
                 if skipping:
                     skipping = False

@@ -47,9 +47,9 @@ from wts.engine.keys import position_key
 from wts.engine.notation import STARTING_FEN, parse_fen
 from wts.engine.pieces import Color, Piece, Status, check_color
 from wts.engine.squares import NUM_SQUARES, SQUARE_NAMES, Square, SquareLike, to_square
-from wts.engines import protocol
-from wts.engines.client import Engine, split_command
 from wts.errors import IllegalMoveError, NoTurnError, ParameterError
+from wts.protocol import lines
+from wts.protocol.client import Engine, split_command
 
 __all__ = ["RulesGame", "rules_game_class", "transcript"]
 
@@ -183,7 +183,7 @@ class RulesGame(GameBase):
         assert isinstance(b, int) and isinstance(w, int)
         with self._call_lock:
             answer = self.engine().rules_play(self.fen(), b, w)
-        if isinstance(answer, protocol.RulesIllegal):
+        if isinstance(answer, lines.RulesIllegal):
             if answer.who == "over":
                 raise game_over_error(self._status)
             color = Color(answer.who)
@@ -216,12 +216,12 @@ class RulesGame(GameBase):
 
         start = script.setup.build(Reference).fen()
         moves = ", ".join(f"{_shown(b)} {_shown(w)}" for b, w in script.steps) or "(none)"
-        lines = [f"# {difference.field} differs. Start position: {start}",
+        header = [f"# {difference.field} differs. Start position: {start}",
                  f"# moves (black white): {moves}",
                  f"# Send these lines to {getattr(cls, 'engine_name', 'the engine')} after "
-                 f"the handshake ({protocol.PROTOCOL_NAME} {protocol.PROTOCOL_VERSION}); "
+                 f"the handshake ({lines.PROTOCOL_NAME} {lines.PROTOCOL_VERSION}); "
                  "each is followed by this package's answer:"]
-        return "\n".join(lines + transcript(start, script.steps, Reference))
+        return "\n".join(header + transcript(start, script.steps, Reference))
 
     def pop(self) -> TurnResult:
         """Undo the last turn: the game is played again from its start, without it."""
@@ -264,26 +264,26 @@ def transcript(start: str, moves: Sequence[tuple[object, object]], reference: ty
     position string), each followed by the answer ``reference`` gives: what an
     engine author types into the engine to see the turn where it differs."""
     game = reference.from_fen(start) if start != STARTING_FEN else reference()
-    lines = [f"rules status {start}",
-             f"  expected: {protocol.format_rules_status(game.status, game.winning_counts)}"]
+    requests = [f"rules status {start}",
+                f"  expected: {lines.format_rules_status(game.status, game.winning_counts)}"]
     for black, white in moves:
         try:
             b, w = to_square(black), to_square(white)
         except ValueError:
-            lines.append(f"(a move that is not a square: {black!r} {white!r}; the client "
-                         "refuses it before the engine sees it)")
+            requests.append(f"(a move that is not a square: {black!r} {white!r}; the client "
+                            "refuses it before the engine sees it)")
             continue
         fen = game.fen()
-        lines.append(f"rules play {fen} {SQUARE_NAMES[b]} {SQUARE_NAMES[w]}")
+        requests.append(f"rules play {fen} {SQUARE_NAMES[b]} {SQUARE_NAMES[w]}")
         try:
             result = game.play(b, w)
         except IllegalMoveError as exc:
             who = "over" if game.status.is_over else (
                 "black" if str(exc).startswith("black") else "white")
-            lines.append(f"  expected: rules illegal {who}")
+            requests.append(f"  expected: rules illegal {who}")
             continue
-        lines.append("  expected: " + protocol.format_rules_result(
+        requests.append("  expected: " + lines.format_rules_result(
             game.fen(), result.status, result.winning_counts, result.collision,
             result.captures, result.dissolved, result.hatched))
-    return lines
+    return requests
 

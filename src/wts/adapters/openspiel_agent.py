@@ -1,7 +1,7 @@
 """OpenSpiel's generic ``MCTSBot`` as a player of this game: an independent anchor.
 
 ``OpenSpielMCTSAgent(simulations=1000, seed=None)`` searches the turn-based
-form of the OpenSpiel game (:mod:`wts.interfaces.openspiel`) with
+form of the OpenSpiel game (:mod:`wts.adapters.openspiel`) with
 ``open_spiel.python.algorithms.mcts.MCTSBot``: UCT with ``uct_c=2``,
 ``simulations`` simulations a move, one random rollout each, the MCTS-Solver
 backup (OpenSpiel's default), and a ``numpy.random.RandomState`` made from
@@ -16,7 +16,7 @@ the other side's move of the turn, as in the real game. Its tree does let
 the opponent answer its move knowing it, so it plays a cautious game.
 
 >>> import wts
->>> from wts.interfaces.openspiel_agent import OpenSpielMCTSAgent
+>>> from wts.adapters.openspiel_agent import OpenSpielMCTSAgent
 >>> game = wts.Game()
 >>> bot = OpenSpielMCTSAgent(simulations=20, seed=1)
 >>> square = bot.select(game, "white")
@@ -72,7 +72,7 @@ def _openspiel() -> tuple[ModuleType, ModuleType, ModuleType]:
         import pyspiel
         from open_spiel.python.algorithms import mcts
 
-        from wts.interfaces import openspiel
+        from wts.adapters import openspiel
     except ImportError as exc:
         raise ImportError(_INSTALL) from exc
     return pyspiel, mcts, openspiel

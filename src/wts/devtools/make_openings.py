@@ -1,7 +1,7 @@
 """Make a suite of balanced openings (:mod:`wts.players.openings`), as the one
 stored in the package was made::
 
-    python -m wts.devtools.openings --count 100 --seed 0 > src/wts/players/openings.txt
+    python -m wts.devtools.make_openings --count 100 --seed 0 > src/wts/players/openings.txt
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ __all__ = ["main"]
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Print a suite file of balanced openings (the stored one by default)."""
-    parser = argparse.ArgumentParser(prog="python -m wts.devtools.openings",
+    parser = argparse.ArgumentParser(prog="python -m wts.devtools.make_openings",
                                      description="print a suite of balanced openings")
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
@@ -27,7 +27,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     suite = generate(args.count, args.seed, args.turns, args.playouts, args.band)
     print("# Balanced openings for `wts tournament --sprt` (one position string a line).")
-    print(f"# Made by: python -m wts.devtools.openings --count {args.count} --seed {args.seed} "
+    print(f"# Made by: python -m wts.devtools.make_openings --count {args.count} --seed {args.seed} "
           f"--turns {args.turns} --playouts {args.playouts} --band {args.band:g}")
     print(f"# {args.turns} turns of random squares from the empty board, kept if the game goes "
           f"on and a {args.playouts}-playout MCTS")

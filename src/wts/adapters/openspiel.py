@@ -4,7 +4,7 @@ Importing this module registers the simultaneous-move game
 ``"python_what_the_shell"`` with ``pyspiel.register_game``:
 
 >>> import pyspiel
->>> import wts.interfaces.openspiel
+>>> import wts.adapters.openspiel
 >>> game = pyspiel.load_game("python_what_the_shell")
 >>> state = game.new_initial_state()
 >>> state.is_simultaneous_node(), len(state.legal_actions(0))

@@ -140,7 +140,7 @@ workers = integer("a number of workers", 1, 4096)
 
 def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
     """``--backend``, ``--workers`` and ``--address``: where a run's games are played
-    (:mod:`wts.scale.backends`)."""
+    (:mod:`wts.runtime.backends`)."""
     parser.add_argument("--backend", choices=("local", "process", "ray"), default="local",
                         help="local: this process; process: a pool over this machine's "
                         "cores; ray: Ray tasks (default local)")

@@ -1,4 +1,4 @@
-"""The command lines of engines: ``wts engine`` and ``wts engine-check`` (:mod:`wts.engines`)."""
+"""The command lines of engines: ``wts engine`` and ``wts engine-check`` (:mod:`wts.protocol`)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any, TextIO
 
-from wts.interfaces import arguments
+from wts.cli import arguments
 
 __all__ = ["COMMANDS", "add_parsers", "run"]
 
@@ -18,7 +18,7 @@ def add_parsers(commands: Any) -> None:
     engine = commands.add_parser(
         "engine", help="be an engine: any wts player over the engine protocol on stdin/stdout",
         description="Speak the engine protocol (docs/protocol.md) on standard input and "
-        "output, choosing squares with the given player, so that any client (wts.engines, "
+        "output, choosing squares with the given player, so that any client (wts.protocol, "
         "a match runner, a GUI) can run it. It also answers the rules part, resolving turns "
         "with --rules.",
     )
@@ -51,10 +51,10 @@ def add_parsers(commands: Any) -> None:
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Run ``wts engine`` or ``wts engine-check``; returns the exit status."""
     if args.command == "engine":
-        from wts.engines.server import serve
+        from wts.protocol.server import serve
 
         return serve(args.agent, args.rules)
-    from wts.engines.check import check_engine
+    from wts.protocol.check import check_engine
 
     report = check_engine(args.program, positions=args.positions, seed=args.seed,
                           movetime=args.movetime, progress=lambda line: print(

@@ -1,7 +1,7 @@
 """The client side: run an engine program and talk to it (think ``chess.engine``).
 
 >>> import sys, wts
->>> from wts.engines import Engine, Limit
+>>> from wts.protocol import Engine, Limit
 >>> with Engine.popen([sys.executable, "-m", "wts", "engine", "--agent", "random"]) as engine:
 ...     result = engine.play(wts.Game(), "black", Limit(movetime=0.1))
 ...     engine.name, result.square in range(81)
@@ -10,7 +10,7 @@
 Everything the engine says is checked (:mod:`.protocol`); the client enforces
 every time limit itself, with a margin (``overhead``): an engine that is late,
 crashes, says something malformed or names a square it may not play raises an
-:class:`~wts.engines.errors.EngineError` with the reason, and the engine's
+:class:`~wts.protocol.errors.EngineError` with the reason, and the engine's
 process group is killed, as it is on Ctrl-C, on :meth:`Engine.close` and when
 the object is garbage collected. The engine's standard error is kept, the
 last ``stderr_limit`` characters of it, for the report (:attr:`Engine.stderr`).
@@ -41,17 +41,17 @@ from wts.engine.base import GameBase
 from wts.engine.events import TurnResult
 from wts.engine.pieces import Color
 from wts.engine.squares import SQUARE_NAMES, Square
-from wts.engines import pipes, protocol
-from wts.engines.errors import (
+from wts.errors import ParameterError, ParameterTypeError
+from wts.protocol import lines, pipes
+from wts.protocol.errors import (
     EngineError,
     EngineIllegalMoveError,
     EngineProtocolError,
     EngineTerminatedError,
     EngineTimeoutError,
 )
-from wts.engines.pipes import kill_all_engines
-from wts.engines.protocol import Info, Limit, Option
-from wts.errors import ParameterError, ParameterTypeError
+from wts.protocol.lines import Info, Limit, Option
+from wts.protocol.pipes import kill_all_engines
 
 __all__ = ["Engine", "AsyncEngine", "PlayResult", "split_command", "kill_all_engines",
            "STDERR_LIMIT"]
@@ -187,31 +187,31 @@ class Engine:
         return engine
 
     def _handshake(self) -> None:
-        self._send(f"{protocol.PROTOCOL_NAME} {protocol.PROTOCOL_VERSION}")
+        self._send(f"{lines.PROTOCOL_NAME} {lines.PROTOCOL_VERSION}")
         deadline = time.monotonic() + self.timeout
         features: set[str] = set()
         while True:
             line = self._expect(deadline, "the handshake")
-            if isinstance(line, protocol.Ready):
+            if isinstance(line, lines.Ready):
                 break
-            if isinstance(line, protocol.Id):
+            if isinstance(line, lines.Id):
                 if line.key == "name":
                     self.name = line.value
                 else:
                     self.author = line.value
-            elif isinstance(line, protocol.Version):
+            elif isinstance(line, lines.Version):
                 self.version = line.version
-            elif isinstance(line, protocol.OptionLine):
+            elif isinstance(line, lines.OptionLine):
                 self.options[line.option.name] = line.option
-            elif isinstance(line, protocol.Feature):
+            elif isinstance(line, lines.Feature):
                 features.add(line.name)
             else:
                 raise self._fail(EngineProtocolError(
                     f"unexpected answer during the handshake: {line}"))
-        if self.version != protocol.PROTOCOL_VERSION:
+        if self.version != lines.PROTOCOL_VERSION:
             raise self._fail(EngineProtocolError(
                 f"the engine speaks protocol version {self.version or '(none given)'}; "
-                f"this client speaks {protocol.PROTOCOL_VERSION}"))
+                f"this client speaks {lines.PROTOCOL_VERSION}"))
         self.features = frozenset(features)
 
     def quit(self) -> None:
@@ -257,7 +257,7 @@ class Engine:
 
     def __repr__(self) -> str:
         name = self.name or shlex.join(self.args)
-        return f"<wts.engines.Engine {name!r} pid={self._process.pid}>"
+        return f"<wts.protocol.Engine {name!r} pid={self._process.pid}>"
 
     # --- lines ------------------------------------------------------------------------
 
@@ -309,16 +309,16 @@ class Engine:
             if line.strip():
                 return line
 
-    def _next(self, deadline: float | None, what: str) -> protocol.EngineLine | None:
+    def _next(self, deadline: float | None, what: str) -> lines.EngineLine | None:
         """The next line parsed, or None once ``deadline`` passed."""
         line = self._readline(deadline, what)
         if line is None:
             return None
         try:
-            parsed = protocol.parse_engine_line(line)
+            parsed = lines.parse_engine_line(line)
         except EngineProtocolError as exc:
             raise self._fail(EngineProtocolError(f"during {what}: {exc}")) from None
-        if isinstance(parsed, protocol.EngineErrorLine):
+        if isinstance(parsed, lines.EngineErrorLine):
             earlier = ", ".join(dict.fromkeys(self._unanswered))
             raise self._fail(EngineProtocolError(
                 f"the engine answered {what} with an error: {parsed.text}" if not earlier else
@@ -339,13 +339,13 @@ class Engine:
                 raise self._fail(EngineTimeoutError(
                     f"no readyok in time to the isready sent before {what}"))
             try:
-                parsed = protocol.parse_engine_line(line)
+                parsed = lines.parse_engine_line(line)
             except EngineProtocolError as exc:
                 raise self._fail(EngineProtocolError(f"before {what}: {exc}")) from None
-            if isinstance(parsed, protocol.ReadyOk):
+            if isinstance(parsed, lines.ReadyOk):
                 self._unanswered.clear()
                 return
-            if isinstance(parsed, protocol.EngineErrorLine):
+            if isinstance(parsed, lines.EngineErrorLine):
                 earlier = ", ".join(dict.fromkeys(self._unanswered)) or "an earlier command"
                 raise self._fail(EngineProtocolError(
                     f"the engine answered an earlier command ({earlier}) with an error, "
@@ -353,7 +353,7 @@ class Engine:
             raise self._fail(EngineProtocolError(
                 f"before {what} was sent, the engine said something unasked: {line[:200]!r}"))
 
-    def _expect(self, deadline: float | None, what: str) -> protocol.EngineLine:
+    def _expect(self, deadline: float | None, what: str) -> lines.EngineLine:
         parsed = self._next(deadline, what)
         if parsed is None:
             raise self._fail(EngineTimeoutError(f"no answer to {what} in time"))
@@ -367,10 +367,10 @@ class Engine:
         deadline = time.monotonic() + self.timeout
         while True:
             line = self._expect(deadline, "isready")
-            if isinstance(line, protocol.ReadyOk):
+            if isinstance(line, lines.ReadyOk):
                 self._unanswered.clear()
                 return
-            if not isinstance(line, protocol.Info):
+            if not isinstance(line, lines.Info):
                 raise self._fail(EngineProtocolError(f"expected readyok, got {line}"))
 
     def configure(self, options: Mapping[str, object]) -> None:
@@ -402,7 +402,7 @@ class Engine:
         else:
             self.new_game()
         self._sent = (root, history)
-        return protocol.format_position(game.fen(), tuple((t.black_move, t.white_move)
+        return lines.format_position(game.fen(), tuple((t.black_move, t.white_move)
                                                          for t in moves))
 
     def _deadline(self, color: str, limit: Limit) -> float | None:
@@ -424,7 +424,7 @@ class Engine:
         ``infinite`` search). The square is checked: one ``color`` may not play
         raises :class:`EngineIllegalMoveError`. Any failure kills the engine."""
         name = color.value if isinstance(color, Color) else str(color).strip().lower()
-        if name not in protocol.COLORS:
+        if name not in lines.COLORS:
             raise ParameterError(f"expected a colour (wts.Color, 'black' or 'white'), "
                                  f"got {color!r}")
         if game.is_over():
@@ -439,7 +439,7 @@ class Engine:
             self._send(position)
             self._sync(what)
             started = time.monotonic()
-            self._send(protocol.format_go(name, limit))
+            self._send(lines.format_go(name, limit))
             allowed = self._deadline(name, limit)
             deadline = None if allowed is None else started + allowed
             while True:
@@ -465,7 +465,7 @@ class Engine:
                     if info is not None:
                         info(line)
                     continue
-                if not isinstance(line, protocol.Move):
+                if not isinstance(line, lines.Move):
                     raise self._fail(EngineProtocolError(f"expected info or move after go, "
                                                          f"got {line}"))
                 self._unanswered.clear()
@@ -482,7 +482,7 @@ class Engine:
 
     # --- the rules part ---------------------------------------------------------------
 
-    def _rules(self, line: str) -> protocol.EngineLine:
+    def _rules(self, line: str) -> lines.EngineLine:
         if "rules" not in self.features:
             raise ParameterError("the engine does not declare 'feature rules': it answers no "
                                  "rules requests")
@@ -492,26 +492,26 @@ class Engine:
         except EngineError as exc:
             # an engine may fail only after many requests: name the one that failed
             raise type(exc)(f"{exc} (the request: {line})") from None
-        if not isinstance(answer, (protocol.RulesStatus, protocol.RulesResult,
-                                   protocol.RulesIllegal)):
+        if not isinstance(answer, (lines.RulesStatus, lines.RulesResult,
+                                   lines.RulesIllegal)):
             raise self._fail(EngineProtocolError(f"expected a rules answer to {line!r}, "
                                                  f"got {answer}"))
         self._unanswered.clear()
         return answer
 
-    def rules_status(self, fen: str) -> protocol.RulesStatus:
+    def rules_status(self, fen: str) -> lines.RulesStatus:
         """The status and winning counts the engine reads off position ``fen``."""
         answer = self._rules(f"rules status {fen}")
-        if not isinstance(answer, protocol.RulesStatus):
+        if not isinstance(answer, lines.RulesStatus):
             raise self._fail(EngineProtocolError(f"expected rules status, got {answer}"))
         return answer
 
     def rules_play(self, fen: str, black: Square, white: Square
-                   ) -> protocol.RulesResult | protocol.RulesIllegal:
+                   ) -> lines.RulesResult | lines.RulesIllegal:
         """The turn ``black``, ``white`` played from position ``fen``, as the engine
         resolves it: the result, or which move it refuses."""
         answer = self._rules(f"rules play {fen} {SQUARE_NAMES[black]} {SQUARE_NAMES[white]}")
-        if not isinstance(answer, (protocol.RulesResult, protocol.RulesIllegal)):
+        if not isinstance(answer, (lines.RulesResult, lines.RulesIllegal)):
             raise self._fail(EngineProtocolError(f"expected rules result or rules illegal, "
                                                  f"got {answer}"))
         return answer
@@ -571,12 +571,12 @@ class AsyncEngine:
         """:meth:`Engine.new_game`, awaited."""
         await self._call(self.engine.new_game)
 
-    async def rules_status(self, fen: str) -> protocol.RulesStatus:
+    async def rules_status(self, fen: str) -> lines.RulesStatus:
         """:meth:`Engine.rules_status`, awaited."""
         return await self._call(lambda: self.engine.rules_status(fen))
 
     async def rules_play(self, fen: str, black: Square, white: Square
-                         ) -> protocol.RulesResult | protocol.RulesIllegal:
+                         ) -> lines.RulesResult | lines.RulesIllegal:
         """:meth:`Engine.rules_play`, awaited."""
         return await self._call(lambda: self.engine.rules_play(fen, black, white))
 

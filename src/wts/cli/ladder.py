@@ -8,7 +8,7 @@ import argparse
 import sys
 from typing import TextIO
 
-from wts.interfaces import arguments
+from wts.cli import arguments
 from wts.players import ladder
 from wts.players.agents import LEVELS
 from wts.players.tournament import _label

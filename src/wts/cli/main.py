@@ -1,6 +1,6 @@
 """The ``wts`` command line: ``wts simulate``, ``demo``, ``bench``, ``fuzz``,
 ``play``, ``replay``, ``tournament``, ``ladder``, ``selfplay``, ``fit-prior``,
-``engine`` and ``engine-check`` (:mod:`wts.interfaces.engines_cli`), and ``serve``.
+``engine`` and ``engine-check`` (:mod:`wts.cli.engine`), and ``serve``.
 
 ``main(argv)`` returns the exit status instead of raising ``SystemExit``:
 0 on success, 1 when the fuzzer finds a mismatch, 2 on bad arguments (with
@@ -21,10 +21,14 @@ from typing import TextIO
 
 import wts
 from wts._interrupts import report_interrupt
+from wts.cli import arguments
+from wts.cli import engine as engines_cli
+from wts.cli import ladder as ladder_cli
+from wts.cli import play as terminal
+from wts.cli import tournament as tournament_cli
 from wts.devtools import fuzz
 from wts.errors import WtsError
 from wts.formats import text
-from wts.interfaces import arguments, engines_cli, ladder_cli, terminal, tournament_cli
 from wts.limits import MATCH_TURNS, MAX_THREADS
 
 
@@ -176,7 +180,7 @@ def run_fit_prior(args: argparse.Namespace, out: TextIO) -> int:
     from pathlib import Path
 
     from wts.players.prior import FEATURES, fit
-    from wts.scale.files import write_atomically
+    from wts.runtime.files import write_atomically
     from wts.scale.selfplay import load
 
     target = None if args.out is None else Path(args.out)
@@ -199,7 +203,7 @@ def run_fit_prior(args: argparse.Namespace, out: TextIO) -> int:
 def run_serve(args: argparse.Namespace) -> int:
     """Serve the web app until Ctrl-C."""
     try:
-        from wts.serve.server import run
+        from wts.serve.launch import run
     except ImportError as exc:
         raise ImportError(f"{exc.name or exc} is missing: wts serve needs the serve extra, "
                           "pip install 'wts[serve]'") from None
@@ -243,7 +247,7 @@ def run_fuzz_command(args: argparse.Namespace, out: TextIO) -> int:
     reference = wts.reference.Game
     candidate = args.candidate or wts.Game
     if args.against is not None:
-        from wts.engines.rules import rules_game_class
+        from wts.protocol.rules import rules_game_class
 
         candidate = rules_game_class(args.against)
         candidate.engine()  # a program that cannot start, or has no rules part, says so now

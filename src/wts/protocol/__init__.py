@@ -14,15 +14,15 @@ against this one:
 
 from __future__ import annotations
 
-from wts.engines.client import AsyncEngine, Engine, PlayResult
-from wts.engines.errors import (
+from wts.protocol.client import AsyncEngine, Engine, PlayResult
+from wts.protocol.errors import (
     EngineError,
     EngineIllegalMoveError,
     EngineProtocolError,
     EngineTerminatedError,
     EngineTimeoutError,
 )
-from wts.engines.protocol import Info, Limit, Option
+from wts.protocol.lines import Info, Limit, Option
 
 __all__ = [
     "Engine",

@@ -3,7 +3,7 @@
 ``play_in_terminal`` runs a game between humans at the keyboard and bots,
 printing the board and what happened after every turn; ``replay_record``
 prints (or draws) a saved game record turn by turn. The command line
-(:mod:`wts.interfaces.cli`) parses the arguments and calls these.
+(:mod:`wts.cli.main`) parses the arguments and calls these.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from types import TracebackType
 from typing import Any, Protocol, TextIO
 
 from wts._interrupts import EXIT_INTERRUPTED
+from wts.cli import arguments
 from wts.engine.base import GameBase
 from wts.engine.game import Game
 from wts.engine.pieces import Color, Piece, Status
@@ -28,7 +29,6 @@ from wts.engine.squares import SQUARE_NAMES, Square, to_square
 from wts.errors import ParameterError, SquareError
 from wts.formats import record as records
 from wts.formats import text
-from wts.interfaces import arguments
 from wts.params import check_float, check_seed
 from wts.players import agents
 

@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 
 from wts.engine.game import Game
 from wts.engine.pieces import Color
-from wts.engines.client import QUIT_GRACE, Engine, split_command
-from wts.engines.errors import EngineError, EngineTimeoutError
-from wts.engines.protocol import Limit
+from wts.protocol.client import QUIT_GRACE, Engine, split_command
+from wts.protocol.errors import EngineError, EngineTimeoutError
+from wts.protocol.lines import Limit
 
 __all__ = ["Check", "CheckReport", "check_engine", "MALFORMED"]
 
@@ -259,7 +259,7 @@ def _check_quit(run: _Run) -> Check:
 def _check_rules(run: _Run, games: int, seed: int) -> Check:
     from wts.devtools.fuzz import run_fuzz
     from wts.engine.reference import Game as Reference
-    from wts.engines.rules import rules_game_class
+    from wts.protocol.rules import rules_game_class
 
     candidate = rules_game_class(run.args)
     try:

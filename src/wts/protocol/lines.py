@@ -23,7 +23,7 @@ from wts.engine.events import Capture, Hatch
 from wts.engine.notation import parse_fen
 from wts.engine.pieces import Color, Status
 from wts.engine.squares import FILE_NAMES, RANK_NAMES, SQUARE_NAMES, Square
-from wts.engines.errors import EngineProtocolError
+from wts.protocol.errors import EngineProtocolError
 
 __all__ = [
     "PROTOCOL_NAME", "PROTOCOL_VERSION", "MAX_LINE", "OPTION_TYPES", "COLORS",

@@ -7,7 +7,7 @@ program starts in the worker, at the player's first move; it is ended when
 the game is (:meth:`EngineAgent.close`) or when the player is reset.
 
 >>> import sys, wts
->>> from wts.engines.player import EngineAgent
+>>> from wts.protocol.player import EngineAgent
 >>> bot = EngineAgent([sys.executable, "-m", "wts", "engine", "--agent", "greedy"], seed=1)
 >>> bot.select(wts.Game(), "black") in range(81)
 True
@@ -24,10 +24,10 @@ from collections.abc import Mapping, Sequence
 from wts.engine.base import GameBase
 from wts.engine.pieces import Color
 from wts.engine.squares import Square
-from wts.engines.client import Engine, split_command
-from wts.engines.protocol import Info, Limit
 from wts.errors import ParameterError
 from wts.players.registry import ENGINE_PREFIX, is_engine_spec
+from wts.protocol.client import Engine, split_command
+from wts.protocol.lines import Info, Limit
 
 __all__ = ["ENGINE_PREFIX", "DEFAULT_MOVETIME", "is_engine_spec", "engine_command",
            "EngineAgent"]
@@ -48,13 +48,13 @@ def engine_command(spec: str) -> list[str]:
 
 
 class EngineAgent:
-    """A player whose squares an engine program names (:class:`wts.engines.Engine`).
+    """A player whose squares an engine program names (:class:`wts.protocol.Engine`).
 
     ``limit`` is the search limit of every move (default: ``time_limit``
     seconds a move, else :data:`DEFAULT_MOVETIME`); ``options`` are set on
     the engine; ``seed``, when the engine declares a ``seed`` option, is given
     to it, so a match's games can be played again. Failures raise
-    :class:`wts.engines.EngineError`: a match counts them as forfeits.
+    :class:`wts.protocol.EngineError`: a match counts them as forfeits.
     """
 
     def __init__(self, command: str | Sequence[str], *, seed: int | None = None,

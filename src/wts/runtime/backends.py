@@ -142,7 +142,7 @@ def _start_worker(driver: int) -> None:
 def _end_worker(signum: int, frame: object) -> None:
     """A worker's SIGTERM: the engine programs it started die with it (their
     own sessions would outlive it), then it exits at once."""
-    client = sys.modules.get("wts.engines.client")  # loaded only if engines were run
+    client = sys.modules.get("wts.protocol.client")  # loaded only if engines were run
     if client is not None:
         client.kill_all_engines()
     os._exit(128 + signum)
