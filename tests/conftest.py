@@ -26,22 +26,22 @@ def Game(request: pytest.FixtureRequest) -> type:
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
+def finished_run(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
     """A finished self-play run (``runfolders.RUN``), played once per test module."""
     from runfolders import GAMES, RUN
 
     from wts.scale.selfplay import selfplay
 
-    out = tmp_path_factory.mktemp("reference") / "run"
+    out = tmp_path_factory.mktemp("finished") / "run"
     selfplay(out, GAMES, **RUN)
     return out
 
 
 @pytest.fixture
-def run(reference: pathlib.Path, tmp_path: pathlib.Path) -> pathlib.Path:
-    """A copy of the ``reference`` run that a test may damage."""
+def run(finished_run: pathlib.Path, tmp_path: pathlib.Path) -> pathlib.Path:
+    """A copy of the ``finished_run`` that a test may damage."""
     out = tmp_path / "run"
-    shutil.copytree(reference, out)
+    shutil.copytree(finished_run, out)
     return out
 
 

@@ -1,6 +1,6 @@
 """What the run folder tests (tests/test_runfolder_*.py) share: the run they
 play, its digest, manifest and shard edits, and the command line they check.
-The ``reference`` run and the ``run`` copy of it are fixtures of conftest.py."""
+The ``finished_run`` and the ``run`` copy of it are fixtures of conftest.py."""
 
 from __future__ import annotations
 

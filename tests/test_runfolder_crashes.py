@@ -16,7 +16,7 @@ k-th, for every k:
   rename loses a shard's bytes while the manifest that lists it survives.
 
 Then the same run is resumed with the real disk, and every file must be the
-reference run's, byte for byte, with no temporary file left.
+uninterrupted run's, byte for byte, with no temporary file left.
 """
 
 from __future__ import annotations
@@ -193,9 +193,9 @@ class PowerCutDisk(StoppingDisk):
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[pathlib.Path, int]:
+def counted_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[pathlib.Path, int]:
     """The run never stopped, and how many calls it makes."""
-    out = tmp_path_factory.mktemp("reference") / "run"
+    out = tmp_path_factory.mktemp("counted") / "run"
     counting = CountingDisk()
     original, files.disk = files.disk, counting
     try:
@@ -227,16 +227,16 @@ def _stopped_and_resumed(out: pathlib.Path, disk: StoppingDisk) -> None:
         f"yet {report.played} of {GAMES} were played again")
 
 
-def test_the_harness_stops_the_run_everywhere(reference: tuple[pathlib.Path, int]) -> None:
+def test_the_harness_stops_the_run_everywhere(counted_run: tuple[pathlib.Path, int]) -> None:
     # 2 shards of 2 files and 3 manifests, each open, write, fsync, close,
     # rename and folder fsync; the folders made and opened; the lock.
-    assert reference[1] >= 45
+    assert counted_run[1] >= 45
 
 
 def test_a_run_killed_at_any_call_resumes_to_the_same_bytes(
-        reference: tuple[pathlib.Path, int], tmp_path: pathlib.Path) -> None:
-    expected = digest(reference[0])
-    for at in range(1, reference[1] + 1):
+        counted_run: tuple[pathlib.Path, int], tmp_path: pathlib.Path) -> None:
+    expected = digest(counted_run[0])
+    for at in range(1, counted_run[1] + 1):
         out = tmp_path / f"killed-{at}"
         _stopped_and_resumed(out, StoppingDisk(at))
         assert digest(out) == expected, f"killed at call {at}"
@@ -244,9 +244,9 @@ def test_a_run_killed_at_any_call_resumes_to_the_same_bytes(
 
 
 def test_a_run_whose_power_is_cut_at_any_call_resumes_to_the_same_bytes(
-        reference: tuple[pathlib.Path, int], tmp_path: pathlib.Path) -> None:
-    expected = digest(reference[0])
-    for at in range(1, reference[1] + 1):
+        counted_run: tuple[pathlib.Path, int], tmp_path: pathlib.Path) -> None:
+    expected = digest(counted_run[0])
+    for at in range(1, counted_run[1] + 1):
         out = tmp_path / f"power-{at}"
         disk = PowerCutDisk(at, out)
         _stopped_and_resumed(out, disk)
@@ -264,11 +264,11 @@ class UnflushedDisk(PowerCutDisk):
 
 
 def test_the_power_cut_model_catches_a_rename_without_fsync(
-        reference: tuple[pathlib.Path, int], tmp_path: pathlib.Path) -> None:
+        counted_run: tuple[pathlib.Path, int], tmp_path: pathlib.Path) -> None:
     """The harness is not blind: were files renamed unflushed, some cut point
     would leave the manifest, or a shard it lists, empty."""
     damaged = 0
-    for at in range(1, reference[1] + 1):
+    for at in range(1, counted_run[1] + 1):
         out = tmp_path / f"unflushed-{at}"
         disk = UnflushedDisk(at, out)
         original, files.disk = files.disk, disk

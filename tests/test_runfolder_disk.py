@@ -56,7 +56,7 @@ def test_a_link_at_a_temporary_name_is_never_written_through(
 @pytest.mark.parametrize("planted", ["games", "examples", ".lock", "manifest.json",
                                      "games/shard-00000.parquet"])
 def test_a_link_in_the_run_folder_is_never_followed(
-        tmp_path: pathlib.Path, reference: pathlib.Path, planted: str) -> None:
+        tmp_path: pathlib.Path, finished_run: pathlib.Path, planted: str) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     victim = elsewhere / "victim"
@@ -73,7 +73,7 @@ def test_a_link_in_the_run_folder_is_never_followed(
         assert "symbolic link" in str(exc) or "not a" in str(exc)
     else:  # a link at a shard's final name is replaced by the shard, not followed
         assert planted == "games/shard-00000.parquet"
-        assert digest(out) == digest(reference)
+        assert digest(out) == digest(finished_run)
     assert sorted(os.listdir(elsewhere)) == ["victim"]
     assert victim.read_text() == "precious"
 
@@ -98,14 +98,14 @@ def test_a_fifo_manifest_is_refused_without_blocking(tmp_path: pathlib.Path, cal
 
 
 def test_a_listed_shard_replaced_by_a_folder_is_played_again(
-        run: pathlib.Path, reference: pathlib.Path) -> None:
+        run: pathlib.Path, finished_run: pathlib.Path) -> None:
     path = run / "games" / "shard-00001.parquet"
     path.unlink()
     path.mkdir()
     with pytest.raises(RunFolderError, match="not a regular file"):
         load(run)
     path.rmdir()  # a folder is not removed for the user
-    resumes_to_the_reference(run, reference)
+    resumes_to_the_reference(run, finished_run)
 
 
 # --- 4. Durability: flushed before renamed, the folder after -------------------------
@@ -156,7 +156,7 @@ def test_every_file_is_flushed_before_its_rename_and_its_folder_after(
 
 
 def test_only_its_own_leftovers_are_removed(
-        run: pathlib.Path, reference: pathlib.Path) -> None:
+        run: pathlib.Path, finished_run: pathlib.Path) -> None:
     theirs = [".notes.tmp", ".manifest.json.1234.tmp", "games/.data.tmp",
               ".manifest.json.0123456789ABCDEF.tmp"]
     ours = [".manifest.json.0123456789abcdef.tmp",
@@ -188,7 +188,7 @@ class FailingDisk(files.Disk):
 @pytest.mark.parametrize("error", [errno.ENOSPC, errno.EROFS, errno.EIO])
 @pytest.mark.parametrize("at", [1, 3, 6])
 def test_a_disk_fault_is_a_wts_error_and_the_run_resumes(
-        tmp_path: pathlib.Path, reference: pathlib.Path, monkeypatch: pytest.MonkeyPatch,
+        tmp_path: pathlib.Path, finished_run: pathlib.Path, monkeypatch: pytest.MonkeyPatch,
         error: int, at: int) -> None:
     monkeypatch.setattr(files, "disk", FailingDisk(at, error))
     out = tmp_path / "run"
@@ -196,7 +196,7 @@ def test_a_disk_fault_is_a_wts_error_and_the_run_resumes(
         selfplay(out, GAMES, **RUN)
     monkeypatch.setattr(files, "disk", files.Disk())
     assert not list(out.rglob("*.tmp"))
-    resumes_to_the_reference(out, reference)
+    resumes_to_the_reference(out, finished_run)
 
 
 @posix_only
@@ -206,7 +206,7 @@ def test_a_disk_fault_is_a_wts_error_and_the_run_resumes(
     ("manifest.json is a folder", "not a regular file"),
 ])
 def test_an_odd_run_folder_is_one_line_from_the_command(
-        tmp_path: pathlib.Path, reference: pathlib.Path, odd: str, match: str) -> None:
+        tmp_path: pathlib.Path, finished_run: pathlib.Path, odd: str, match: str) -> None:
     out = tmp_path / "run"
     out.mkdir()
     name = odd.split()[0]
@@ -216,7 +216,7 @@ def test_an_odd_run_folder_is_one_line_from_the_command(
         (out / name).write_text("")
     one_line_error(selfplay_cli(out), match)
     (out / name).rmdir() if (out / name).is_dir() else (out / name).unlink()
-    resumes_to_the_reference(out, reference)
+    resumes_to_the_reference(out, finished_run)
 
 
 @posix_only

@@ -35,7 +35,7 @@ def _fail_game_3_once(flag: pathlib.Path) -> Any:
 
 
 def test_a_skipped_game_is_played_when_the_run_resumes(
-        tmp_path: pathlib.Path, reference: pathlib.Path,
+        tmp_path: pathlib.Path, finished_run: pathlib.Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(selfplay_module, "_play_game", _fail_game_3_once(tmp_path / "flag"))
     out = tmp_path / "run"
@@ -45,7 +45,7 @@ def test_a_skipped_game_is_played_when_the_run_resumes(
     report = selfplay(out, GAMES, on_error="stop", **RUN)  # stop: nothing fails now
     assert report.played == 2 and not report.failures
     assert manifest_of(out)["complete"] is True
-    assert digest(out) == digest(reference)
+    assert digest(out) == digest(finished_run)
 
 
 def test_a_game_that_fails_again_on_resume_stops_a_stop_run(
@@ -66,7 +66,7 @@ def test_a_game_that_fails_again_on_resume_stops_a_stop_run(
                                    OSError(errno.ENOSPC, "No space left on device")])
 @pytest.mark.parametrize("on_error", ["stop", "skip"])
 def test_an_error_of_the_machine_stops_the_run_and_fails_no_game(
-        tmp_path: pathlib.Path, reference: pathlib.Path, monkeypatch: pytest.MonkeyPatch,
+        tmp_path: pathlib.Path, finished_run: pathlib.Path, monkeypatch: pytest.MonkeyPatch,
         error: BaseException, on_error: str) -> None:
     def play(spec: str, index: int, seeds: tuple[int, int], max_turns: int) -> Any:
         if index == 3:
@@ -79,7 +79,7 @@ def test_an_error_of_the_machine_stops_the_run_and_fails_no_game(
         selfplay(out, GAMES, on_error=on_error, **RUN)
     assert sorted(manifest_of(out)["shards"]) == ["0"]
     monkeypatch.setattr(selfplay_module, "_play_game", _real_play_game)
-    resumes_to_the_reference(out, reference)
+    resumes_to_the_reference(out, finished_run)
 
 
 # --- 10, 11. Memory bounded by what is asked -----------------------------------------

@@ -89,7 +89,7 @@ def test_duplicate_keys_never_alias_a_shard(run: pathlib.Path) -> None:
 
 
 def test_a_run_of_another_version_resumes_only_when_allowed(
-        run: pathlib.Path, reference: pathlib.Path) -> None:
+        run: pathlib.Path, finished_run: pathlib.Path) -> None:
     manifest = manifest_of(run)
     del manifest["shards"]["2"]
     for entry in manifest["shards"].values():
@@ -103,8 +103,8 @@ def test_a_run_of_another_version_resumes_only_when_allowed(
     assert versions == {"0": "0.0.9", "1": "0.0.9", "2": wts.__version__}
 
 
-def test_each_shard_records_the_versions_that_played_it(reference: pathlib.Path) -> None:
-    for entry in manifest_of(reference)["shards"].values():
+def test_each_shard_records_the_versions_that_played_it(finished_run: pathlib.Path) -> None:
+    for entry in manifest_of(finished_run)["shards"].values():
         assert entry["versions"] == {"wts": wts.__version__}
 
 

@@ -79,7 +79,7 @@ def test_a_shard_with_an_extension_type_column_is_refused(
 @pytest.mark.parametrize("damage", ["flipped byte", "cut short", "empty", "deleted"])
 @pytest.mark.parametrize("folder", ["games", "examples"])
 def test_a_damaged_listed_shard_is_refused_then_played_again(
-        run: pathlib.Path, reference: pathlib.Path, damage: str, folder: str) -> None:
+        run: pathlib.Path, finished_run: pathlib.Path, damage: str, folder: str) -> None:
     path = run / folder / "shard-00001.parquet"
     data = bytearray(path.read_bytes())
     if damage == "flipped byte":
@@ -93,7 +93,7 @@ def test_a_damaged_listed_shard_is_refused_then_played_again(
         path.unlink()
     with pytest.raises(RunFolderError, match="shard 1 is listed but cannot be read"):
         load(run)
-    resumes_to_the_reference(run, reference)
+    resumes_to_the_reference(run, finished_run)
 
 
 # --- 10, 11. Memory bounded by what is asked -----------------------------------------
@@ -126,7 +126,7 @@ def test_a_shard_claiming_more_rows_than_listed_is_refused_before_reading(
 
 @pytest.mark.parametrize("change", ["missing column", "wrong width", "wrong type"])
 def test_a_shard_of_another_shape_is_refused_by_name(
-        run: pathlib.Path, reference: pathlib.Path, change: str) -> None:
+        run: pathlib.Path, finished_run: pathlib.Path, change: str) -> None:
     table = pq.read_table(run / "examples" / "shard-00000.parquet")
     if change == "missing column":
         table = table.drop_columns(["policy"])
@@ -142,7 +142,7 @@ def test_a_shard_of_another_shape_is_refused_by_name(
     result = selfplay_cli(run)  # checked on resume too, and played again
     assert result.returncode == 0 and "Traceback" not in result.stderr, result
     assert "played again shard 0: " in result.stdout and "columns" in result.stdout
-    assert digest(run) == digest(reference)
+    assert digest(run) == digest(finished_run)
 
 
 def test_load_holds_its_result_and_one_shard(tmp_path: pathlib.Path) -> None:
@@ -162,10 +162,10 @@ def test_load_holds_its_result_and_one_shard(tmp_path: pathlib.Path) -> None:
     assert peak < 1.3 * result + (256 << 10), f"peak {peak:,} for a result of {result:,}"
 
 
-def test_iter_shards_gives_load_shard_by_shard(reference: pathlib.Path) -> None:
+def test_iter_shards_gives_load_shard_by_shard(finished_run: pathlib.Path) -> None:
     for symmetries in (False, True):
-        whole = load(reference, symmetries=symmetries)
-        parts = list(iter_shards(reference, symmetries=symmetries))
+        whole = load(finished_run, symmetries=symmetries)
+        parts = list(iter_shards(finished_run, symmetries=symmetries))
         assert len(parts) == 3
         assert sum(len(p) for p in parts) == len(whole)
         assert [r for p in parts for r in p.records] == whole.records
@@ -173,13 +173,13 @@ def test_iter_shards_gives_load_shard_by_shard(reference: pathlib.Path) -> None:
             for name in ("game", "observation", "policy", "move", "outcome"):
                 assert np.array_equal(np.concatenate([getattr(p, name) for p in parts]),
                                       getattr(whole, name))
-    rows = len(load(reference))
-    augmented = load(reference, symmetries=True)
+    rows = len(load(finished_run))
+    augmented = load(finished_run, symmetries=True)
     assert np.array_equal(augmented.symmetry, np.repeat(np.arange(8), rows))
 
 
-def test_the_data_repr_is_a_summary(reference: pathlib.Path) -> None:
-    data = load(reference)
+def test_the_data_repr_is_a_summary(finished_run: pathlib.Path) -> None:
+    data = load(finished_run)
     assert repr(data) == f"<SelfplayData: {len(data):,} examples from 5 games of 'random'>"
 
 
@@ -241,7 +241,7 @@ def test_a_shard_whose_values_are_not_its_games_is_refused(
 
 
 def test_a_column_name_with_control_characters_stays_one_line(
-        run: pathlib.Path, reference: pathlib.Path) -> None:
+        run: pathlib.Path, finished_run: pathlib.Path) -> None:
     table = pq.read_table(run / "examples" / "shard-00000.parquet")
     table = table.rename_columns(["move\x1b[2J\nfake line\r", *table.column_names[1:]])
     replace_shard_file(run, "examples", 0, table_bytes(table))
@@ -250,4 +250,4 @@ def test_a_column_name_with_control_characters_stays_one_line(
     assert len(result.stderr.strip().splitlines()) == 1 and "\\x1b[2J\\n" in result.stderr
     result = selfplay_cli(run)
     assert "\x1b" not in result.stdout and "played again shard 0: " in result.stdout
-    assert digest(run) == digest(reference)
+    assert digest(run) == digest(finished_run)

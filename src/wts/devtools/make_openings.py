@@ -27,8 +27,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     suite = generate(args.count, args.seed, args.turns, args.playouts, args.band)
     print("# Balanced openings for `wts tournament --sprt` (one position string a line).")
-    print(f"# Made by: python -m wts.devtools.make_openings --count {args.count} --seed {args.seed} "
-          f"--turns {args.turns} --playouts {args.playouts} --band {args.band:g}")
+    print(f"# Made by: python -m wts.devtools.make_openings --count {args.count} "
+          f"--seed {args.seed} --turns {args.turns} --playouts {args.playouts} "
+          f"--band {args.band:g}")
     print(f"# {args.turns} turns of random squares from the empty board, kept if the game goes "
           f"on and a {args.playouts}-playout MCTS")
     print(f"# gives black a value within {args.band:g} of 0.5. SHA-256 of the suite: "
