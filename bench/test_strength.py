@@ -52,8 +52,9 @@ import pytest
 
 import wts
 from wts.cli.ladder import _anchors, _levels
-from wts.players.agents import LEVELS, GreedyAgent, MCTSAgent, RandomAgent
+from wts.players.agents import GreedyAgent, MCTSAgent, RandomAgent
 from wts.players.ladder import format_ladder, run_ladder
+from wts.players.specs import LEVELS
 from wts.players.tournament import elo_difference, format_result, play_match
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "tests"))

@@ -17,21 +17,20 @@ import pytest
 
 import wts
 import wts.engine.reference
+from wts._seeds import derive
 from wts.cli import main as cli
 from wts.players._greedy import evaluate_position, greedy_move, winning_squares
 from wts.players._search import Search
 from wts.players.agents import (
-    AGENT_NAMES,
-    LEVELS,
     Agent,
     GreedyAgent,
     MCTSAgent,
     RandomAgent,
     make_agent,
-    parse_agent_spec,
     ucb_exploration,
 )
-from wts.players.tournament import elo_difference, game_seed, play_match, play_match_game
+from wts.players.specs import AGENT_NAMES, LEVELS, AgentSpec
+from wts.players.tournament import elo_difference, play_match, play_match_game
 
 # Black has four in a row on rank 2 with both ends open: A2 or F2 wins.
 OPEN_FOUR = dict(black=["B2", "C2", "D2", "E2"], white=["A9", "I9", "E7"])
@@ -156,7 +155,7 @@ def test_the_ucb_constant_grows_with_the_playout_budget() -> None:
     assert MCTSAgent(level=5, exploration=0.1).exploration == 0.1  # given, kept
     # A timed search takes its level's constant; other policies keep their gamma.
     assert MCTSAgent(level=3, time_limit=0.1).exploration == pytest.approx(0.4)
-    assert MCTSAgent(policy="rm").exploration is None
+    assert MCTSAgent(policy="rm").exploration == 0.2  # gamma, whatever the playouts
     agent = make_agent("mcts:3,exploration=0.3", seed=1)
     assert isinstance(agent, MCTSAgent) and agent.exploration == 0.3
     with pytest.raises(wts.ParameterError, match="playouts"):
@@ -170,21 +169,21 @@ def test_levels_and_agent_specs() -> None:
     assert all(LEVELS[k] < LEVELS[k + 1] for k in range(1, 5))
     assert MCTSAgent().playouts == LEVELS[3]
     assert AGENT_NAMES == ("random", "greedy", "mcts", "openspiel-mcts")
-    assert parse_agent_spec("mcts:2") == ("mcts", 2)
-    assert parse_agent_spec(" Greedy ") == ("greedy", None)
+    assert AgentSpec.parse("mcts:2") == AgentSpec("mcts", 2)
+    assert AgentSpec.parse(" Greedy ") == AgentSpec("greedy")
     assert isinstance(make_agent("random", seed=1), RandomAgent)
     assert isinstance(make_agent("greedy", seed=1), GreedyAgent)
     assert make_agent("mcts", seed=1).level == 3
     assert make_agent("mcts", level=4).level == 4
     assert make_agent("mcts:2", level=4).level == 2  # the spec's own level wins
     assert make_agent("mcts", time_limit=0.5).time_limit == 0.5
-    assert parse_agent_spec(" OpenSpiel-MCTS:200 ") == ("openspiel-mcts", 200)
-    assert parse_agent_spec("openspiel-mcts") == ("openspiel-mcts", None)
+    assert AgentSpec.parse(" OpenSpiel-MCTS:200 ") == AgentSpec("openspiel-mcts", 200)
+    assert AgentSpec.parse("openspiel-mcts") == AgentSpec("openspiel-mcts")
     for bad in ("minimax", "mcts:0", "mcts:6", "mcts:x", "greedy:2", "", "openspiel-mcts:0",
                 "openspiel-mcts:x", "openspiel-mcts:-5", "openspiel-mcts:1000001",
                 "openspiel-mcts:٣"):
         with pytest.raises(ValueError):
-            parse_agent_spec(bad)
+            AgentSpec.parse(bad)
 
 
 # -- what the agents see -------------------------------------------------------------
@@ -479,7 +478,7 @@ def test_match_colours_seeds_and_counts() -> None:
     assert result.wins_as(0, wts.Color.BLACK) + result.wins_as(0, wts.Color.WHITE) == result.a_wins
     again = play_match("greedy", "random", 6, seed=3, jobs=2)
     assert [r.moves for r in again.records] == [r.moves for r in result.records]
-    assert game_seed(3, 0, 0) != game_seed(3, 0, 1) != game_seed(3, 1, 0)
+    assert derive(3, 0, 0) != derive(3, 0, 1) != derive(3, 1, 0)
 
 
 def test_match_records_are_the_games_played() -> None:

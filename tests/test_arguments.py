@@ -8,8 +8,9 @@ import math
 import pytest
 
 from wts.cli import arguments
-from wts.params import MAX_THREADS, SEED_MAX
+from wts.limits import MAX_THREADS, SEED_MAX
 from wts.players.agents import MAX_TIME_LIMIT
+from wts.players.specs import AgentSpec
 
 
 @pytest.mark.parametrize(("convert", "text", "value"), [
@@ -24,7 +25,7 @@ from wts.players.agents import MAX_TIME_LIMIT
     (arguments.game_count(1), "1,000", 1000),
     (arguments.time_limit, "0.5", 0.5),
     (arguments.time_limit, str(MAX_TIME_LIMIT), MAX_TIME_LIMIT),
-    (arguments.agent_spec, " MCTS:2 ", "mcts:2"),
+    (arguments.agent_spec, " MCTS:2 ", AgentSpec("mcts", 2)),
 ])
 def test_good_values_are_taken(convert, text: str, value: object) -> None:
     assert convert(text) == value

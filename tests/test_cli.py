@@ -12,7 +12,7 @@ import pytest
 import wts
 import wts.engine.reference
 from wts.cli import main as cli
-from wts.formats import text
+from wts.engine import text
 
 SRC_DIR = os.path.dirname(os.path.dirname(os.path.abspath(wts.__file__)))
 TESTS_DIR = os.path.dirname(os.path.abspath(__file__))

@@ -20,8 +20,9 @@ from helpers import unix_c_compiler
 
 import wts
 from wts.cli import main as cli
-from wts.players.agents import make_agent, parse_agent_spec
+from wts.players.agents import make_agent
 from wts.players.ladder import run_ladder
+from wts.players.specs import AgentSpec
 from wts.players.tournament import format_result, play_match
 from wts.protocol import AsyncEngine, Engine, Limit
 from wts.protocol.client import STDERR_LIMIT
@@ -198,7 +199,7 @@ def test_a_program_that_cannot_start_says_so() -> None:
     with pytest.raises(EngineTerminatedError, match="cannot start"):
         Engine.popen(["/nonexistent/engine"])
     with pytest.raises(ValueError, match="no program"):
-        parse_agent_spec("engine:/nonexistent/engine --fast")
+        make_agent("engine:/nonexistent/engine --fast")
 
 
 def test_stderr_is_kept_but_bounded() -> None:
@@ -242,7 +243,7 @@ def spec(command: list[str] | str) -> str:
 
 def test_engine_specs_keep_their_command_and_take_no_options() -> None:
     text = spec([sys.executable, str(EXAMPLES / "tiny_random.py")]) + " --Flag,x=1"
-    assert parse_agent_spec(text) == ("engine", None)
+    assert AgentSpec.parse(text) == AgentSpec("engine", command=text[len("engine:"):])
     agent = make_agent(text, seed=3, time_limit=0.5)
     assert isinstance(agent, EngineAgent)
     assert agent.command[-1] == "--Flag,x=1" and agent.limit.movetime == 0.5

@@ -1,6 +1,7 @@
 """The stack of folders (docs/development.md, "The stack") and the public paths
-("Public paths"): imports go down, what a lower layer uses from above is handed
-down on ``import wts``, and every old name answers from ``wts._compat``."""
+("Public paths"): imports go down, even those only a type checker reads, no
+modules import each other in a circle, what the players make from above them
+is handed down on ``import wts``, and each public thing has one path."""
 
 from __future__ import annotations
 
@@ -8,17 +9,16 @@ import importlib
 import os
 import pathlib
 import pickle
+import re
 import shutil
 import subprocess
 import sys
-import warnings
 
 import pytest
 
 import wts
-from wts import _compat
 from wts.engine.notation import Position
-from wts.players import registry
+from wts.players import agents
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCE = pathlib.Path(wts.__file__).resolve().parent.parent
@@ -39,107 +39,138 @@ def test_every_import_goes_down_the_stack() -> None:
     assert "0 broken" in proc.stdout
 
 
-def test_import_wts_imports_no_layer_above_the_formats_but_the_registry() -> None:
+def _cycles(graph: object) -> list[list[str]]:
+    """The groups of modules that import each other in a circle (Tarjan's
+    strongly connected components of more than one module)."""
+    imported_by = graph.find_modules_directly_imported_by  # type: ignore[attr-defined]
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in imported_by(module):
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            group = []
+            while True:
+                other = stack.pop()
+                group.append(other)
+                if other == module:
+                    break
+            if len(group) > 1:
+                cycles.append(sorted(group))
+
+    for module in sorted(graph.modules):  # type: ignore[attr-defined]
+        if module not in index:
+            visit(module)
+    return cycles
+
+
+def test_no_modules_import_each_other_in_a_circle() -> None:
+    """Imports read by a type checker alone count: a circle of them is a
+    circle of knowledge all the same."""
+    grimp = pytest.importorskip("grimp")  # import-linter's graph, in the test extra
+    graph = grimp.build_graph("wts", exclude_type_checking_imports=False)
+    assert "wts.engine.base" in graph.modules
+    assert _cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_a_circle() -> None:
+    class Graph:
+        def __init__(self) -> None:
+            self.modules = {"a", "b", "c", "d"}
+            self.edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+
+        def find_modules_directly_imported_by(self, module: str) -> set[str]:
+            return self.edges[module]
+
+    assert _cycles(Graph()) == [["a", "b", "c"]]
+
+
+def test_import_wts_imports_no_layer_above_the_players() -> None:
     code = ("import sys, wts; print(' '.join(sorted(m for m in sys.modules if m.startswith("
-            "('wts.players.', 'wts.scale', 'wts.protocol', 'wts.cli', 'wts.adapters', "
-            "'wts.runtime', 'wts.serve', "
-            "'wts.devtools')))))")
+            "('wts.scale', 'wts.protocol', 'wts.cli', 'wts.adapters', 'wts.runtime', "
+            "'wts.serve', 'wts.devtools', 'wts.players.tournament', 'wts.players.pairs', "
+            "'wts.players.ladder')))))")
     env = dict(os.environ, PYTHONPATH=str(SOURCE))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True, timeout=120).stdout.split()
-    assert out == ["wts.players.registry"]
+    assert out == []
 
 
-def test_the_engine_draws_with_the_formats_it_is_handed() -> None:
-    from wts.engine.base import BOARD_DRAWINGS
-    from wts.formats import svg, text
+def test_the_engine_draws_itself_with_its_own_drawings() -> None:
+    from wts.engine import svg, text
 
     game = wts.Game.from_setup(black=["E5"], white=["A1"])
-    assert BOARD_DRAWINGS == {"svg": svg.board, "text": text.board}
     assert str(game) == text.board(game)
     assert game._repr_svg_() == svg.board(game)
+    assert wts.svg.board is svg.board
 
 
-def test_the_players_registry_holds_what_wts_hands_down() -> None:
-    for name in ("engine", "engine_command", "openspiel-mcts", "run_chunks", "check_backend",
-                 "write_atomically"):
-        assert callable(registry.provider(name))
-    with pytest.raises(wts.ParameterError, match="nothing provides 'nothing'"):
-        registry.provider("nothing")
-    from wts.protocol import EngineError
-
-    assert registry.forfeit_error() is EngineError
-    assert registry.check_backend("process", 2, None) == ("process", 2)
-
-
-def test_an_engine_spec_is_checked_through_the_registry() -> None:
-    from wts.players.agents import parse_agent_spec
-
+def test_import_wts_hands_the_players_their_makers() -> None:
+    assert set(agents._makers) == {"engine", "openspiel"}
     with pytest.raises(wts.ParameterError, match="no program"):
-        parse_agent_spec("engine:./no-such-program-here")
+        agents.make_agent("engine:./no-such-program-here")
 
 
-@pytest.mark.parametrize(("old", "home"), [(old, home) for old, (home, _) in
-                                           _compat.MOVED_MODULES.items()])
-def test_a_moved_module_answers_at_its_old_path_with_a_warning(
-        old: str, home: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    if old == "wts.players.openspiel_agent":
-        pytest.importorskip("pyspiel")
-    module = importlib.import_module(home)
-    monkeypatch.delitem(sys.modules, old, raising=False)
-    with pytest.warns(DeprecationWarning, match=f"{old} is now {home}; the old path goes in"):
-        again = importlib.import_module(old)
-    assert again is module and sys.modules[old] is module
-    assert module.__name__ == home and module.__spec__ is not None
-    assert module.__spec__.name == home
-
-
-def test_a_position_pickled_under_the_0_2_0_module_of_position_strings_loads() -> None:
-    """wts 0.2.0 kept position strings in wts.formats.notation: its pickles
-    load, with no warning; new ones name the public path, wts.notation."""
+def test_a_public_class_is_shown_and_pickled_by_its_public_path() -> None:
+    """A pickle names the public class and its own rebuilder, nothing of the
+    layers, so a module can move without an alias left behind."""
+    game = wts.Game()
+    game.play("E5", "D4")
     position = Position(black=(40,), white=(0,), eggs=(20,), turn=3)
-    data = pickle.dumps(position, protocol=0)
-    assert b"wts.notation" in data and b"wts.engine" not in data
-    old = data.replace(b"wts.notation", b"wts.formats.notation")
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert pickle.loads(old) == position
-
-
-def test_the_0_1_0_modules_answer_without_a_warning() -> None:
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        for old, home in _compat.PICKLED_MODULES.items():
-            assert importlib.import_module(old) is importlib.import_module(home)
-
-
-@pytest.mark.parametrize(("public", "home"), sorted(_compat.PUBLIC_MODULES.items()))
-def test_a_public_short_module_holds_its_home_s_names(public: str, home: str) -> None:
-    if public == "wts.openspiel":
-        pytest.importorskip("pyspiel")
-    if public == "wts.env":
-        pytest.importorskip("pettingzoo")
-    if public == "wts.vector_env":
-        pytest.importorskip("gymnasium")
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        short, code = importlib.import_module(public), importlib.import_module(home)
-    assert short is not code
-    assert set(code.__all__) <= set(short.__all__)
-    for name in short.__all__:
-        assert getattr(short, name) is getattr(code, name, getattr(short, name))
-
-
-def test_public_classes_are_pickled_by_their_public_path() -> None:
-    assert wts.Game.__module__ == "wts"
+    reference = wts.reference.Game.from_fen(game.fen())
+    for value, public in [(game, b"wts"), (reference, b"wts.reference"),
+                          (position, b"wts.notation"), (game.history[0], b"wts")]:
+        data = pickle.dumps(value)
+        named = set(re.findall(rb"wts[.\w]*", data))
+        assert named == {public} or named == {b"wts", public}, named
+        assert pickle.loads(data) == value
+    assert wts.Game.__module__ == "wts" and wts.Color.__module__ == "wts"
     assert wts.reference.Game.__module__ == "wts.reference"
-    assert b"wts.reference" in pickle.dumps(wts.reference.Game())
+    assert wts.record.GameRecord.__module__ == "wts.record"
 
 
-def test_the_tournament_command_keeps_its_public_path() -> None:
-    from wts import tournament
-    from wts.cli import tournament as tournament_cli
+PUBLIC_MODULES = {
+    "wts.reference": ["wts.engine.reference"],
+    "wts.notation": ["wts.engine.notation"],
+    "wts.record": ["wts.formats.record"],
+    "wts.svg": ["wts.engine.svg"],
+    "wts.agents": ["wts.players.agents", "wts.players.specs"],
+    "wts.tournament": ["wts.players.tournament"],
+    "wts.env": ["wts.adapters.env"],
+    "wts.vector_env": ["wts.adapters.vector_env"],
+    "wts.openspiel": ["wts.adapters.openspiel"],
+}
 
-    assert tournament.add_arguments is tournament_cli.add_arguments
-    assert tournament.run is tournament_cli.run
-    assert {"add_arguments", "run", "play_match"} <= set(tournament.__all__)
+
+@pytest.mark.parametrize(("public", "homes"), sorted(PUBLIC_MODULES.items()))
+def test_a_public_short_module_holds_exactly_its_homes_names(public: str,
+                                                             homes: list[str]) -> None:
+    needs = {"wts.openspiel": "pyspiel", "wts.env": "pettingzoo",
+             "wts.vector_env": "gymnasium"}
+    if public in needs:
+        pytest.importorskip(needs[public])
+    short = importlib.import_module(public)
+    names: list[str] = []
+    for home in homes:
+        code = importlib.import_module(home)
+        names += code.__all__
+        for name in code.__all__:
+            assert getattr(short, name) is getattr(code, name)
+    assert sorted(short.__all__) == sorted(names)
+
+
+def test_every_short_module_is_listed() -> None:
+    """The package's top-level modules are the short paths, the shared basics
+    (errors, parameter checks, bounds) and the private ones."""
+    shorts = {f"wts.{path.stem}" for path in pathlib.Path(wts.__file__).parent.glob("*.py")
+              if not path.stem.startswith("_")}
+    assert shorts == {*PUBLIC_MODULES, "wts.errors", "wts.params", "wts.limits"}

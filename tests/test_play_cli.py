@@ -21,7 +21,7 @@ import pytest
 import wts
 from wts import record
 from wts.cli import play as terminal
-from wts.formats.text import board as board_text
+from wts.engine.text import board as board_text
 
 if sys.platform != "win32":
     import pexpect  # the test extra installs it everywhere but on Windows

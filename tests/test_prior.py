@@ -17,7 +17,8 @@ from wts.cli.main import main
 from wts.engine.observation import observation_planes
 from wts.errors import ParameterError, ParameterTypeError
 from wts.players._search import Search
-from wts.players.prior import FEATURES, LEARNED, MAX_WEIGHT, features, fit, prior
+from wts.players.prior import FEATURES, LEARNED, MAX_WEIGHT, features, prior
+from wts.scale.prior_fit import fit
 from wts.scale.selfplay import SelfplayData
 
 LINES = ((0, 1), (1, 0), (1, 1), (1, -1))  # (rank step, file step)
@@ -273,7 +274,8 @@ def test_fit_prior_command_prints_and_writes_the_weights(tmp_path, capsys):
 
 
 def test_the_default_prior_weight_follows_the_playouts():
-    from wts.players.agents import LEVELS, default_prior_weight
+    from wts.players.agents import default_prior_weight
+    from wts.players.specs import LEVELS
 
     assert MCTSAgent(level=1, prior="learned").prior_weight == 1.0
     assert MCTSAgent(level=3, prior="learned").prior_weight == pytest.approx(

@@ -32,8 +32,8 @@ from readme_blocks import README, ROOT, page, python_blocks, reproduces, shell_s
 
 import wts
 from wts.cli import main as cli
+from wts.engine import text
 from wts.engine.squares import SQUARE_NAMES
-from wts.formats import text
 
 try:
     import cairosvg

@@ -20,6 +20,7 @@ import pytest
 
 import wts
 from tests.tasks import always_crash, crash_once
+from wts._seeds import derive
 from wts.engine.observation import observation_planes
 from wts.errors import ParameterError
 from wts.players.tournament import format_result, play_match
@@ -73,7 +74,7 @@ def test_selfplay_examples_follow_the_records(local_run: pathlib.Path) -> None:
         assert data.observation[rows][0].sum() == 0
         assert (data.policy[rows][np.arange(rows.sum()), data.move[rows]] > 0).all()
         seeds = data.seed[rows][:2].tolist()
-        assert seeds == [wts.players.tournament.game_seed(3, index, side) for side in (0, 1)]
+        assert seeds == [derive(3, index, side) for side in (0, 1)]
 
 
 def test_selfplay_observations_are_each_players_view(local_run: pathlib.Path) -> None:
@@ -200,7 +201,7 @@ _real_play_game = selfplay_module._play_game
 def test_a_failing_game_stops_the_run_with_its_index_and_seeds(
         tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(selfplay_module, "_play_game", _failing_game)
-    seeds = [wts.players.tournament.game_seed(5, 3, side) for side in (0, 1)]
+    seeds = [derive(5, 3, side) for side in (0, 1)]
     with pytest.raises(GameFailedError, match=f"game 3 \\(seeds {seeds[0]} and {seeds[1]}\\)"
                        ".*a bug in an agent"):
         selfplay(tmp_path / "stop", 6, agent="random", seed=5, shard_size=2)

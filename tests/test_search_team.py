@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import threading
 import time
 
@@ -10,7 +11,9 @@ import pytest
 import wts
 from wts.players import search_team
 from wts.players._search import Search
-from wts.players.agents import MCTSAgent, agent_options, make_agent, parse_agent_spec
+from wts.players.agents import MCTSAgent, make_agent
+from wts.players.search_options import SearchOptions
+from wts.players.specs import AgentSpec
 from wts.players.tournament import format_result, play_match, play_match_game
 
 
@@ -163,7 +166,7 @@ class _RecordingTree(_FullTree):
 
 
 def _team_of(trees: list[_RecordingTree]) -> search_team.SearchTeam:
-    team = search_team.SearchTeam(len(trees), {}, 1 << 20, True)
+    team = search_team.SearchTeam(len(trees), SearchOptions(), 1 << 20, True)
     team.trees = trees  # type: ignore[assignment]
     return team
 
@@ -282,21 +285,21 @@ def test_search_checks_transpositions_is_a_bool() -> None:
 
 
 def test_agent_specs_take_options() -> None:
-    assert agent_options("mcts:1,threads=2, reuse = false,policy=rm") == {
+    assert AgentSpec.parse("mcts:1,threads=2, reuse = false,policy=rm").keywords() == {
         "threads": 2, "reuse": False, "policy": "rm"}
-    assert parse_agent_spec("mcts:1,threads=2") == ("mcts", 1)
+    assert AgentSpec.parse("mcts:1,threads=2") == AgentSpec("mcts", 1, (("threads", 2),))
     agent = make_agent("mcts:2,playouts=500,transpositions=yes,final=value", seed=1)
     assert isinstance(agent, MCTSAgent)
     assert (agent.playouts, agent.transpositions, agent.final) == (500, True, "value")
     assert make_agent("mcts,time_limit=0.5", time_limit=2.0).time_limit == 0.5
     assert make_agent("mcts", time_limit=2.0).time_limit == 2.0
-    assert parse_agent_spec(" mcts : 2 , threads=2") == ("mcts", 2)
+    assert str(AgentSpec.parse(" mcts : 2 , threads=2")) == "mcts:2,threads=2"
 
 
 def test_ladder_anchors_take_options() -> None:
     from wts.cli.ladder import _anchors
 
-    assert _anchors("random,mcts:1,policy=rm,final=value,greedy") == [
+    assert [str(a) for a in _anchors("random,mcts:1,policy=rm,final=value,greedy")] == [
         "random", "mcts:1,policy=rm,final=value", "greedy"]
 
 
@@ -316,7 +319,7 @@ def test_ladder_anchors_take_options() -> None:
 ])
 def test_bad_agent_options_are_named(spec: str, words: str) -> None:
     with pytest.raises(wts.ParameterError, match=words):
-        parse_agent_spec(spec)
+        AgentSpec.parse(spec)
 
 
 def test_option_values_are_checked_by_the_agent() -> None:
@@ -332,3 +335,19 @@ def test_a_match_between_two_settings_labels_them_apart() -> None:
     assert "mcts:1,playouts=50,reuse=false" in report
     started = time.perf_counter()
     assert result.games == 2 and time.perf_counter() - started < 60
+
+
+def test_a_spec_is_parsed_once_into_a_value_that_writes_its_text() -> None:
+    spec = AgentSpec.parse(" MCTS : 2 , threads = 02, reuse=no")
+    assert str(spec) == "mcts:2,threads=2,reuse=false"
+    assert AgentSpec.parse(spec) is spec  # a value passes through, not parsed again
+    assert AgentSpec.parse(str(spec)) == spec
+    assert pickle.loads(pickle.dumps(spec)) == spec  # what a worker process is sent
+    engine = AgentSpec.parse("  engine: ./My Engine --Depth=3,x ")
+    assert engine.is_engine and engine.command == "./My Engine --Depth=3,x"
+    assert str(engine) == "engine:./My Engine --Depth=3,x"
+    assert AgentSpec.parse("engine:./no-such-program").command == "./no-such-program"  # no disk
+    for bad, words in [("mcts:1,policy=r m", "white space"), ("engine:", "needs a command"),
+                       ("engine:a\x00b", "control character"), (3, "a string")]:
+        with pytest.raises(wts.ParameterError, match=words):
+            AgentSpec.parse(bad)  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""Text for people (:mod:`wts.formats.text`): the board with the last turn and
+"""Text for people (:mod:`wts.engine.text`): the board with the last turn and
 the rows of five marked, how a game stands in words, and what a turn did,
 on both engines."""
 
@@ -10,8 +10,8 @@ import random
 import pytest
 
 import wts
+from wts.engine import text
 from wts.engine.squares import SQUARE_NAMES, parse_square
-from wts.formats import text
 
 
 def names(squares: str) -> list[int]:

@@ -243,12 +243,9 @@ def test_the_bounds_are_the_ones_each_caller_checks() -> None:
     import importlib
     import inspect
 
-    from wts import params
     from wts.players import agents, tournament
 
     selfplay = importlib.import_module("wts.scale.selfplay")
-    assert params.MAX_THREADS == limits.MAX_THREADS
-    assert params.SEED_MAX == limits.SEED_MAX
     assert importlib.import_module("wts.engine.simulate").MAX_GAMES == limits.MAX_GAMES
     assert inspect.signature(selfplay.selfplay).parameters["max_turns"].default == \
         limits.MATCH_TURNS

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 
-from wts import _compat, _wiring, notation, record, reference, svg
+from wts import _wiring, notation, record, reference, svg
+from wts._public import publish
 from wts._version import __version__
 from wts.engine.batch import NO_MOVE, STATUSES, BatchGame, StepResult
 from wts.engine.events import Capture, Hatch, TurnResult
@@ -53,10 +54,9 @@ def get_include() -> str:
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "engine")
 
 
-# The lower layers' hooks into the higher ones, and the old and public names
-# of moved code, set once, here.
+# The players' makers of the players whose code sits above them (engine
+# programs, OpenSpiel's MCTS), handed down once, here.
 _wiring.wire()
-_compat.install()
 
 
 __all__ = [
@@ -108,3 +108,6 @@ __all__ = [
     "cpu_kernel",
     "cpu_kernels",
 ]
+
+# wts.Game, wts.Color, ... are shown and pickled as such, wherever their home is.
+publish(__name__, __all__, globals())

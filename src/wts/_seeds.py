@@ -1,12 +1,13 @@
 """splitmix64, the one mixing function behind every seed wts derives in Python
-(a match's game seeds, a ladder's pairings) and the position-key tables. The C
-core's ``wts_splitmix64`` (``wts_bits.h``) is the same function."""
+(:func:`derive`: a match's game seeds, a pair's, a ladder's pairings, self-play's)
+and the position-key tables. The C core's ``wts_splitmix64`` (``wts_bits.h``) is
+the same function."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-__all__ = ["MASK64", "splitmix64", "splitmix64_sequence"]
+__all__ = ["MASK64", "splitmix64", "splitmix64_sequence", "derive"]
 
 MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -26,3 +27,13 @@ def splitmix64_sequence(seed: int) -> Iterator[int]:
     while True:
         yield splitmix64(state)
         state = (state + _GOLDEN) & MASK64
+
+
+def derive(seed: int, *path: int) -> int:
+    """The seed at ``path`` below ``seed``: each step mixes the one above with
+    the next number of the path, so ``derive(s, game, side)`` is the seed of one
+    side in one game of a match of seed ``s``, independent of every other."""
+    x = splitmix64(seed & MASK64)
+    for step in path:
+        x = splitmix64((x ^ step) & MASK64)
+    return x

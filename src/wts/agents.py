@@ -1,7 +1,13 @@
-"""Players of What the Shell: random, greedy, and Monte Carlo tree search.
+"""Players of What the Shell: random, greedy, Monte Carlo tree search, and the specs
+that name them.
 
-The public path of :mod:`wts.players.agents`, where the code lives.
+The one documented path of what :mod:`wts.players.agents` and :mod:`wts.players.specs` define
+(docs/development.md, "Public paths").
 """
 
 from wts.players.agents import *  # noqa: F403
-from wts.players.agents import __all__  # noqa: F401
+from wts.players.agents import __all__ as _names_0
+from wts.players.specs import *  # noqa: F403
+from wts.players.specs import __all__ as _names_1
+
+__all__ = [*_names_0, *_names_1]

@@ -1,6 +1,7 @@
 """The game as a PettingZoo parallel environment.
 
-The public path of :mod:`wts.adapters.env`, where the code lives.
+The one documented path of what :mod:`wts.adapters.env` defines
+(docs/development.md, "Public paths").
 """
 
 from wts.adapters.env import *  # noqa: F403

@@ -74,6 +74,13 @@ class ParameterTypeError(ParameterError, TypeError):
     """
 
 
+class PlayerError(WtsError):
+    """A player that is a program of its own (an engine,
+    :class:`wts.protocol.EngineError`) failed to give a move: a match counts
+    the game as a forfeit rather than stopping. The message is the reason
+    the forfeited game records."""
+
+
 class BusyError(RuntimeError):
     """An object that runs one call at a time (a search, an MCTS agent) was
     called from a second thread while the first call was still running.

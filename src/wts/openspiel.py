@@ -1,6 +1,7 @@
 """The game for OpenSpiel (importing this registers it).
 
-The public path of :mod:`wts.adapters.openspiel`, where the code lives.
+The one documented path of what :mod:`wts.adapters.openspiel` defines
+(docs/development.md, "Public paths").
 """
 
 from wts.adapters.openspiel import *  # noqa: F403

@@ -1,7 +1,6 @@
 """Checks of the plain parameters public calls take: counts, seeds, sizes, rates.
 
-The bounds themselves are in :mod:`wts.limits` (``SEED_MAX`` and
-``MAX_THREADS`` are kept here too, where 0.2.0 had them).
+The bounds themselves are in :mod:`wts.limits`.
 
 Every check takes the value and the parameter's name, and returns the value
 in its plain Python form or raises :class:`wts.ParameterError` (out of range,
@@ -18,9 +17,9 @@ import os
 import numpy as np
 
 from wts.errors import ParameterError, ParameterTypeError
-from wts.limits import MAX_THREADS, SEED_MAX
+from wts.limits import SEED_MAX
 
-__all__ = ["SEED_MAX", "MAX_THREADS", "check_int", "check_float", "check_seed", "check_choice",
+__all__ = ["check_int", "check_float", "check_seed", "check_choice",
            "check_bool", "describe_int", "is_masked_array", "masked_array_refused",
            "usable_cores"]
 

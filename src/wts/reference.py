@@ -1,7 +1,12 @@
 """The reference engine: the rules of What the Shell, written out plainly.
 
-The public path of :mod:`wts.engine.reference`, where the code lives.
+The one documented path of what :mod:`wts.engine.reference` defines
+(docs/development.md, "Public paths"). Its classes show and pickle as
+``wts.reference.NAME``.
 """
 
+from wts._public import publish
 from wts.engine.reference import *  # noqa: F403
-from wts.engine.reference import __all__  # noqa: F401
+from wts.engine.reference import __all__
+
+publish(__name__, __all__, globals())

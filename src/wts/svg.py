@@ -1,7 +1,12 @@
 """SVG pictures of the board.
 
-The public path of :mod:`wts.formats.svg`, where the code lives.
+The one documented path of what :mod:`wts.engine.svg` defines
+(docs/development.md, "Public paths"). Its classes show and pickle as
+``wts.svg.NAME``.
 """
 
-from wts.formats.svg import *  # noqa: F403
-from wts.formats.svg import __all__  # noqa: F401
+from wts._public import publish
+from wts.engine.svg import *  # noqa: F403
+from wts.engine.svg import __all__
+
+publish(__name__, __all__, globals())

@@ -1,10 +1,8 @@
-"""Matches between agents: ``wts tournament``.
+"""Matches between agents: what ``wts tournament`` plays.
 
-The public path of :mod:`wts.players.tournament`, where the code lives.
+The one documented path of what :mod:`wts.players.tournament` defines
+(docs/development.md, "Public paths").
 """
 
-from wts.cli.tournament import add_arguments, run
 from wts.players.tournament import *  # noqa: F403
-from wts.players.tournament import __all__ as _match_names
-
-__all__ = [*_match_names, "add_arguments", "run"]
+from wts.players.tournament import __all__  # noqa: F401

@@ -1,6 +1,7 @@
 """The game as a Gymnasium vector environment: many games stepped at once.
 
-The public path of :mod:`wts.adapters.vector_env`, where the code lives.
+The one documented path of what :mod:`wts.adapters.vector_env` defines
+(docs/development.md, "Public paths").
 """
 
 from wts.adapters.vector_env import *  # noqa: F403

@@ -44,24 +44,13 @@ from wts.engine.squares import Square
 from wts.errors import BusyError, ParameterTypeError
 from wts.limits import OPENSPIEL_TURNS
 from wts.params import check_float, check_int
-from wts.players.agents import (
-    _MAX_OPENSPIEL_SIMULATIONS,
-    OPENSPIEL_SIMULATIONS,
-    _check_not_over,
-    _check_seed,
-    _color_index,
-    _fresh_seed,
-)
+from wts.players.agents import _check_not_over, _check_seed, _color_index, _fresh_seed
+from wts.players.specs import MAX_OPENSPIEL_SIMULATIONS, OPENSPIEL_SIMULATIONS
 
 if TYPE_CHECKING:
     from wts.engine.base import GameBase
 
-__all__ = ["OpenSpielMCTSAgent", "DEFAULT_SIMULATIONS", "MAX_SIMULATIONS"]
-
-#: Simulations a move when none is given (also for the spec ``openspiel-mcts``).
-DEFAULT_SIMULATIONS = OPENSPIEL_SIMULATIONS
-#: The most simulations a move (OpenSpiel's tree is Python objects).
-MAX_SIMULATIONS = _MAX_OPENSPIEL_SIMULATIONS
+__all__ = ["OpenSpielMCTSAgent"]
 
 _INSTALL = "the openspiel-mcts agent needs OpenSpiel: pip install 'wts[openspiel]'"
 
@@ -85,8 +74,8 @@ class _Stopped(Exception):
 class OpenSpielMCTSAgent:
     """OpenSpiel's ``MCTSBot`` seated as the first mover of every turn.
 
-    ``simulations`` (1 to :data:`MAX_SIMULATIONS`) a move, ``seed`` as for
-    every agent, ``uct_c`` the UCT constant (default 2), ``stop`` a
+    ``simulations`` (1 to :data:`wts.players.specs.MAX_OPENSPIEL_SIMULATIONS`) a
+    move, ``seed`` as for every agent, ``uct_c`` the UCT constant (default 2), ``stop`` a
     :class:`threading.Event`: once set, a running search stops within one
     simulation and ``select`` answers with a random legal square.
     ``total_playouts`` and ``total_seconds`` add up the simulations and the
@@ -95,13 +84,13 @@ class OpenSpielMCTSAgent:
 
     def __init__(
         self,
-        simulations: int = DEFAULT_SIMULATIONS,
+        simulations: int = OPENSPIEL_SIMULATIONS,
         seed: int | None = None,
         *,
         uct_c: float = 2.0,
         stop: threading.Event | None = None,
     ) -> None:
-        self.simulations = check_int(simulations, "simulations", 1, MAX_SIMULATIONS)
+        self.simulations = check_int(simulations, "simulations", 1, MAX_OPENSPIEL_SIMULATIONS)
         self.seed = _check_seed(seed)
         self.uct_c = check_float(uct_c, "uct_c", 0.0, 1e6)
         if stop is not None and not callable(getattr(stop, "is_set", None)):

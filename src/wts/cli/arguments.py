@@ -14,8 +14,9 @@ import importlib
 import math
 from collections.abc import Callable
 
-from wts.params import MAX_THREADS, SEED_MAX
-from wts.players.agents import LEVELS, MAX_TIME_LIMIT, canonical_agent_spec
+from wts.limits import MAX_THREADS, SEED_MAX
+from wts.players.agents import MAX_TIME_LIMIT
+from wts.players.specs import LEVELS, AgentSpec
 
 __all__ = [
     "integer",
@@ -108,12 +109,12 @@ def game_count(minimum: int) -> Callable[[str], int]:
     return integer("a number of games", minimum, digit_groups=True)
 
 
-def agent_spec(text: str) -> str:
+def agent_spec(text: str) -> AgentSpec:
     """An agent as ``wts tournament`` names it: ``random``, ``greedy``, ``mcts``, ``mcts:3``,
     ``openspiel-mcts``, ``openspiel-mcts:1000``, or an engine program, ``engine:CMD``
-    (kept as written: a command's case matters)."""
+    (kept as written: a command's case matters), parsed once, here."""
     try:
-        return canonical_agent_spec(text)
+        return AgentSpec.parse(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 

@@ -10,7 +10,7 @@ from typing import TextIO
 
 from wts.cli import arguments
 from wts.players import ladder
-from wts.players.agents import LEVELS
+from wts.players.specs import LEVELS, AgentSpec
 from wts.players.tournament import _label
 
 __all__ = ["add_arguments", "run"]
@@ -49,7 +49,7 @@ def _even_games(text: str) -> int:
     return games
 
 
-def _anchors(text: str) -> list[str]:
+def _anchors(text: str) -> list[AgentSpec]:
     """``--anchors random,greedy,openspiel-mcts:200`` as a list of specs. An
     anchor's options follow it (``random,mcts:1,policy=rm``): a part holding
     ``=`` is an option of the anchor before it, since no agent name has one. An

@@ -27,8 +27,8 @@ from wts.cli import ladder as ladder_cli
 from wts.cli import play as terminal
 from wts.cli import tournament as tournament_cli
 from wts.devtools import fuzz
+from wts.engine import text
 from wts.errors import WtsError
-from wts.formats import text
 from wts.limits import MATCH_TURNS, MAX_THREADS
 
 
@@ -179,8 +179,9 @@ def run_fit_prior(args: argparse.Namespace, out: TextIO) -> int:
     import json
     from pathlib import Path
 
-    from wts.players.prior import FEATURES, fit
+    from wts.players.prior import FEATURES
     from wts.runtime.files import write_atomically
+    from wts.scale.prior_fit import fit
     from wts.scale.selfplay import load
 
     target = None if args.out is None else Path(args.out)

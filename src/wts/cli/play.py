@@ -22,15 +22,16 @@ from typing import Any, Protocol, TextIO
 
 from wts._interrupts import EXIT_INTERRUPTED
 from wts.cli import arguments
+from wts.engine import text
 from wts.engine.base import GameBase
 from wts.engine.game import Game
 from wts.engine.pieces import Color, Piece, Status
 from wts.engine.squares import SQUARE_NAMES, Square, to_square
 from wts.errors import ParameterError, SquareError
 from wts.formats import record as records
-from wts.formats import text
 from wts.params import check_float, check_seed
 from wts.players import agents
+from wts.players.specs import AGENT_NAMES, AgentSpec
 
 __all__ = [
     "describe_result",
@@ -74,7 +75,7 @@ class Bot(Protocol):
 
 def player_names() -> tuple[str, ...]:
     """What ``--black``/``--white`` accept: human and every bot."""
-    return (HUMAN, *agents.AGENT_NAMES)
+    return (HUMAN, *AGENT_NAMES)
 
 
 def default_bot() -> str:
@@ -88,10 +89,10 @@ def check_player(spec: str) -> str:
     if name == HUMAN:
         return name
     if name.startswith("engine:"):  # a program: its command keeps its case
-        agents.parse_agent_spec(spec)
+        AgentSpec.parse(spec)
         return spec.strip()
     try:
-        agents.parse_agent_spec(name)
+        AgentSpec.parse(name)
     except ValueError as exc:
         if name.partition(":")[0] in player_names():
             raise  # a bad level: the agents' message says which are good
@@ -480,7 +481,7 @@ def write_pictures(
 ) -> list[str]:
     """One SVG picture per position of a record (``turn-NNN.svg``), or only the
     one after ``turn``; returns the paths written."""
-    from wts.formats import svg
+    from wts.engine import svg
 
     os.makedirs(directory, exist_ok=True)
     game = game_record.game

@@ -8,9 +8,10 @@ accept the same input, raise the same errors and print the same board.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from wts.engine import svg, text
 from wts.engine.events import TurnResult
 from wts.engine.notation import STARTING_FEN, format_fen, parse_fen
 from wts.engine.pieces import MAX_TURN, Color, Piece, Status
@@ -30,11 +31,6 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
     from wts.engine._history import History
-
-#: How a game draws itself: ``"svg"`` for :meth:`GameBase._repr_svg_` and
-#: ``"text"`` for ``str(game)``. The drawings are :mod:`wts.formats`', which
-#: sits above the engine: ``import wts`` hands them over (:mod:`wts._wiring`).
-BOARD_DRAWINGS: dict[str, Callable[[GameBase], str]] = {}
 
 _PIECE_WORDS = {
     Piece.BLACK: "a black turtle",
@@ -132,38 +128,6 @@ def check_turn(turn: object) -> int:
     return number
 
 
-def restore_game(cls: type[GameBase], black: tuple[Square, ...], white: tuple[Square, ...],
-                 eggs: tuple[Square, ...], turn: int, history: tuple[TurnResult, ...] = (),
-                 root: str | None = None) -> GameBase:
-    """Rebuild a pickled game. A history is replayed from its root (a position
-    string, or None for a new game) and must reproduce every turn and the
-    position; anything else raises :class:`wts.SetupError`."""
-    game: GameBase = cls.from_setup(black=black, white=white, eggs=eggs, turn=turn)
-    if not history:
-        return game
-    try:
-        replayed = cls() if root is None else cls.from_fen(root)
-    except WtsError as exc:
-        raise SetupError(f"the pickled history's start is not a position: {exc}") from None
-    if not isinstance(history, tuple):
-        raise SetupError(f"a pickled history is a tuple of turns, not {type(history).__name__}")
-    for index, turn_result in enumerate(history):
-        if not isinstance(turn_result, TurnResult):
-            raise SetupError(f"pickled history turn {index + 1} is a "
-                             f"{type(turn_result).__name__}, not a TurnResult")
-        try:
-            played = replayed.play(turn_result.black_move, turn_result.white_move)
-        except WtsError as exc:
-            raise SetupError(f"pickled history turn {index + 1} cannot be played: {exc}") from None
-        if played != turn_result:
-            raise SetupError(f"pickled history turn {index + 1} does not match the rules: "
-                             f"it says {turn_result!r}, the moves give {played!r}")
-    if replayed != game:
-        raise SetupError("the pickled history does not lead to the pickled position: "
-                         f"it leads to {replayed.fen()!r}, not {game.fen()!r}")
-    return replayed
-
-
 class GameBase:
     """The API both ``wts.Game`` and ``wts.reference.Game`` present.
 
@@ -220,7 +184,7 @@ class GameBase:
 
     def _repr_svg_(self) -> str:
         """The board as an SVG picture, for Jupyter (:func:`wts.svg.board`)."""
-        return BOARD_DRAWINGS["svg"](self)
+        return svg.board(self)
 
     @property
     def winner(self) -> Color | None:
@@ -244,11 +208,11 @@ class GameBase:
     __hash__ = None  # type: ignore[assignment]
 
     def __reduce__(self) -> tuple[Any, ...]:
+        # The class and its own rebuilder: a pickle names only the public class.
         position = self.copy()  # the position and its history as of one turn
         return (
-            restore_game,
+            type(self)._unpickle,
             (
-                type(self),
                 tuple(sorted(position.black)),
                 tuple(sorted(position.white)),
                 position.eggs,
@@ -257,6 +221,39 @@ class GameBase:
                 position._root_fen(),
             ),
         )
+
+    @classmethod
+    def _unpickle(cls, black: tuple[Square, ...], white: tuple[Square, ...],
+                  eggs: tuple[Square, ...], turn: int, history: tuple[TurnResult, ...] = (),
+                  root: str | None = None) -> Self:
+        """Rebuild a pickled game. A history is replayed from its root (a position
+        string, or None for a new game) and must reproduce every turn and the
+        position; anything else raises :class:`wts.SetupError`."""
+        game = cls.from_setup(black=black, white=white, eggs=eggs, turn=turn)
+        if not history:
+            return game
+        try:
+            replayed = cls() if root is None else cls.from_fen(root)
+        except WtsError as exc:
+            raise SetupError(f"the pickled history's start is not a position: {exc}") from None
+        if not isinstance(history, tuple):
+            raise SetupError(f"a pickled history is a tuple of turns, not {type(history).__name__}")
+        for index, turn_result in enumerate(history):
+            if not isinstance(turn_result, TurnResult):
+                raise SetupError(f"pickled history turn {index + 1} is a "
+                                 f"{type(turn_result).__name__}, not a TurnResult")
+            try:
+                played = replayed.play(turn_result.black_move, turn_result.white_move)
+            except WtsError as exc:
+                raise SetupError(f"pickled history turn {index + 1} cannot be played: "
+                                 f"{exc}") from None
+            if played != turn_result:
+                raise SetupError(f"pickled history turn {index + 1} does not match the rules: "
+                                 f"it says {turn_result!r}, the moves give {played!r}")
+        if replayed != game:
+            raise SetupError("the pickled history does not lead to the pickled position: "
+                             f"it leads to {replayed.fen()!r}, not {game.fen()!r}")
+        return replayed
 
     @property
     def history(self) -> tuple[TurnResult, ...]:
@@ -350,9 +347,9 @@ class GameBase:
         return self.copy()
 
     def __str__(self) -> str:
-        """The board as text, the last turn and a win marked (:func:`wts.formats.text.board`)."""
+        """The board as text, the last turn and a win marked (:func:`wts.engine.text.board`)."""
         # One read of the game, whatever other threads play.
-        return BOARD_DRAWINGS["text"](self.copy())
+        return text.board(self.copy())
 
     def __repr__(self) -> str:
         def names(squares: Iterable[Square]) -> str:

@@ -10,6 +10,7 @@ from typing import Protocol, SupportsIndex
 from typing_extensions import disjoint_base
 
 from wts.engine._game import GameCore
+from wts.players.search_options import SearchOptions
 
 # The most iterations a search does in all (its visit counts are int32).
 MAX_ITERATIONS: int
@@ -20,14 +21,16 @@ class Search:
         self,
         game: GameCore,
         seed: SupportsIndex = 0,
+        options: SearchOptions | None = None,
+        *,
+        max_memory: SupportsIndex = 268435456,
         policy: str = "ucb",
         exploration: float | None = None,
         playout: str = "tactical",
         expand_threshold: SupportsIndex = 1,
-        max_memory: SupportsIndex = 268435456,
         transpositions: bool = False,
-        prior: Sequence[float] | None = None,
-        prior_weight: float = 1.0,
+        prior: str | Sequence[float] | None = None,
+        prior_weight: float | None = None,
     ) -> None: ...
     def run(self, iterations: SupportsIndex, stop: _Stop | None = None) -> int:
         """Do up to ``iterations`` more iterations without the GIL; returns how many

@@ -48,9 +48,9 @@ from wts.players._search_tree cimport (
     tree_build, tree_bytes, tree_free,
 )
 
-from wts.errors import BusyError, ParameterError
-from wts.params import check_bool, check_choice, check_float, check_int, check_seed
-from wts.players._prior import check_weights
+from wts.errors import BusyError, ParameterError, ParameterTypeError
+from wts.params import check_int, check_seed
+from wts.players.search_options import SearchOptions
 
 cdef enum:
     # Iterations run without the GIL between two looks at Ctrl-C and the stop
@@ -61,28 +61,20 @@ cdef enum:
 # int64 and its statistics doubles, exact well beyond it).
 MAX_ITERATIONS = 2**31 - 2
 
-cdef dict POLICIES = {"rm": POLICY_RM, "exp3": POLICY_EXP3, "ucb": POLICY_UCB}
-cdef dict PLAYOUTS = {"random": PLAYOUT_RANDOM, "tactical": PLAYOUT_TACTICAL,
-                      "captures": PLAYOUT_CAPTURES}
-# The largest UCB1 constant taken: far beyond any useful value, and finite.
-cdef double MAX_UCB_CONSTANT = 1e6
-
-
-def _check_prior(prior, policy):
-    """The prior's NUM_FEATURES weights as floats, or None for no prior."""
-    if prior is None:
-        return None
-    if policy != "ucb":
-        raise ParameterError(f"a prior needs policy 'ucb', not {policy!r}")
-    return check_weights(prior)
+# SearchOptions names them (wts.players.search_options): their C codes.
+cdef dict POLICY_CODES = {"rm": POLICY_RM, "exp3": POLICY_EXP3, "ucb": POLICY_UCB}
+cdef dict PLAYOUT_CODES = {"random": PLAYOUT_RANDOM, "tactical": PLAYOUT_TACTICAL,
+                           "captures": PLAYOUT_CAPTURES}
 
 
 cdef class Search:
     """A simultaneous-move MCTS from one position; both players' statistics.
 
-    ``Search(game, seed=0, policy="ucb", exploration=None, playout="tactical",
-    expand_threshold=1, max_memory=256 MiB, transpositions=False, prior=None,
-    prior_weight=1.0)``. ``run(n)``
+    ``Search(game, seed=0, options=None, *, max_memory=256 MiB, **options)``:
+    the options are a :class:`wts.players.search_options.SearchOptions`, or its
+    fields as keywords (``policy="ucb"``, ``exploration=None``,
+    ``playout="tactical"``, ``expand_threshold=1``, ``transpositions=False``,
+    ``prior=None``, ``prior_weight=None``), checked there. ``run(n)``
     does ``n`` more iterations (each one playout, or a finished position reached in the tree)
     without the GIL; ``strategy``, ``visits`` and ``values`` read the root.
     ``exploration`` is gamma for ``"rm"`` and ``"exp3"`` and the UCB1 constant
@@ -123,41 +115,35 @@ cdef class Search:
     cdef void _leave(self) noexcept:
         PyThread_release_lock(self.busy)
 
-    def __init__(self, GameCore game not None, seed=0, policy="ucb", exploration=None,
-                 playout="tactical", expand_threshold=1, max_memory=268435456,
-                 transpositions=False, prior=None, prior_weight=1.0):
+    def __init__(self, GameCore game not None, seed=0, options=None, *,
+                 max_memory=268435456, **keywords):
         cdef wts_state root
         cdef double weights[NUM_FEATURES]
         cdef const double *prior_weights = NULL
         cdef int f
         cdef bint built
         seed = check_seed(seed)
-        policy = check_choice(policy, "policy", tuple(POLICIES))
-        playout = check_choice(playout, "playout", tuple(PLAYOUTS))
-        expand_threshold = check_int(expand_threshold, "expand_threshold", 1, 2**31 - 1)
         max_memory = check_int(max_memory, "max_memory", 0, 2**62)
-        transpositions = check_bool(transpositions, "transpositions")
-        if exploration is None:
-            exploration = 0.2
-        if policy == "ucb":
-            exploration = check_float(exploration, "exploration (the UCB1 constant)",
-                                      0.0, MAX_UCB_CONSTANT)
-        else:
-            exploration = check_float(exploration, "exploration (gamma)", 0.0, 1.0,
-                                      exclude_minimum=True)
-        checked = _check_prior(prior, policy)
-        prior_weight = check_float(prior_weight, "prior_weight", 0.0, MAX_UCB_CONSTANT)
-        if checked is not None:
+        if options is None:
+            options = SearchOptions(**keywords)
+        elif keywords:
+            raise ParameterError(f"give the options as SearchOptions or as keywords, not both: "
+                                 f"{', '.join(sorted(keywords))}")
+        elif not isinstance(options, SearchOptions):
+            raise ParameterTypeError(f"options must be a SearchOptions, not "
+                                     f"{type(options).__name__}")
+        if options.prior is not None:
             for f in range(NUM_FEATURES):
-                weights[f] = checked[f]
+                weights[f] = options.prior[f]
             prior_weights = weights
         game.snapshot(&root)
         if not PyThread_acquire_lock(self.busy, NOWAIT_LOCK):
             raise BusyError("this search is in use by another thread")
         try:
-            built = tree_build(&self.tree, &root, seed, POLICIES[policy], exploration,
-                               PLAYOUTS[playout], expand_threshold, max_memory, transpositions,
-                               prior_weights, prior_weight)
+            built = tree_build(&self.tree, &root, seed, POLICY_CODES[options.policy],
+                               options.exploration, PLAYOUT_CODES[options.playout],
+                               options.expand_threshold, max_memory, options.transpositions,
+                               prior_weights, options.prior_weight)
         finally:
             PyThread_release_lock(self.busy)
         if not built:

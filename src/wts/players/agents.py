@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import math
 import random
-import re
 import threading
 import time
 from collections.abc import Sequence
@@ -35,7 +34,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from wts.engine._game import GameCore
-from wts.engine.game import Game, as_fast_game
+from wts.engine.game import as_fast_game
 from wts.engine.pieces import Color, check_color
 from wts.engine.squares import Square
 from wts.errors import BusyError, GameOverError, ParameterError, ParameterTypeError
@@ -46,19 +45,15 @@ from wts.params import (
     check_float,
     check_int,
     check_seed,
-    is_masked_array,
-    masked_array_refused,
 )
 from wts.players._greedy import greedy_move
-from wts.players._search import Search
 from wts.players.prior import LEARNED
-from wts.players.registry import ENGINE_PREFIX, is_engine_spec, provider
+from wts.players.search_options import SearchOptions
 from wts.players.search_team import MAX_PLAYOUTS, SearchTeam
+from wts.players.specs import LEVELS, OPENSPIEL_SIMULATIONS, AgentSpec
 
 if TYPE_CHECKING:
-    from wts.adapters.openspiel_agent import OpenSpielMCTSAgent
     from wts.engine.base import GameBase
-    from wts.protocol.player import EngineAgent
 
 __all__ = [
     "Agent",
@@ -66,22 +61,13 @@ __all__ = [
     "GreedyAgent",
     "MCTSAgent",
     "SearchInfo",
-    "LEVELS",
     "ucb_exploration",
-    "canonical_agent_spec",
     "default_prior_weight",
-    "AGENT_NAMES",
-    "OPENSPIEL_SIMULATIONS",
     "make_agent",
-    "parse_agent_spec",
-    "agent_options",
-    "AGENT_OPTIONS",
+    "EngineMaker",
+    "OpenSpielMaker",
+    "register_makers",
 ]
-
-#: Playouts per move of each ``MCTSAgent`` level. The measured time per move
-#: on one core of a 2-core x86-64 machine is in docs/players.md.
-LEVELS: dict[int, int] = {1: 1_000, 2: 8_000, 3: 32_000, 4: 100_000, 5: 640_000}
-
 
 def ucb_exploration(playouts: int) -> float:
     """The UCB1 constant ``MCTSAgent`` uses by default for ``playouts`` a move:
@@ -129,23 +115,6 @@ class Agent(Protocol):
 def _color_index(color: Color | str) -> int:
     """0 for black, 1 for white."""
     return check_color(color).index
-
-
-#: The names ``MCTSAgent``'s ``prior`` takes.
-PRIORS = ("none", "learned")
-
-
-def _prior_weights(prior: str | Sequence[float] | None) -> tuple[float, ...] | None:
-    """The search's prior weights for the ``prior`` option: None for no prior."""
-    if prior is None or isinstance(prior, str):
-        name = check_choice("none" if prior is None else prior, "prior", PRIORS)
-        return LEARNED if name == "learned" else None
-    if is_masked_array(prior):
-        raise ParameterTypeError(masked_array_refused("prior"))
-    if not hasattr(prior, "__len__"):  # an endless iterable is refused, not read
-        raise ParameterTypeError(f"prior must be 'none', 'learned' or a sequence of weights, "
-                                 f"not {type(prior).__name__}")
-    return tuple(prior)  # the search checks the values
 
 
 def _check_not_over(game: GameBase) -> None:
@@ -316,30 +285,23 @@ class MCTSAgent:
             playouts, "playouts", 1, MAX_PLAYOUTS)
         self.threads = check_int(threads, "threads", 1, MAX_SEARCH_THREADS)
         self.reuse = check_bool(reuse, "reuse")
-        self.transpositions = check_bool(transpositions, "transpositions")
         self.final = check_choice(final, "final", FINALS)
         self.purify = check_float(purify, "purify", 0.0, 1.0)
-        self.policy = policy
-        if exploration is None and isinstance(policy, str) and policy == "ucb":
-            exploration = ucb_exploration(self.playouts)
-        self.exploration = exploration
-        self.playout = playout
         self.max_memory = check_int(max_memory, "max_memory", 0, 2**62)
         if stop is not None and not callable(getattr(stop, "is_set", None)):
             raise ParameterTypeError(f"stop must be a threading.Event, not {type(stop).__name__}")
         self.stop = stop
-        self.prior = _prior_weights(prior)
-        if prior_weight is None:
+        # The defaults that depend on the playouts are the agent's; every
+        # check is the options' own, made once, here.
+        if exploration is None and isinstance(policy, str) and policy == "ucb":
+            exploration = ucb_exploration(self.playouts)
+        if prior_weight is None and not (prior is None or (isinstance(prior, str)
+                                         and prior == "none")):
             prior_weight = default_prior_weight(self.playouts)
-        elif self.prior is None:
-            raise ParameterError("prior_weight needs a prior: give prior='learned' or weights")
-        self.prior_weight = check_float(prior_weight, "prior_weight", 0.0, 1e6)
-        options: dict[str, Any] = {"policy": policy, "exploration": self.exploration,
-                                   "playout": playout, "transpositions": self.transpositions,
-                                   "prior": self.prior, "prior_weight": self.prior_weight}
-        # Check the search options now rather than at the first move.
-        Search(Game(), max_memory=0, **options)
-        self._team = SearchTeam(self.threads, options, self.max_memory, self.reuse)
+        self.options = SearchOptions(policy=policy, exploration=exploration, playout=playout,
+                                     transpositions=transpositions, prior=prior,
+                                     prior_weight=prior_weight)
+        self._team = SearchTeam(self.threads, self.options, self.max_memory, self.reuse)
         self._busy = threading.Lock()
         self._reset()
 
@@ -453,6 +415,35 @@ class MCTSAgent:
                 return sq
         return kept[-1][0]
 
+    # The search's options, as the agent was given them (with its defaults).
+    @property
+    def policy(self) -> str:
+        return self.options.policy
+
+    @property
+    def exploration(self) -> float:
+        assert self.options.exploration is not None  # SearchOptions sets it
+        return self.options.exploration
+
+    @property
+    def playout(self) -> str:
+        return self.options.playout
+
+    @property
+    def transpositions(self) -> bool:
+        return self.options.transpositions
+
+    @property
+    def prior(self) -> tuple[float, ...] | None:
+        prior = self.options.prior
+        assert prior is None or isinstance(prior, tuple)  # SearchOptions makes it a tuple
+        return prior
+
+    @property
+    def prior_weight(self) -> float:
+        assert self.options.prior_weight is not None
+        return self.options.prior_weight
+
     @property
     def playouts_per_second(self) -> float:
         """Playouts per second over every search since construction or ``reset``."""
@@ -466,168 +457,55 @@ class MCTSAgent:
         return f"MCTSAgent(level={self.level}, seed={self.seed!r}{limit}{prior})"
 
 
-#: The agent names :func:`make_agent` knows.
-AGENT_NAMES = ("random", "greedy", "mcts", "openspiel-mcts")
+class EngineMaker(Protocol):
+    """Makes the player of an engine program's command, not started yet
+    (:class:`wts.protocol.player.EngineAgent`)."""
 
-#: Simulations a move of ``openspiel-mcts`` when the spec names none, and the most.
-OPENSPIEL_SIMULATIONS = 1_000
-_MAX_OPENSPIEL_SIMULATIONS = 1_000_000
-
-
-#: The options a spec may give each agent after its name, and their types.
-AGENT_OPTIONS: dict[str, dict[str, type]] = {
-    "random": {},
-    "greedy": {},
-    "mcts": {"playouts": int, "time_limit": float, "clock": float, "threads": int,
-             "reuse": bool, "transpositions": bool, "policy": str, "exploration": float,
-             "playout": str, "final": str, "purify": float, "prior": str,
-             "prior_weight": float},
-    "openspiel-mcts": {"uct_c": float},
-}
-_TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
-_INTEGER = re.compile(r"[0-9]+")
+    def __call__(self, command: str, *, seed: int | None, time_limit: float | None,
+                 stop: threading.Event | None) -> Agent: ...
 
 
-def _shown(text: str, limit: int = 60) -> str:
-    """``text`` quoted for an error message, cut short if long."""
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r} (and {len(text) - limit} more characters)"
+class OpenSpielMaker(Protocol):
+    """Makes OpenSpiel's MCTS as a player, ``simulations`` a move
+    (:class:`wts.adapters.openspiel_agent.OpenSpielMCTSAgent`)."""
+
+    def __call__(self, simulations: int, *, seed: int | None, stop: threading.Event | None,
+                 **options: Any) -> Agent: ...
 
 
-def _is_engine(spec: str) -> bool:
-    return is_engine_spec(spec)
+# The engine protocol and the adapters sit above the players, which never
+# import them: ``import wts`` registers their players' makers here.
+_makers: dict[str, Any] = {}
 
 
-def parse_agent_spec(spec: str) -> tuple[str, int | None]:
-    """A spec as (name, number): ``"random"``, ``"greedy"``, ``"mcts"``,
-    ``"mcts:LEVEL"``, ``"openspiel-mcts"`` or ``"openspiel-mcts:SIMULATIONS"``,
-    each optionally followed by options (:func:`agent_options`); or
-    ``"engine:CMD"``, an engine program (:mod:`wts.protocol.player`), which
-    gives ``("engine", None)``.
-
-    >>> parse_agent_spec("mcts:2"), parse_agent_spec("openspiel-mcts:1000")
-    (('mcts', 2), ('openspiel-mcts', 1000))
-    """
-    if not isinstance(spec, str):
-        raise ParameterTypeError(f"an agent spec is a string, not {type(spec).__name__}")
-    if _is_engine(spec):
-        provider("engine_command")(spec)  # the program exists
-        return "engine", None
-    head = spec.strip().lower().partition(",")[0]
-    name, sep, number = head.partition(":")
-    name = name.strip()
-    if name not in AGENT_NAMES:
-        raise ParameterError(f"unknown agent {spec!r}: expected one of {', '.join(AGENT_NAMES)}"
-                             " (mcts takes a level, as mcts:2; openspiel-mcts a number of "
-                             "simulations, as openspiel-mcts:1000), or engine:CMD")
-    agent_options(spec)
-    if not sep:
-        return name, None
-    if name == "mcts":
-        level = {str(k): k for k in LEVELS}.get(number.strip(), 0)
-        if level not in LEVELS:
-            raise ParameterError(f"bad level in {spec!r}: expected mcts:1 to mcts:{max(LEVELS)}")
-        return name, level
-    if name == "openspiel-mcts":
-        text = number.strip()
-        simulations = int(text) if text.isascii() and text.isdigit() else 0
-        if not 1 <= simulations <= _MAX_OPENSPIEL_SIMULATIONS:
-            raise ParameterError(f"bad number of simulations in {spec!r}: expected "
-                                 f"openspiel-mcts:1 to openspiel-mcts:{_MAX_OPENSPIEL_SIMULATIONS}")
-        return name, simulations
-    raise ParameterError(f"agent {name!r} takes no level: {spec!r}")
+def register_makers(*, engine: EngineMaker, openspiel: OpenSpielMaker) -> None:
+    """Set the makers of ``engine:CMD`` and ``openspiel-mcts`` players
+    (``import wts`` does); registering again replaces them."""
+    _makers.update(engine=engine, openspiel=openspiel)
 
 
-def agent_options(spec: str) -> dict[str, int | float | bool | str]:
-    """The options after a spec's name, as keyword arguments of its agent:
-    ``"mcts:1,threads=2,reuse=false"`` gives ``{"threads": 2, "reuse": False}``.
-    :data:`AGENT_OPTIONS` lists each agent's; their values are checked by the
-    agent's constructor.
-
-    >>> agent_options("mcts:1,policy=rm,exploration=0.3")
-    {'policy': 'rm', 'exploration': 0.3}
-    """
-    if not isinstance(spec, str):
-        raise ParameterTypeError(f"an agent spec is a string, not {type(spec).__name__}")
-    if _is_engine(spec):  # the command is the program's: commas and all
-        return {}
-    head, *items = spec.strip().lower().split(",")
-    known = AGENT_OPTIONS.get(head.partition(":")[0].strip(), {})
-    options: dict[str, int | float | bool | str] = {}
-    for item in items:
-        key, sep, text = (part.strip() for part in item.partition("="))
-        if key not in known or not sep or not text:
-            names = ", ".join(known) or "none"
-            raise ParameterError(f"bad option {_shown(item.strip())} in {_shown(spec)}: expected "
-                                 f"KEY=VALUE with KEY one of: {names}")
-        if key in options:
-            raise ParameterError(f"option {key!r} given twice in {_shown(spec)}")
-        kind = known[key]
-        try:
-            if kind is bool:
-                if text not in _TRUE + _FALSE:
-                    raise ValueError(text)
-                options[key] = text in _TRUE
-            elif kind is int:
-                if not _INTEGER.fullmatch(text):
-                    raise ValueError(text)
-                options[key] = int(text)
-            else:
-                if not text.isascii():
-                    raise ValueError(text)
-                options[key] = kind(text)
-        except ValueError:
-            wanted = {bool: "true or false", int: "digits"}.get(kind, kind.__name__)
-            raise ParameterError(f"bad value for {key} in {_shown(spec)}: expected {wanted}, "
-                                 f"not {_shown(text)}") from None
-    return options
-
-
-def canonical_agent_spec(spec: str) -> str:
-    """The spec as game records and run folders store it: lower case, with no
-    white space around its parts (an ``engine:CMD`` keeps its command as
-    written); a spec that does not parse, or holds white space or a control
-    character inside a part, raises ParameterError.
-
-    >>> canonical_agent_spec(" MCTS : 2 , threads = 02, reuse=no")
-    'mcts:2,threads=2,reuse=false'
-    """
-    name, number = parse_agent_spec(spec)
-    if name == "engine":  # a program's command keeps its case and its spaces
-        command = spec.strip()[len(ENGINE_PREFIX):].strip()
-        if not command.isprintable():
-            raise ParameterError(f"bad agent spec {_shown(spec)}: a control character in "
-                                 "the engine's command")
-        return f"{ENGINE_PREFIX}{command}"
-    parts = [name if number is None else f"{name}:{number}"]
-    # Each option in the order given, its value as its type writes it:
-    # "threads=02" and "threads=2", "reuse=yes" and "reuse=true" are one spec.
-    for key, value in agent_options(spec).items():
-        text = ("true" if value else "false") if isinstance(value, bool) else (
-            repr(value) if isinstance(value, float) else str(value))
-        parts.append(f"{key}={text}")
-    canonical = ",".join(parts)
-    if not all(c.isprintable() and not c.isspace() for c in canonical):
-        raise ParameterError(f"bad agent spec {_shown(spec)}: white space or a control "
-                             "character inside a part")
-    return canonical
+def _maker(name: str) -> Any:
+    try:
+        return _makers[name]
+    except KeyError:
+        raise ParameterError(f"no maker of {name} players: import wts registers it") from None
 
 
 def make_agent(
-    spec: str,
+    spec: str | AgentSpec,
     *,
     seed: int | None = None,
     level: int | None = None,
     time_limit: float | None = None,
     stop: threading.Event | None = None,
-) -> RandomAgent | GreedyAgent | MCTSAgent | OpenSpielMCTSAgent | EngineAgent:
-    """An agent from a spec: ``"random"``, ``"greedy"``, ``"mcts"``, ``"mcts:2"``,
+) -> Agent:
+    """An agent from a spec (:class:`wts.players.specs.AgentSpec`, or its text):
+    ``"random"``, ``"greedy"``, ``"mcts"``, ``"mcts:2"``,
     ``"openspiel-mcts:1000"`` (:class:`wts.adapters.openspiel_agent.OpenSpielMCTSAgent`,
     which needs OpenSpiel; 1,000 simulations when the spec names none), and
-    any options after commas, as ``"mcts:1,threads=2"`` (:func:`agent_options`);
-    or ``"engine:CMD"``, the engine program CMD
-    (:class:`wts.protocol.player.EngineAgent`, started at its first move).
+    any options after commas, as ``"mcts:1,threads=2"``; or ``"engine:CMD"``,
+    the engine program CMD (:class:`wts.protocol.player.EngineAgent`, started
+    at its first move). The options' values are checked here, by the agent.
 
     ``level`` is the MCTS level when the spec names none (default 3);
     ``time_limit`` applies to MCTS only (a ``time_limit`` option in the spec
@@ -636,21 +514,19 @@ def make_agent(
     >>> make_agent("mcts:2", seed=1)
     MCTSAgent(level=2, seed=1)
     """
-    name, number = parse_agent_spec(spec)
-    options = agent_options(spec)
-    if name == "engine":
-        engine: EngineAgent = provider("engine")(spec.strip()[len(ENGINE_PREFIX):], seed=seed,
-                                                 time_limit=time_limit, stop=stop)
-        return engine
-    if name == "random":
+    spec = AgentSpec.parse(spec)
+    options = spec.keywords()
+    if spec.command is not None:
+        engine: EngineMaker = _maker("engine")
+        return engine(spec.command, seed=seed, time_limit=time_limit, stop=stop)
+    if spec.name == "random":
         return RandomAgent(seed=seed)
-    if name == "greedy":
+    if spec.name == "greedy":
         return GreedyAgent(seed=seed)
-    if name == "openspiel-mcts":
-        simulations = number if number is not None else OPENSPIEL_SIMULATIONS
-        openspiel: OpenSpielMCTSAgent = provider("openspiel-mcts")(simulations, seed=seed,
-                                                                     stop=stop, **options)
-        return openspiel
-    chosen = number if number is not None else (level if level is not None else 3)
+    if spec.name == "openspiel-mcts":
+        simulations = spec.number if spec.number is not None else OPENSPIEL_SIMULATIONS
+        openspiel: OpenSpielMaker = _maker("openspiel")
+        return openspiel(simulations, seed=seed, stop=stop, **options)
+    chosen = spec.number if spec.number is not None else (level if level is not None else 3)
     options.setdefault("time_limit", time_limit)  # type: ignore[arg-type]
     return MCTSAgent(level=chosen, seed=seed, stop=stop, **options)  # type: ignore[arg-type]

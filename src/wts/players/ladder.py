@@ -32,18 +32,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from wts._seeds import MASK64, splitmix64
+from wts._seeds import derive
 from wts.errors import ParameterError
-from wts.params import MAX_THREADS, check_int, check_seed
-from wts.players.agents import (
-    LEVELS,
-    OPENSPIEL_SIMULATIONS,
-    agent_options,
-    make_agent,
-    parse_agent_spec,
-)
-from wts.players.registry import check_backend
+from wts.limits import MAX_THREADS
+from wts.params import check_int, check_seed
+from wts.players.agents import make_agent
+from wts.players.specs import LEVELS, OPENSPIEL_SIMULATIONS, AgentSpec
 from wts.players.tournament import MatchResult, _label, play_match
+from wts.runtime.backends import check_backend
 
 __all__ = [
     "DEFAULT_ANCHORS",
@@ -109,7 +105,7 @@ def pairing_seed(seed: int, a: str, b: str) -> int:
     """The match seed of the pairing ``a`` against ``b`` in a ladder of ``seed``."""
     digest = int.from_bytes(hashlib.blake2b(f"{a} vs {b}".encode(), digest_size=8).digest(),
                             "little")
-    return splitmix64((splitmix64(seed & MASK64) ^ digest) & MASK64)
+    return derive(seed, digest)
 
 
 def fit_elo(
@@ -207,7 +203,7 @@ def _check_linked(players: list[str], linked: np.ndarray, anchor: int) -> None:
 
 def run_ladder(
     levels: Sequence[int] = tuple(LEVELS),
-    anchors: Sequence[str] = DEFAULT_ANCHORS,
+    anchors: Sequence[str | AgentSpec] = DEFAULT_ANCHORS,
     games: int = 20,
     seed: int = 0,
     *,
@@ -229,10 +225,7 @@ def run_ladder(
     [('mcts:1', 2), ('random', 2)]
     """
     levels = [check_int(level, "level", min(LEVELS), max(LEVELS)) for level in levels]
-    anchors = [str(anchor).strip() if parse_agent_spec(str(anchor))[0] == "engine"
-               else str(anchor).strip().lower() for anchor in anchors]
-    for anchor in anchors:
-        parse_agent_spec(anchor)
+    anchors = [str(AgentSpec.parse(anchor)) for anchor in anchors]
     games = check_int(games, "games", 2)
     if games % 2:
         raise ParameterError(f"games must be even, each side black in half of them, not {games}")
@@ -298,15 +291,14 @@ OPENSPIEL_SIMULATION_PLAYOUTS = 1_374
 ESTIMATED_TURNS = 40
 
 
-def move_cost(spec: str) -> float:
+def move_cost(spec: str | AgentSpec) -> float:
     """What one move of ``spec`` costs, in MCTS playouts (0 for random and greedy)."""
-    name, number = parse_agent_spec(spec)
-    if name == "mcts":
-        options = agent_options(spec)
-        playouts = options.get("playouts")
-        return float(playouts if isinstance(playouts, int) else LEVELS[number or 3])
-    if name == "openspiel-mcts":
-        return float((number or OPENSPIEL_SIMULATIONS) * OPENSPIEL_SIMULATION_PLAYOUTS)
+    spec = AgentSpec.parse(spec)
+    if spec.name == "mcts":
+        playouts = spec.keywords().get("playouts")
+        return float(playouts if isinstance(playouts, int) else LEVELS[spec.number or 3])
+    if spec.name == "openspiel-mcts":
+        return float((spec.number or OPENSPIEL_SIMULATIONS) * OPENSPIEL_SIMULATION_PLAYOUTS)
     return 0.0
 
 

@@ -32,18 +32,20 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wts._seeds import MASK64, splitmix64
+from wts._seeds import derive
 from wts.engine.game import Game
 from wts.engine.pieces import Color, Status
 from wts.engine.squares import SQUARE_NAMES
 from wts.errors import ParameterTypeError, WtsError
 from wts.limits import MATCH_TURNS
 from wts.params import check_int, check_seed
-from wts.players.agents import make_agent, parse_agent_spec
+from wts.players.agents import make_agent
 from wts.players.openings import read_openings, stored_openings, suite_digest
-from wts.players.registry import check_backend, run_chunks, write_atomically
+from wts.players.specs import AgentSpec
 from wts.players.sprt import SPRT, SPRTStatus, parse_sprt
 from wts.players.tournament import play_game_or_forfeit
+from wts.runtime.backends import check_backend, run_chunks
+from wts.runtime.files import write_atomically
 
 __all__ = ["FORMAT", "suite_openings", "PairGame", "Pair", "SPRTResult", "play_sprt", "format_sprt",
            "parse_sprt"]
@@ -135,14 +137,10 @@ class SPRTResult:
                 "status": asdict(self.status)}
 
 
-def _game_seed(seed: int, pair: int, game: int, side: int) -> int:
-    return splitmix64(splitmix64(splitmix64(splitmix64(seed & MASK64) ^ pair) ^ game) ^ side)
-
-
 @dataclass(frozen=True)
 class _PairTask:
-    a: str
-    b: str
+    a: AgentSpec
+    b: AgentSpec
     seed: int
     index: int
     opening: str
@@ -154,7 +152,7 @@ def play_pair(task: _PairTask) -> Pair:
     """Both games of one pair (a backend task: runs in any worker)."""
     games = []
     for number, a_color in enumerate((Color.BLACK, Color.WHITE)):
-        agents = [make_agent(spec, seed=_game_seed(task.seed, task.index, number, side),
+        agents = [make_agent(spec, seed=derive(task.seed, task.index, number, side),
                              level=task.level, time_limit=task.time_limit) for side, spec in
                   enumerate((task.a, task.b))]
         black, white = agents if a_color is Color.BLACK else agents[::-1]
@@ -211,7 +209,7 @@ def _decided(result: SPRTResult) -> bool:
     return result.status.verdict is not None
 
 
-def play_sprt(a: str, b: str, test: SPRT, *, seed: int = 0,
+def play_sprt(a: str | AgentSpec, b: str | AgentSpec, test: SPRT, *, seed: int = 0,
               suite: int | str | os.PathLike[str] | None = None,
               max_pairs: int = 1000, level: int | None = None,
               time_limit: float | None = None, backend: str = "local",
@@ -229,14 +227,15 @@ def play_sprt(a: str, b: str, test: SPRT, *, seed: int = 0,
     ``out`` saves the match as pairs finish (at most every :data:`SAVE_EVERY`
     seconds, and when it ends or is interrupted) and resumes one saved there.
     """
-    for spec in (a, b):
-        parse_agent_spec(spec)
-        make_agent(spec, seed=0, level=level, time_limit=time_limit)  # checks; starts no engine
+    specs = AgentSpec.parse(a), AgentSpec.parse(b)
+    for spec in specs:  # bad options fail here, not in a worker; starts no engine
+        make_agent(spec, seed=0, level=level, time_limit=time_limit)
     seed = check_seed(seed)
     max_pairs = check_int(max_pairs, "max_pairs", 1, 1_000_000)
     backend, count = check_backend(backend, workers, address)
     fens = suite_openings(suite)
-    result = SPRTResult(a, b, seed, test, len(fens), openings=tuple(fens))
+    result = SPRTResult(str(specs[0]), str(specs[1]), seed, test, len(fens),
+                        openings=tuple(fens))
     path = None if out is None else Path(out)
     if path is not None and path.exists():
         _load(path, result)
@@ -252,7 +251,8 @@ def play_sprt(a: str, b: str, test: SPRT, *, seed: int = 0,
 def _play_pairs(result: SPRTResult, max_pairs: int, count: int, time_limit: float | None,
                 level: int | None, backend: str, workers: int | None, address: str | None,
                 path: Path | None, progress: Callable[[SPRTResult], None] | None) -> None:
-    a, b, seed, suite_fens = result.a, result.b, result.seed, result.openings
+    a, b = AgentSpec.parse(result.a), AgentSpec.parse(result.b)
+    seed, suite_fens = result.seed, result.openings
     saved = time.monotonic()
     while not _decided(result) and len(result.pairs) < max_pairs:
         first = len(result.pairs)

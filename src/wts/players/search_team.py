@@ -24,6 +24,7 @@ from wts.engine._game import GameCore
 from wts.errors import NoTurnError
 from wts.params import usable_cores
 from wts.players._search import MAX_ITERATIONS, Search
+from wts.players.search_options import SearchOptions
 
 if TYPE_CHECKING:
     from wts.engine.base import GameBase
@@ -54,14 +55,14 @@ class _Either:
 class SearchTeam:
     """``threads`` searches of one position (see the module's docs).
 
-    ``options`` go to every :class:`Search` (``policy``, ``exploration``,
-    ``playout``, ``transpositions``); ``max_memory`` is shared out evenly.
+    ``options`` (checked once) go to every :class:`Search`; ``max_memory`` is
+    shared out evenly.
     """
 
-    def __init__(self, threads: int, options: dict[str, Any], max_memory: int,
+    def __init__(self, threads: int, options: SearchOptions, max_memory: int,
                  reuse: bool) -> None:
         self.threads = threads
-        self.options = dict(options)
+        self.options = options
         self.max_memory = max_memory
         self.reuse = reuse
         self.trees: list[Search] = []
@@ -77,7 +78,7 @@ class SearchTeam:
         if not (self.reuse and self.trees and (all(tree.holds(core) for tree in self.trees)
                                                or self._advance(game, core))):
             share = self.max_memory // self.threads
-            self.trees = [Search(core, seed=seed, max_memory=share, **self.options)
+            self.trees = [Search(core, seed, self.options, max_memory=share)
                           for seed in seeds]
         self.reused = sum(tree.iterations for tree in self.trees)
 

@@ -26,23 +26,19 @@ import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from wts._interrupts import stop_pool
-from wts._seeds import MASK64, splitmix64
+from wts._seeds import derive
 from wts.engine.game import Game
 from wts.engine.pieces import Color
-from wts.errors import ParameterError, WtsError
+from wts.errors import ParameterError, PlayerError
 from wts.limits import MATCH_TURNS, MAX_THREADS
 from wts.params import check_int, check_seed
-from wts.players.agents import (
-    OPENSPIEL_SIMULATIONS,
-    Agent,
-    make_agent,
-    parse_agent_spec,
-)
-from wts.players.registry import check_backend, forfeit_error, run_chunks
+from wts.players.agents import Agent, make_agent
+from wts.players.specs import OPENSPIEL_SIMULATIONS, AgentSpec
 from wts.players.sprt import elo_from_score
+from wts.runtime.backends import check_backend, run_chunks
 
 __all__ = [
     "MatchGame",
@@ -53,11 +49,6 @@ __all__ = [
     "format_header",
     "format_result",
 ]
-
-
-def game_seed(seed: int, game: int, side: int) -> int:
-    """The seed of side ``side`` (0 for A, 1 for B) in game ``game`` of a match."""
-    return splitmix64(splitmix64(splitmix64(seed & MASK64) ^ game) ^ side)
 
 
 @dataclass(frozen=True)
@@ -149,29 +140,26 @@ def play_match_game(black: Agent, white: Agent, max_turns: int = MATCH_TURNS,
 
 def play_game_or_forfeit(black: Agent, white: Agent, max_turns: int = MATCH_TURNS,
                          stop: threading.Event | None = None, *, start: Game | None = None
-                         ) -> tuple[Game, tuple[Color | None, WtsError] | None]:
+                         ) -> tuple[Game, tuple[Color | None, PlayerError] | None]:
     """:func:`play_match_game` (from ``start``, a new game by default), where an
-    engine's failure (:class:`wts.protocol.EngineError`) ends the game: the
+    engine's failure (a :class:`wts.errors.PlayerError`) ends the game: the
     game, and (the colour that won by forfeit, the error) or None. Both sides
     are asked every turn; when both fail the game is drawn (the colour is None)."""
-    # The engine protocol sits above the players: its error comes from the registry.
-    forfeit = forfeit_error()
-    caught: tuple[type[WtsError], ...] = () if forfeit is None else (forfeit,)
     game = Game() if start is None else start.copy()
     while not game.is_over() and game.turn < max_turns:
         if stop is not None and stop.is_set():
             break
         moves: list[int] = []
-        failed: list[tuple[Color, WtsError]] = []
+        failed: list[tuple[Color, PlayerError]] = []
         for color, agent in ((Color.BLACK, black), (Color.WHITE, white)):
             try:
                 moves.append(agent.select(game, color))
-            except caught as exc:
+            except PlayerError as exc:
                 failed.append((color, exc))
-        if failed and forfeit is not None:
-            errors = [forfeit(f"{color.value} forfeits: {exc}") for color, exc in failed]
+        if failed:
+            errors = [type(exc)(f"{color.value} forfeits: {exc}") for color, exc in failed]
             if len(failed) == 2:
-                return game, (None, forfeit(f"{errors[0]}; {errors[1]}"))
+                return game, (None, type(errors[0])(f"{errors[0]}; {errors[1]}"))
             return game, (failed[0][0].opponent, errors[0])
         game.play(moves[0], moves[1])
     return game, None
@@ -200,11 +188,11 @@ def elo_difference(wins: int, draws: int, losses: int) -> tuple[float, float, fl
 _Played = tuple[MatchGame, list[int], list[float], list[int]]
 
 
-def _play_one(spec_a: str, spec_b: str, seed: int, index: int, level: int | None,
+def _play_one(spec_a: AgentSpec, spec_b: AgentSpec, seed: int, index: int, level: int | None,
               time_limit: float | None, stop: threading.Event) -> _Played | None:
     """Game ``index`` of the match; None if ``stop`` was set before it ended."""
     agents = [
-        make_agent(spec, seed=game_seed(seed, index, side), level=level, time_limit=time_limit,
+        make_agent(spec, seed=derive(seed, index, side), level=level, time_limit=time_limit,
                    stop=stop)
         for side, spec in enumerate((spec_a, spec_b))
     ]
@@ -234,8 +222,8 @@ def _play_one(spec_a: str, spec_b: str, seed: int, index: int, level: int | None
 class _MatchChunk:
     """Games ``first`` to ``stop - 1`` of a match, for a process or Ray worker."""
 
-    spec_a: str
-    spec_b: str
+    spec_a: AgentSpec
+    spec_b: AgentSpec
     seed: int
     first: int
     stop: int
@@ -261,8 +249,8 @@ CHUNK_GAMES = 4
 
 
 def play_match(
-    spec_a: str,
-    spec_b: str,
+    spec_a: str | AgentSpec,
+    spec_b: str | AgentSpec,
     games: int,
     seed: int = 0,
     *,
@@ -289,8 +277,7 @@ def play_match(
     >>> result.games, result.a_wins + result.b_wins + result.draws
     (2, 2)
     """
-    for spec in (spec_a, spec_b):
-        parse_agent_spec(spec)
+    a, b = AgentSpec.parse(spec_a), AgentSpec.parse(spec_b)
     games = check_int(games, "games", 0)
     seed = check_seed(seed)
     jobs = check_int(jobs, "jobs", 1, MAX_THREADS)
@@ -301,14 +288,14 @@ def play_match(
     if backend != "local" and jobs != 1:
         raise ParameterError(f"jobs= plays games on threads of the local backend; the "
                              f"{backend} backend plays workers= chunks at once")
-    for spec in (spec_a, spec_b):  # bad options fail here, not in a worker
+    for spec in (a, b):  # bad options fail here, not in a worker
         make_agent(spec, seed=0, level=level, time_limit=time_limit)  # starts no engine
-    result = MatchResult(spec_a, spec_b, seed)
+    result = MatchResult(str(a), str(b), seed)
     stop = threading.Event()
     started = time.perf_counter()
 
     def one(index: int) -> _Played | None:
-        return _play_one(spec_a, spec_b, seed, index, level, time_limit, stop)
+        return _play_one(a, b, seed, index, level, time_limit, stop)
 
     def collect(played: _Played | None) -> None:
         assert played is not None  # only a stopped match has unfinished games
@@ -322,7 +309,7 @@ def play_match(
             progress(len(result.records))
 
     if backend != "local":
-        chunks = (_MatchChunk(spec_a, spec_b, seed, first, min(games, first + CHUNK_GAMES),
+        chunks = (_MatchChunk(a, b, seed, first, min(games, first + CHUNK_GAMES),
                               level, time_limit) for first in range(0, games, CHUNK_GAMES))
         finished: dict[int, list[_Played]] = {}
         for index, played in run_chunks(play_match_chunk, chunks, backend=backend,
@@ -370,17 +357,14 @@ def _signed(value: float) -> str:
     return f"{value:+.0f}"
 
 
-def _label(spec: str, level: int | None) -> str:
-    name, number = parse_agent_spec(spec)
-    if name == "engine":
-        return spec.strip()
-    options = "".join(f",{item.strip()}" for item in spec.strip().lower().split(",")[1:])
-    if name == "mcts":
-        return f"mcts:{number if number is not None else (level or 3)}{options}"
-    if name == "openspiel-mcts":
-        simulations = number if number is not None else OPENSPIEL_SIMULATIONS
-        return f"openspiel-mcts:{simulations}{options}"
-    return name + options
+def _label(spec: str | AgentSpec, level: int | None) -> str:
+    """The spec's text, with the number it plays at when it names none."""
+    spec = AgentSpec.parse(spec)
+    if spec.number is None and spec.name == "mcts":
+        spec = replace(spec, number=level or 3)
+    elif spec.number is None and spec.name == "openspiel-mcts":
+        spec = replace(spec, number=OPENSPIEL_SIMULATIONS)
+    return str(spec)
 
 
 def _labels(a: str, b: str, level: int | None) -> list[str]:

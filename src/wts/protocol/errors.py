@@ -3,16 +3,16 @@
 
 from __future__ import annotations
 
-from wts.errors import WtsError
-from wts.players.registry import register_forfeit_error
+from wts.errors import PlayerError
 
 __all__ = ["EngineError", "EngineProtocolError", "EngineTerminatedError", "EngineTimeoutError",
            "EngineIllegalMoveError"]
 
 
-class EngineError(WtsError):
+class EngineError(PlayerError):
     """An engine failed: it could not start, crashed, hung, broke the protocol,
-    or named a square it may not play. The message is the reason a forfeited
+    or named a square it may not play. A match counts it as a forfeit
+    (:class:`wts.errors.PlayerError`); the message is the reason the forfeited
     game records."""
 
 
@@ -31,7 +31,3 @@ class EngineTimeoutError(EngineError):
 
 class EngineIllegalMoveError(EngineError):
     """The engine named a square its colour may not play this turn."""
-
-
-# A match (wts.players.tournament) counts an engine's failure as a forfeit.
-register_forfeit_error(EngineError)

@@ -25,26 +25,13 @@ from wts.engine.base import GameBase
 from wts.engine.pieces import Color
 from wts.engine.squares import Square
 from wts.errors import ParameterError
-from wts.players.registry import ENGINE_PREFIX, is_engine_spec
 from wts.protocol.client import Engine, split_command
 from wts.protocol.lines import Info, Limit
 
-__all__ = ["ENGINE_PREFIX", "DEFAULT_MOVETIME", "is_engine_spec", "engine_command",
-           "EngineAgent"]
+__all__ = ["DEFAULT_MOVETIME", "EngineAgent"]
 
 #: Seconds a move an engine is given when nothing else says (``--time-limit``).
 DEFAULT_MOVETIME = 1.0
-
-
-def engine_command(spec: str) -> list[str]:
-    """The arguments of an ``engine:CMD`` spec, its program checked to exist."""
-    if not is_engine_spec(spec):
-        raise ParameterError(f"an engine spec is engine:CMD, not {spec!r}")
-    args = split_command(spec.strip()[len(ENGINE_PREFIX):])
-    if shutil.which(args[0]) is None:
-        raise ParameterError(f"no program {args[0]!r} (in {spec!r}): give a path to an "
-                             "executable, or the name of one on PATH")
-    return args
 
 
 class EngineAgent:
@@ -62,6 +49,9 @@ class EngineAgent:
                  options: Mapping[str, object] | None = None,
                  stop: threading.Event | None = None) -> None:
         self.command = split_command(command)
+        if shutil.which(self.command[0]) is None:  # said now, not at the first move
+            raise ParameterError(f"no program {self.command[0]!r} (in {command!r}): give a "
+                                 "path to an executable, or the name of one on PATH")
         self.seed = seed
         if limit is None:
             limit = Limit(movetime=DEFAULT_MOVETIME if time_limit is None else time_limit)

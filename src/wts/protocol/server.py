@@ -13,12 +13,14 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from dataclasses import replace
 from typing import IO, Any
 
 from wts.engine.base import GameBase
 from wts.engine.pieces import Color
 from wts.engine.squares import SQUARE_NAMES
 from wts.errors import GameOverError, IllegalMoveError, WtsError
+from wts.players.specs import AgentSpec
 from wts.protocol import lines
 from wts.protocol.errors import EngineProtocolError
 
@@ -33,12 +35,12 @@ _SAFETY = 0.02
 class EngineServer:
     """The protocol over one agent spec, reading ``stdin`` and writing ``stdout``."""
 
-    def __init__(self, spec: str, rules: type[GameBase], stdin: IO[bytes],
+    def __init__(self, spec: str | AgentSpec, rules: type[GameBase], stdin: IO[bytes],
                  stdout: IO[bytes]) -> None:
-        from wts.players.agents import make_agent, parse_agent_spec
+        from wts.players.agents import make_agent
 
-        self.name, _number = parse_agent_spec(spec)
-        self.spec = spec
+        self.spec = AgentSpec.parse(spec)
+        self.name = self.spec.name
         self.rules = rules
         self._make_agent = make_agent
         self._stdin = stdin
@@ -75,7 +77,8 @@ class EngineServer:
         if self._agent is None:
             spec = self.spec
             if self._threads is not None:
-                spec = f"{spec},threads={self._threads}"
+                options = tuple(o for o in spec.options if o[0] != "threads")
+                spec = replace(spec, options=(*options, ("threads", self._threads)))
             self._agent = self._make_agent(spec, seed=self._seed, stop=self._stop)
         return self._agent
 

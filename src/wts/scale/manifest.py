@@ -28,8 +28,7 @@ from typing import Any
 
 from wts.errors import ParameterError
 from wts.limits import MAX_GAMES, MAX_SELFPLAY_TURNS, SEED_MAX
-from wts.players.agents import canonical_agent_spec
-from wts.players.registry import is_engine_spec
+from wts.players.specs import AgentSpec
 from wts.runtime.files import RunFolderError
 
 __all__ = ["FORMAT", "NAME", "MAX_BYTES", "FOLDERS", "new", "dumps", "parse",
@@ -173,13 +172,10 @@ class _Checker:
                 raise self.bad(f"settings: {name} {_short(settings[name])} (an integer from "
                                f"{low} to {high})")
         agent = settings["agent"]
-        if is_engine_spec(agent):  # read without the program, which may be elsewhere
-            canonical = agent.isprintable() and agent == agent.strip()
-        else:
-            try:
-                canonical = isinstance(agent, str) and canonical_agent_spec(agent) == agent
-            except ParameterError:
-                canonical = False
+        try:  # read without an engine's program, which may be elsewhere
+            canonical = isinstance(agent, str) and str(AgentSpec.parse(agent)) == agent
+        except ParameterError:
+            canonical = False
         if not canonical:
             raise self.bad(f"settings: agent {_short(agent)}")
         return settings

@@ -47,6 +47,7 @@ import numpy as np
 import numpy.typing as npt
 
 from wts._interrupts import interrupts_deferred
+from wts._seeds import derive
 from wts._version import __version__
 from wts.engine.game import Game
 from wts.engine.observation import observation_planes
@@ -55,8 +56,8 @@ from wts.errors import ParameterError, ParameterTypeError, WtsError
 from wts.formats import record
 from wts.limits import MATCH_TURNS, MAX_GAMES, MAX_SELFPLAY_TURNS
 from wts.params import check_choice, check_int, check_seed
-from wts.players.agents import MCTSAgent, RandomAgent, canonical_agent_spec, make_agent
-from wts.players.tournament import game_seed
+from wts.players.agents import MCTSAgent, RandomAgent, make_agent
+from wts.players.specs import AgentSpec
 from wts.runtime.backends import check_backend, run_chunks
 from wts.runtime.files import RunFolderError
 from wts.scale import manifest as manifests
@@ -100,15 +101,15 @@ class _Chunk:
     shard: int
     first: int
     stop: int
-    agent: str
+    agent: AgentSpec
     seed: int
     max_turns: int
 
 
-def _versions(agent: str) -> dict[str, str]:
+def _versions(agent: AgentSpec) -> dict[str, str]:
     """The versions that decide an agent's moves: wts's, and OpenSpiel's for its agent."""
     versions = {"wts": __version__}
-    if agent.startswith("openspiel-mcts"):
+    if agent.name == "openspiel-mcts":
         from importlib.metadata import PackageNotFoundError, version
 
         # Without OpenSpiel the agent's own ImportError says what is missing.
@@ -129,7 +130,7 @@ def _policy(agent: Any, game: Game, square: int) -> npt.NDArray[np.float32]:
     return policy
 
 
-def _play_game(spec: str, index: int, seeds: tuple[int, int],
+def _play_game(spec: AgentSpec, index: int, seeds: tuple[int, int],
                max_turns: int) -> tuple[Game, list[tuple[Any, ...]]]:
     agents = [make_agent(spec, seed=seeds[side]) for side in (0, 1)]
     game = Game()
@@ -161,7 +162,7 @@ def play_shard(chunk: _Chunk) -> shards.Played:
         "game", "turn", "color", "seed", "observation", "policy", "move", "outcome")}
     failures = []
     for index in range(chunk.first, chunk.stop):
-        seeds = (game_seed(chunk.seed, index, 0), game_seed(chunk.seed, index, 1))
+        seeds = (derive(chunk.seed, index, 0), derive(chunk.seed, index, 1))
         try:
             game, rows = _play_game(chunk.agent, index, seeds, chunk.max_turns)
         except _ENVIRONMENT_ERRORS as exc:
@@ -173,8 +174,8 @@ def play_shard(chunk: _Chunk) -> shards.Played:
             failures.append(GameFailure(index, seeds, error))
             continue
         status = game.status
-        headers = {"Event": "wts selfplay", "Round": str(index), "Black": chunk.agent,
-                   "White": chunk.agent}
+        headers = {"Event": "wts selfplay", "Round": str(index), "Black": str(chunk.agent),
+                   "White": str(chunk.agent)}
         games["game"].append(index)
         games["black_seed"].append(seeds[0])
         games["white_seed"].append(seeds[1])
@@ -241,7 +242,7 @@ def selfplay(
     out: str | os.PathLike[str],
     games: int,
     *,
-    agent: str = "mcts:2",
+    agent: str | AgentSpec = "mcts:2",
     seed: int = 0,
     backend: str = "local",
     workers: int | None = None,
@@ -278,9 +279,8 @@ def selfplay(
     (2, True)
     """
     shards.pyarrow()
-    if not isinstance(agent, str):
-        raise ParameterTypeError(f"agent must be a str such as 'mcts:2', not {agent!r}")
-    agent = canonical_agent_spec(agent)  # as the command line writes it
+    spec = AgentSpec.parse(agent)
+    agent = str(spec)  # as the command line writes it
     games = check_int(games, "games", 0, MAX_GAMES)
     seed = check_seed(seed)
     shard_size = check_int(shard_size, "shard_size", 1, manifests.MAX_SHARD_SIZE)
@@ -296,7 +296,7 @@ def selfplay(
         raise ParameterError(f"{games:,} games in shards of {shard_size:,} make more than the "
                              f"{manifests.MAX_SHARDS:,} shards a run may have: take a larger "
                              "shard_size")
-    make_agent(agent, seed=0)  # a bad option fails here, not in every game
+    make_agent(spec, seed=0)  # a bad option fails here, not in every game
     settings = {"agent": agent, "games": games, "seed": seed, "shard_size": shard_size,
                 "max_turns": max_turns}
     with RunFolder(out, create=True) as folder, folder.top.lock(
@@ -316,7 +316,8 @@ class _Run:
         self.on_error = on_error
         self.mixed_versions = mixed_versions
         self.progress = progress
-        self.versions = _versions(settings["agent"])
+        self.spec = AgentSpec.parse(settings["agent"])
+        self.versions = _versions(self.spec)
         self.replayed: list[str] = []
 
     def run(self, backend: str, workers: int | None, address: str | None) -> SelfplayReport:
@@ -329,7 +330,7 @@ class _Run:
         # only the chunks in flight.
         chunks = (_Chunk(k, k * settings["shard_size"],
                          min(settings["games"], (k + 1) * settings["shard_size"]),
-                         settings["agent"], settings["seed"], settings["max_turns"])
+                         self.spec, settings["seed"], settings["max_turns"])
                   for k in range(count) if str(k) not in done)
         finished = sum(entry["games"] + len(entry["failed"]) for entry in done.values())
         examples = sum(entry["examples"] for entry in done.values())

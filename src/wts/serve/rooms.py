@@ -21,6 +21,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from wts.engine import svg, text
 from wts.engine.base import GameBase
 from wts.engine.events import TurnResult
 from wts.engine.game import Game
@@ -28,7 +29,7 @@ from wts.engine.notation import STARTING_FEN
 from wts.engine.pieces import Color, Piece, Status
 from wts.engine.squares import SQUARES, square_name
 from wts.errors import WtsError
-from wts.formats import record, svg, text
+from wts.formats import record
 from wts.serve.bot import BotRunner
 from wts.serve.bounds import Limits
 from wts.serve.store import GameRow, Store

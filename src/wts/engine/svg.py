@@ -25,11 +25,11 @@ from typing import TYPE_CHECKING
 
 from wts.engine.pieces import Color, Piece, Status
 from wts.engine.squares import BOARD_SIZE, FILE_NAMES, NUM_SQUARES, RANK_NAMES, Square
-from wts.formats.text import describe_turn, headline, outcome, turtles_in_rows
+from wts.engine.text import describe_turn, headline, outcome, turtles_in_rows
 from wts.params import check_bool, check_float, check_int
 
 if TYPE_CHECKING:
-    from wts.engine.base import GameBase
+    from wts.engine.api import GameAPI
     from wts.engine.events import TurnResult
 
 __all__ = ["board", "square_center", "COLORS"]
@@ -205,7 +205,7 @@ def _legend(roles: set[str], status: str, size: float, cell: float, y: float) ->
     return out
 
 
-def _position_at(game: GameBase, turn: int | None) -> tuple[GameBase, TurnResult | None, Status]:
+def _position_at(game: GameAPI, turn: int | None) -> tuple[GameAPI, TurnResult | None, Status]:
     """The game after turn ``turn`` of its history, that turn, and the status before it."""
     history = game.history
     first = game.turn - len(history)
@@ -224,7 +224,7 @@ def _position_at(game: GameBase, turn: int | None) -> tuple[GameBase, TurnResult
     return position, history[played_turns - 1], before
 
 
-def _title(game: GameBase, last: TurnResult | None, previous: Status) -> str:
+def _title(game: GameAPI, last: TurnResult | None, previous: Status) -> str:
     """The picture's title: what the last turn did, or how the game stands."""
     if last is None:
         return f"What the Shell, turn {game.turn}, {outcome(game)}"
@@ -233,7 +233,7 @@ def _title(game: GameBase, last: TurnResult | None, previous: Status) -> str:
 
 
 def board(
-    game: GameBase, *, turn: int | None = None, size: float = 400, coordinates: bool = True,
+    game: GameAPI, *, turn: int | None = None, size: float = 400, coordinates: bool = True,
     legend: bool = True,
 ) -> str:
     """An SVG picture of the board, ``size`` pixels square.

@@ -37,7 +37,7 @@ from wts.engine.pieces import Color, Piece, Status
 from wts.engine.squares import BOARD_SIZE, FILE_NAMES, SQUARE_NAMES, SQUARES, Square
 
 if TYPE_CHECKING:
-    from wts.engine.base import GameBase
+    from wts.engine.api import GameAPI
     from wts.engine.events import TurnResult
 
 __all__ = ["turtles_in_rows", "decided_by", "outcome", "headline", "describe_turn", "board"]
@@ -50,7 +50,7 @@ _MARKS = (("row", " ", "*", "in a row of five"),
           ("played", "[", "]", "played last turn"))
 
 
-def turtles_in_rows(game: GameBase, color: Color) -> list[Square]:
+def turtles_in_rows(game: GameAPI, color: Color) -> list[Square]:
     """The squares of ``color``'s turtles standing in a row of five or more, in
     any direction: the rules' "winning turtles", whose numbers decide the game.
     Listed file by file, so a single row reads from one end to the other."""
@@ -79,7 +79,7 @@ def _count(turtles: int) -> str:
     return "five in a row" if turtles == 5 else f"{turtles} turtles in rows of five"
 
 
-def decided_by(game: GameBase) -> str:
+def decided_by(game: GameAPI) -> str:
     """What decides the game as it stands, naming the turtles in rows of five:
     ``five in a row at C3 D4 E5 F6 G7`` for a win; empty while play is normal."""
     status = game.status
@@ -98,13 +98,13 @@ def decided_by(game: GameBase) -> str:
     return ""
 
 
-def outcome(game: GameBase) -> str:
+def outcome(game: GameAPI) -> str:
     """How the game stands, in words: ``white wins: five in a row at C3 D4 E5 F6 G7``."""
     reason = decided_by(game)
     return game.status.words + (f": {reason}" if reason else "")
 
 
-def headline(game: GameBase) -> str:
+def headline(game: GameAPI) -> str:
     """The turn and how the game stands, in a few words, for a caption:
     ``turn 12: white wins with 6 winning turtles``."""
     status = game.status
@@ -120,7 +120,7 @@ def headline(game: GameBase) -> str:
     return f"turn {game.turn}: play goes on"
 
 
-def describe_turn(result: TurnResult, position: GameBase,
+def describe_turn(result: TurnResult, position: GameAPI,
                   previous: Status | None = None) -> list[str]:
     """Lines saying what a turn did: the moves, then each event as it happened,
     then the status when it changed or is anything but normal play.
@@ -158,7 +158,7 @@ def describe_turn(result: TurnResult, position: GameBase,
     return lines
 
 
-def board(game: GameBase) -> str:
+def board(game: GameAPI) -> str:
     """The board as text, ``X`` black, ``O`` white, eggs numbered by age (1 is
     the oldest, the next to hatch), with the last turn marked: ``[X]`` the
     squares played, ``(X)`` the turtles hatched, ``*X*`` turtles in a row of
