@@ -1,13 +1,13 @@
-"""``wts play`` and ``wts replay``: games in the terminal.
+"""``wts play``: a game in the terminal.
 
 ``play_in_terminal`` runs a game between humans at the keyboard and bots,
-printing the board and what happened after every turn; ``replay_record``
-prints (or draws) a saved game record turn by turn. The command line
-(:mod:`wts.cli.main`) parses the arguments and calls these.
+printing the board and what happened after every turn; :func:`run` checks
+the command's arguments and calls it.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import random
 import shutil
@@ -29,16 +29,19 @@ from wts.engine.squares import SQUARE_NAMES, Square, to_square
 from wts.errors import ParameterError, SquareError
 from wts.formats import record as records
 from wts.formats import text
+from wts.formats.text import describe_result
 from wts.params import check_float, check_seed
 from wts.players import agents
 
 __all__ = [
+    "add_parser",
+    "add_arguments",
+    "run",
     "describe_result",
     "player_names",
     "default_bot",
     "make_player",
     "play_in_terminal",
-    "replay_record",
     "HUMAN",
 ]
 
@@ -47,22 +50,6 @@ HUMAN = "human"
 MAX_DELAY = 3600.0
 #: A bot still choosing after this many seconds gets a "thinking" line.
 THINKING_AFTER = 0.3
-
-
-def _turns(count: int) -> str:
-    return f"{count} turn" if count == 1 else f"{count} turns"
-
-
-def describe_result(game: GameBase, resigned: Color | None = None) -> str:
-    """The last line of a game: who won, after how many turns, and how."""
-    if resigned is not None:
-        return (f"result: {Status.for_winner(resigned.opponent).words}: {resigned.value} "
-                f"resigned after {_turns(game.turn)}")
-    if not game.is_over():
-        return (f"result: unfinished after {_turns(game.turn)} "
-                f"({game.status.words})")
-    return (f"result: {game.status.words} after {_turns(game.turn)} "
-            f"({text.decided_by(game)})")
 
 
 # --- Players ---------------------------------------------------------------------------
@@ -396,11 +383,11 @@ def play_in_terminal(
         outcome.resigned = exc.color
         print(describe_result(game, exc.color), file=out)
     except Quit:
-        print(f"game stopped after {_turns(game.turn)}", file=out)
+        print(f"game stopped after {text.turns(game.turn)}", file=out)
     except EOFError:
-        print(f"\nend of input: game stopped after {_turns(game.turn)}", file=out)
+        print(f"\nend of input: game stopped after {text.turns(game.turn)}", file=out)
     except KeyboardInterrupt:
-        print(f"\ninterrupted: game stopped after {_turns(game.turn)}", file=out)
+        print(f"\ninterrupted: game stopped after {text.turns(game.turn)}", file=out)
         outcome.status = EXIT_INTERRUPTED
     if outcome.resigned is not None:
         outcome.headers["Result"] = Status.for_winner(outcome.resigned.opponent).result
@@ -411,102 +398,6 @@ def play_in_terminal(
     return outcome
 
 
-# --- wts replay ------------------------------------------------------------------------
-
-
-def replay_record(
-    game_record: records.GameRecord,
-    *,
-    turn: int | None = None,
-    out: TextIO,
-) -> None:
-    """Print a record: its tags, the start, then every turn's events and board.
-
-    With ``turn``, only the position after that turn (as ``Game.turn`` counts).
-    """
-    start = game_record.start
-
-    def comments(index: int) -> None:
-        comment = game_record.comments.get(index)
-        if comment:
-            for line in comment.split("\n"):
-                print(f"  ; {line}", file=out)
-
-    if turn is None:
-        for name, value in game_record.headers.items():
-            print(f"{name + ':':<8} {value}", file=out)
-        comments(0)
-        print("", file=out)
-        print(f"start (turn {start.turn})", file=out)
-        print(text.board(start), file=out)
-    game = start.copy()
-    previous = game.status
-    for played in game_record.turns:
-        if turn is not None and game.turn >= turn:
-            break
-        result = game.play(played.black_move, played.white_move)
-        index = game.turn - start.turn
-        if turn is None:
-            print("", file=out)
-            print("\n".join(text.describe_turn(result, game, previous)), file=out)
-            comments(index)
-            print(text.board(game), file=out)
-        elif game.turn == turn:
-            print("\n".join(text.describe_turn(result, game, previous)), file=out)
-            comments(index)
-        previous = result.status
-    if turn is not None:
-        if turn == start.turn:
-            print(f"start (turn {start.turn})", file=out)
-        print(text.board(game), file=out)
-        return
-    print("", file=out)
-    if not game_record.turns:
-        print("the record holds no turns", file=out)
-    resigned = None
-    claimed = Status.from_result(game_record.headers.get("Result", "*"))
-    if not game.is_over() and claimed is not None and claimed.winner is not None:
-        resigned = claimed.winner.opponent
-    print(describe_result(game, resigned), file=out)
-
-
-def write_pictures(
-    game_record: records.GameRecord,
-    directory: str,
-    *,
-    turn: int | None = None,
-    size: int = 400,
-    progress: bool = False,
-) -> list[str]:
-    """One SVG picture per position of a record (``turn-NNN.svg``), or only the
-    one after ``turn``; returns the paths written."""
-    from wts.formats import svg
-
-    os.makedirs(directory, exist_ok=True)
-    game = game_record.game
-    first, last = game_record.start.turn, game.turn
-    turns = range(first, last + 1) if turn is None else range(turn, turn + 1)
-    width = max(3, len(str(last)))
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(turns), unit="picture", file=sys.stderr, leave=False)
-    paths = []
-    try:
-        for number in turns:
-            path = os.path.join(directory, f"turn-{number:0{width}d}.svg")
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(svg.board(game, turn=number, size=size))
-            paths.append(path)
-            if bar is not None:
-                bar.update(1)
-    finally:
-        if bar is not None:
-            bar.close()
-    return paths
-
-
 # --- The command line ------------------------------------------------------------------
 
 
@@ -514,7 +405,21 @@ def write_pictures(
 delay_seconds = arguments.real("a number of seconds", 0.0, MAX_DELAY)
 
 
-def add_play_arguments(parser: Any) -> None:
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    """Add ``play`` to the ``wts`` subcommands."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "play", help="play a game in the terminal: against a bot, two bots, or two people",
+        description="Play What the Shell in the terminal. Each human types a square like E5 "
+        "at the prompt (two people at one keyboard type theirs hidden, one after the other); "
+        "bots choose at the same time. The board and what happened are shown after every "
+        "turn. Type 'help' at the prompt for the other commands.",
+    )
+    add_arguments(parser)
+    parser.set_defaults(run=run)
+    return parser
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``wts play``."""
     names = ", ".join(player_names())
     parser.add_argument(
@@ -537,7 +442,7 @@ def add_play_arguments(parser: Any) -> None:
                         help="seconds to wait between turns when two bots play (default 0)")
 
 
-def run_play(args: Any) -> int:
+def run(args: argparse.Namespace) -> int:
     """``wts play``: check the arguments, then play."""
     parser = args.subparser
     try:
@@ -582,59 +487,3 @@ def run_play(args: Any) -> int:
               file=sys.stderr)
         return 2
     return outcome.status
-
-
-def add_replay_arguments(parser: Any) -> None:
-    """The options of ``wts replay``."""
-    parser.add_argument("file", metavar="FILE",
-                        help="a game record (as written by wts play --save); - reads stdin")
-    parser.add_argument("--turn", type=arguments.turn, default=None,
-                        help="show only the position after turn N (0: the start)")
-    parser.add_argument("--svg", metavar="DIR", default=None,
-                        help="write one SVG picture per turn (turn-NNN.svg) to DIR instead "
-                             "of printing")
-    parser.add_argument("--size", type=arguments.pixels, default=400,
-                        help="size of the pictures in pixels (default 400)")
-    parser.add_argument("--progress", action="store_true", default=None,
-                        help="show a progress bar while writing pictures "
-                             "(default: on a terminal, for 50 or more)")
-
-
-def run_replay(args: Any, out: TextIO | None = None) -> int:
-    """``wts replay``: read the record, then print or draw it."""
-    out = out if out is not None else sys.stdout
-    name = "standard input" if args.file == "-" else args.file
-    try:
-        source: Any = sys.stdin if args.file == "-" else args.file
-        game_record = records.read(source)
-    except OSError as exc:
-        print(f"wts replay: error: cannot read {name}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    except ValueError as exc:  # NotationError, and a bad SetUp
-        print(f"wts replay: error: {name}: {exc}", file=sys.stderr)
-        return 2
-    if not (game_record.turns or game_record.headers):
-        print(f"wts replay: error: {name} holds no turns and no tags: it is no game record",
-              file=sys.stderr)
-        return 2
-    first, last = game_record.start.turn, game_record.game.turn
-    if args.turn is not None and not first <= args.turn <= last:
-        print(f"wts replay: error: --turn {args.turn}: the record has turns {first} to {last}",
-              file=sys.stderr)
-        return 2
-    if args.svg is not None:
-        count = 1 if args.turn is not None else last - first + 1
-        progress = args.progress if args.progress is not None else (
-            sys.stderr.isatty() and count >= 50)
-        try:
-            paths = write_pictures(game_record, args.svg, turn=args.turn, size=args.size,
-                                   progress=progress)
-        except OSError as exc:
-            print(f"wts replay: error: cannot write to {args.svg}: {exc.strerror or exc}",
-                  file=sys.stderr)
-            return 2
-        print(f"wrote {len(paths)} picture{'s' if len(paths) != 1 else ''} to {args.svg}",
-              file=out)
-        return 0
-    replay_record(game_record, turn=args.turn, out=out)
-    return 0
