@@ -110,7 +110,6 @@ def test_version() -> None:
     "args",
     [
         [],
-        ["play"],
         ["demo", "--seed", "x"],
         ["demo", "--seed"],
         ["demo", "--seed", "-1"],

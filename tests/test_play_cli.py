@@ -71,7 +71,7 @@ def test_human_against_a_random_bot(tmp_path) -> None:
     path = tmp_path / "game.wts"
     child = spawn("play", "--black", "human", "--white", "random", "--seed", "1",
                   "--save", str(path))
-    child.expect("black human against white random \\(seed 2\\)")
+    child.expect_exact("black human against white random (game seed 1)")
     child.expect_exact("black, your square: ")
     child.sendline("e5")
     child.expect(r"turn 1: black E5, white ([A-I][1-9])")
@@ -172,7 +172,7 @@ def test_ctrl_c_and_end_of_input_stop_cleanly(tmp_path) -> None:
 @pty_only
 def test_the_side_not_named_is_played_by_a_bot() -> None:
     child = spawn("play", "--white", "human", "--seed", "3", "--level", "1")
-    child.expect(r"black (mcts:1|random) \(seed 3\) against white human")
+    child.expect(r"black (mcts:1|random) against white human \(game seed 3\)")
     child.expect_exact("white, your square: ")
     child.sendline("quit")
     assert finish(child) == 0
@@ -263,10 +263,47 @@ def test_play_from_a_position(tmp_path) -> None:
     assert saved.game.fen() == "9/9/9/9/4x2x1/9/2x6/9/o8 - 1"
 
 
+@pty_only
+def test_with_no_options_a_human_plays_the_bot_of_wts_serve() -> None:
+    from wts.serve.defaults import BOT_LEVEL, PLAYER_COLOR
+
+    child = spawn("play", "--seed", "5")
+    child.expect_exact(f"What the Shell: black human against white mcts:{BOT_LEVEL} "
+                       "(game seed 5)")
+    child.expect_exact(f"{PLAYER_COLOR}, your square: ")
+    child.sendline("quit")
+    assert finish(child) == 0
+
+
+def test_the_bot_of_a_bare_play_is_the_default_of_wts_serve() -> None:
+    messages = pytest.importorskip("wts.serve.messages")  # needs the serve extra
+    from wts.serve.defaults import BOT_LEVEL, PLAYER_COLOR
+
+    asked = messages.CreateGame(mode="bot")
+    assert (asked.level, asked.color) == (BOT_LEVEL, PLAYER_COLOR) == (1, "black")
+    assert terminal.first_game() == (("human", "mcts"), BOT_LEVEL)
+
+
+def test_the_first_line_names_the_game_seed_and_the_next_each_bot_seed(tmp_path) -> None:
+    path = tmp_path / "bots.wts"
+    out = io.StringIO()
+    terminal.play_in_terminal("random", "greedy", seed=7, save=str(path), out=out,
+                              stdin=io.StringIO(""))
+    first, second = out.getvalue().splitlines()[:2]
+    assert first == "What the Shell: black random against white greedy (game seed 7)"
+    assert second == "bots' seeds: black 7 (--seed), white 8 (--seed + 1); --seed 7 replays " \
+                     "this game"
+    saved = record.read(path)  # the record's tags name each player's own seed
+    assert (saved.headers["Black"], saved.headers["White"]) == ("random (seed 7)",
+                                                                "greedy (seed 8)")
+    out = io.StringIO()
+    terminal.play_in_terminal("human", "human", seed=7, out=out, stdin=io.StringIO(""))
+    assert out.getvalue().splitlines()[0] == "What the Shell: black human against white human"
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["play"], "say who plays with --black and/or --white"),
         (["play", "--black", "nobody"], "--black: unknown"),
         (["play", "--white", "human", "--black", "mcts:9"], "--black:"),
         (["play", "--black", "human", "--level", "7"], "expected an MCTS level from 1 to 5"),

@@ -32,6 +32,7 @@ from wts.formats import text
 from wts.formats.text import describe_result
 from wts.params import check_float, check_seed
 from wts.players import agents
+from wts.serve.defaults import BOT_LEVEL, PLAYER_COLOR
 
 __all__ = [
     "add_parser",
@@ -69,6 +70,15 @@ def default_bot() -> str:
     return "mcts"
 
 
+def first_game() -> tuple[tuple[str, str], int]:
+    """The players and the MCTS level of ``wts play`` with no players named: a
+    human against the bot of a game ``wts serve`` makes with no options, on the
+    same sides."""
+    bot = default_bot()
+    players = (HUMAN, bot) if Color(PLAYER_COLOR) is Color.BLACK else (bot, HUMAN)
+    return players, BOT_LEVEL
+
+
 def check_player(spec: str) -> str:
     """``spec`` lower-cased if it names a player, else ValueError with the choices."""
     name = spec.strip().lower()
@@ -93,17 +103,24 @@ def make_player(spec: str, seed: int, level: int | None = None) -> Bot:
     return bot
 
 
-def bot_label(spec: str, seed: int, bot: object) -> str:
-    """How a bot is named in the record's Black and White tags: ``mcts:3 (seed 7)``,
-    or ``mcts:3,reuse=false (seed 7)`` with the spec's options."""
+def bot_name(spec: str, bot: object) -> str:
+    """A bot's name with its level and the spec's options: ``mcts:3``,
+    ``mcts:3,reuse=false``, ``engine:CMD``."""
     if spec.strip().lower().startswith("engine:"):
-        return f"{spec.strip()} (seed {seed})"
+        return spec.strip()
     head, *options = spec.strip().lower().split(",")
     name = head.partition(":")[0].strip()
     level = getattr(bot, "level", None)
     if isinstance(level, int):
         name = f"{name}:{level}"
-    return "".join([name, *(f",{option.strip()}" for option in options)]) + f" (seed {seed})"
+    return "".join([name, *(f",{option.strip()}" for option in options)])
+
+
+def bot_label(spec: str, seed: int, bot: object) -> str:
+    """How a bot is named in the record's Black and White tags: its name and
+    its own seed, ``mcts:3 (seed 7)``."""
+    return f"{bot_name(spec, bot)} (seed {seed})"
+
 
 
 class Thinking:
@@ -315,11 +332,12 @@ def play_in_terminal(
 ) -> PlayOutcome:
     """Play one game in the terminal; ``black``/``white`` are ``human`` or a bot name.
 
-    Bots get seeds ``seed`` (black) and ``seed + 1`` (white), so two bots of
-    one kind do not play alike. Two humans type their squares hidden, one
-    after the other; a single human edits the line on a terminal. The game
-    ends when it is decided, when a human types quit or resign, at the end of
-    input, or on Ctrl-C; with ``save`` the record is written in every case.
+    ``seed`` is the game's: the bots' seeds are derived from it, ``seed`` for
+    black's and ``seed + 1`` for white's, so two bots of one kind do not play
+    alike. Two humans type their squares hidden, one after the other; a
+    single human edits the line on a terminal. The game ends when it is
+    decided, when a human types quit or resign, at the end of input, or on
+    Ctrl-C; with ``save`` the record is written in every case.
     """
     seed = check_seed(seed)
     delay = check_float(delay, "delay (seconds)", 0.0, MAX_DELAY)
@@ -329,19 +347,23 @@ def play_in_terminal(
     humans = [spec == HUMAN for spec in (black, white)]
     hidden = all(humans)
     players: list[Bot | None] = []
+    names = []
     labels = []
     seeds = (seed, (seed + 1) % 2**64)
     for spec, bot_seed in zip((black, white), seeds):
         if spec == HUMAN:
             players.append(None)
+            names.append(HUMAN)
             labels.append(HUMAN)
         else:
             bot = make_player(spec, bot_seed, level)
             players.append(bot)
+            names.append(bot_name(spec, bot))
             labels.append(bot_label(spec, bot_seed, bot))
 
-    print(f"What the Shell: black {labels[0]} against white {labels[1]}", file=out)
-    # The labels show the bots' seeds; say where they come from, and how to play alike again.
+    # The seed named here is the game's; each bot's own, derived from it, follows.
+    print(f"What the Shell: black {names[0]} against white {names[1]}"
+          + ("" if all(humans) else f" (game seed {seed})"), file=out)
     if not any(humans):
         print(f"bots' seeds: black {seeds[0]} (--seed), white {seeds[1]} (--seed + 1); "
               f"--seed {seed} replays this game", file=out)
@@ -412,7 +434,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         description="Play What the Shell in the terminal. Each human types a square like E5 "
         "at the prompt (two people at one keyboard type theirs hidden, one after the other); "
         "bots choose at the same time. The board and what happened are shown after every "
-        "turn. Type 'help' at the prompt for the other commands.",
+        "turn. Type 'help' at the prompt for the other commands. With no players named "
+        f"you play {PLAYER_COLOR} against "
+        f"{default_bot()}:{BOT_LEVEL}, the bot of wts serve.",
     )
     add_arguments(parser)
     parser.set_defaults(run=run)
@@ -428,12 +452,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--white", metavar="PLAYER", default=None,
                         help=f"who plays white (same choices); a side not named is played by "
-                             f"{default_bot()}")
+                             f"{default_bot()}; with neither, a human plays {PLAYER_COLOR} "
+                             f"against {default_bot()}:{BOT_LEVEL}")
     parser.add_argument("--level", type=arguments.level, default=None, metavar="N",
-                        help="strength of an mcts player, 1-5 (default 3)")
+                        help="strength of an mcts player, 1-5 (default 3, or "
+                             f"{BOT_LEVEL} with no player named)")
     parser.add_argument("--seed", type=arguments.seed, default=None,
-                        help="seed of the bots (black gets SEED, white SEED+1; "
-                             "default: a fresh one, printed)")
+                        help="the game's seed, from which the bots' are derived: black's "
+                             "bot gets SEED, white's SEED+1 (default: a fresh one, printed)")
     parser.add_argument("--save", metavar="FILE", default=None,
                         help="write the game record to FILE when the game ends or stops")
     parser.add_argument("--fen", metavar="POSITION", default=None,
@@ -446,18 +472,18 @@ def run(args: argparse.Namespace) -> int:
     """``wts play``: check the arguments, then play."""
     parser = args.subparser
     try:
-        if args.black is None and args.white is None:
-            parser.error(
-                "say who plays with --black and/or --white "
-                f"({', '.join(player_names())}); the side not named is played by "
-                f"{default_bot()}, e.g. wts play --black human"
-            )
-        specs = []
-        for option, spec in (("--black", args.black), ("--white", args.white)):
-            try:
-                specs.append(check_player(spec) if spec is not None else default_bot())
-            except ValueError as exc:
-                parser.error(f"{option}: {exc}")
+        level = args.level
+        specs: list[str] = []
+        if args.black is not None or args.white is not None:
+            for option, spec in (("--black", args.black), ("--white", args.white)):
+                try:
+                    specs.append(check_player(spec) if spec is not None else default_bot())
+                except ValueError as exc:
+                    parser.error(f"{option}: {exc}")
+        else:
+            first, bot_level = first_game()
+            specs = list(first)
+            level = bot_level if level is None else level
         start = None
         if args.fen is not None:
             try:
@@ -476,8 +502,8 @@ def run(args: argparse.Namespace) -> int:
         return exc.code if isinstance(exc.code, int) else 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     try:
-        outcome = play_in_terminal(specs[0], specs[1], seed=seed, level=args.level,
-                                   start=start, save=args.save, delay=args.delay)
+        outcome = play_in_terminal(specs[0], specs[1], seed=seed, level=level, start=start,
+                                   save=args.save, delay=args.delay)
     except BrokenPipeError:
         raise  # the reader went away: main() stops quietly
     except OSError as exc:
