@@ -301,6 +301,62 @@ def test_the_first_line_names_the_game_seed_and_the_next_each_bot_seed(tmp_path)
     assert out.getvalue().splitlines()[0] == "What the Shell: black human against white human"
 
 
+@pty_only
+def test_undo_takes_back_the_turn_of_the_human_and_the_bot(tmp_path) -> None:
+    path = tmp_path / "undone.wts"
+    child = spawn("play", "--black", "human", "--white", "random", "--seed", "1",
+                  "--save", str(path))
+    child.expect_exact("black, your square: ")
+    child.sendline("undo")
+    child.expect_exact("nothing to take back: no turn was played since the start")
+    child.expect_exact("black, your square: ")
+    child.sendline("E5")
+    child.expect(r"turn 1: black E5, white ([A-I][1-9])")
+    white_first = child.match.group(1)
+    child.expect_exact("black, your square: ")
+    child.sendline("D4" if white_first != "D4" else "D5")
+    child.expect_exact("turn 2: black ")
+    child.expect_exact("black, your square: ")
+    child.sendline("undo")
+    child.expect(r"took back turn 2: black D[45], white [A-I][1-9]")
+    child.expect_exact("turn 1, ongoing")
+    child.sendline("undo")
+    child.expect_exact(f"took back turn 1: black E5, white {white_first}")
+    child.expect_exact("turn 0, ongoing")
+    child.expect_exact("black, your square: ")
+    child.sendline("A1")
+    child.expect_exact("turn 1: black A1, white ")
+    child.expect_exact("black, your square: ")
+    child.sendline("help")
+    child.expect_exact("'undo' takes back the last turn")
+    child.sendline("quit")
+    child.expect_exact("game stopped after 1 turn")
+    assert finish(child) == 0
+    saved = record.read(path)
+    assert len(saved.turns) == 1 and saved.moves[0][0] == wts.to_square("A1")
+
+
+@pty_only
+def test_undo_between_two_humans_asks_the_turn_again_from_black() -> None:
+    child = spawn("play", "--black", "human", "--white", "human")
+    child.expect_exact("black, your square (hidden): ")
+    child.sendline("E5")
+    child.expect_exact("white, your square (hidden): ")
+    child.sendline("D4")
+    child.expect_exact("turn 1: black E5, white D4")
+    child.expect_exact("black, your square (hidden): ")
+    child.sendline("A1")
+    child.expect_exact("black has chosen.")
+    child.expect_exact("white, your square (hidden): ")
+    child.sendline("undo")  # black's A1 of this turn goes too
+    child.expect_exact("took back turn 1: black E5, white D4")
+    child.expect_exact("turn 0, ongoing")
+    child.expect_exact("black, your square (hidden): ")
+    child.sendline("quit")
+    child.expect_exact("game stopped after 0 turns")
+    assert finish(child) == 0
+
+
 @pytest.mark.parametrize(
     "args, message",
     [

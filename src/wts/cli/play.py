@@ -26,7 +26,7 @@ from wts.engine.base import GameBase
 from wts.engine.game import Game
 from wts.engine.pieces import Color, Piece, Status
 from wts.engine.squares import SQUARE_NAMES, Square, to_square
-from wts.errors import ParameterError, SquareError
+from wts.errors import NoTurnError, ParameterError, SquareError
 from wts.formats import record as records
 from wts.formats import text
 from wts.formats.text import describe_result
@@ -169,6 +169,10 @@ class Quit(Exception):
     """The player typed quit."""
 
 
+class Undo(Exception):
+    """The player typed undo."""
+
+
 class Resign(Exception):
     """The player typed resign."""
 
@@ -180,7 +184,8 @@ class Resign(Exception):
 HELP = """\
   type a square like E5 (a letter A-I and a digit 1-9), or a command:
   'moves' lists the empty squares, 'board' shows the board, 'rules' the rules
-  in short, 'resign' gives up, 'quit' stops without a result"""
+  in short, 'undo' takes back the last turn (both squares), 'resign' gives up,
+  'quit' stops without a result"""
 
 RULES = """\
   Both players name an empty square at once. The same square on both sides lays
@@ -275,6 +280,8 @@ def ask_move(game: GameBase, color: Color, hidden: bool, out: TextIO, stdin: Tex
             raise Quit
         if word == "resign":
             raise Resign(color)
+        if word == "undo":
+            raise Undo
         if word == "board":
             print(text.board(game), file=out)
             continue
@@ -305,6 +312,20 @@ def ask_move(game: GameBase, color: Color, hidden: bool, out: TextIO, stdin: Tex
 
 
 # --- wts play --------------------------------------------------------------------------
+
+
+def take_back(game: GameBase, out: TextIO) -> bool:
+    """Undo the last turn, both players' squares, and show the board before it;
+    False (and a line saying so) when no turn was played since the start."""
+    try:
+        last = game.pop()
+    except NoTurnError:
+        print("  nothing to take back: no turn was played since the start", file=out)
+        return False
+    print(f"\ntook back turn {game.turn + 1}: black {SQUARE_NAMES[last.black_move]}, "
+          f"white {SQUARE_NAMES[last.white_move]}", file=out)
+    print(text.board(game), file=out)
+    return True
 
 
 @dataclass
@@ -385,14 +406,19 @@ def play_in_terminal(
     try:
         while not game.is_over():
             moves: list[Square] = []
-            for color, player in zip((Color.BLACK, Color.WHITE), players):
-                if player is None:
-                    moves.append(ask_move(game, color, hidden, out, stdin))
-                    if hidden and color is Color.BLACK:
-                        print("  black has chosen.", file=out)
-                else:
-                    with Thinking(color, out):
-                        moves.append(player.select(game, color))
+            try:
+                for color, player in zip((Color.BLACK, Color.WHITE), players):
+                    if player is None:
+                        moves.append(ask_move(game, color, hidden, out, stdin))
+                        if hidden and color is Color.BLACK:
+                            print("  black has chosen.", file=out)
+                    else:
+                        with Thinking(color, out):
+                            moves.append(player.select(game, color))
+            except Undo:
+                if take_back(game, out):
+                    previous = game.status
+                continue  # the turn again, from its first square
             if delay and not any(humans):
                 sleep(delay)
             result = game.play(moves[0], moves[1])
@@ -434,8 +460,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         description="Play What the Shell in the terminal. Each human types a square like E5 "
         "at the prompt (two people at one keyboard type theirs hidden, one after the other); "
         "bots choose at the same time. The board and what happened are shown after every "
-        "turn. Type 'help' at the prompt for the other commands. With no players named "
-        f"you play {PLAYER_COLOR} against "
+        "turn. Type 'help' at the prompt for the other commands, 'undo' to take back the "
+        f"last turn. With no players named you play {PLAYER_COLOR} against "
         f"{default_bot()}:{BOT_LEVEL}, the bot of wts serve.",
     )
     add_arguments(parser)
