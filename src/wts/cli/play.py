@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import shutil
 import sys
 import textwrap
@@ -26,7 +27,14 @@ from wts.engine.base import GameBase
 from wts.engine.game import Game
 from wts.engine.pieces import Color, Piece, Status
 from wts.engine.squares import SQUARE_NAMES, Square, to_square
-from wts.errors import NoTurnError, ParameterError, SquareError
+from wts.errors import (
+    GameOverError,
+    NotationError,
+    NoTurnError,
+    ParameterError,
+    SquareError,
+    WtsError,
+)
 from wts.formats import record as records
 from wts.formats import text
 from wts.formats.text import describe_result
@@ -43,6 +51,8 @@ __all__ = [
     "default_bot",
     "make_player",
     "play_in_terminal",
+    "resumable_record",
+    "recorded_players",
     "HUMAN",
 ]
 
@@ -121,6 +131,47 @@ def bot_label(spec: str, seed: int, bot: object) -> str:
     its own seed, ``mcts:3 (seed 7)``."""
     return f"{bot_name(spec, bot)} (seed {seed})"
 
+
+#: A bot's tag as :func:`bot_label` writes it.
+_SEEDED_TAG = re.compile(r"(.+) \(seed [0-9]+\)")
+
+
+def recorded_players(game_record: records.GameRecord) -> tuple[str, str] | None:
+    """The players a record's Black and White tags name as ``wts play`` writes
+    them (``human``, ``mcts:3 (seed 7)``), or None unless both name one. A
+    program (``engine:CMD``) is never taken from a file: it would run any
+    command the file holds."""
+    specs = []
+    for tag in ("Black", "White"):
+        value = game_record.headers.get(tag, "").strip()
+        seeded = _SEEDED_TAG.fullmatch(value)
+        spec = seeded.group(1) if seeded is not None else value
+        if spec.lower().startswith("engine:") or (seeded is None and spec != HUMAN):
+            return None
+        try:
+            specs.append(check_player(spec))
+        except ValueError:
+            return None
+    return specs[0], specs[1]
+
+
+def resumable_record(file: str) -> records.GameRecord:
+    """The record at ``file``, read to go on with its game: :class:`wts.NotationError`
+    for a file that is no record, :class:`wts.GameOverError` for a game already
+    decided or resigned, ``OSError`` for one that cannot be read."""
+    game_record = records.read(file)
+    game = game_record.game
+    if not (game_record.turns or game_record.headers):
+        raise NotationError("it holds no turns and no tags: it is no game record")
+    if game.is_over():
+        raise GameOverError(f"the game is over after turn {game.turn}: {text.outcome(game)}")
+    claimed = Status.from_result(game_record.result)
+    if claimed is not None and claimed is not Status.ONGOING:  # ended early: a resignation
+        how = (f"{claimed.winner.opponent.value} resigned" if claimed.winner is not None
+               else "a draw was agreed")
+        raise GameOverError(f"the game is over after turn {game.turn}: {how} "
+                            f"(Result {game_record.result})")
+    return game_record
 
 
 class Thinking:
@@ -345,6 +396,7 @@ def play_in_terminal(
     seed: int,
     level: int | None = None,
     start: GameBase | None = None,
+    record: records.GameRecord | None = None,
     save: str | None = None,
     delay: float = 0.0,
     out: TextIO | None = None,
@@ -355,16 +407,23 @@ def play_in_terminal(
 
     ``seed`` is the game's: the bots' seeds are derived from it, ``seed`` for
     black's and ``seed + 1`` for white's, so two bots of one kind do not play
-    alike. Two humans type their squares hidden, one after the other; a
-    single human edits the line on a terminal. The game ends when it is
-    decided, when a human types quit or resign, at the end of input, or on
-    Ctrl-C; with ``save`` the record is written in every case.
+    alike. The game starts from ``start``, or goes on with the game of
+    ``record`` (its turns, which undo takes back too, its tags and comments).
+    Two humans type their squares hidden, one after the other; a single human
+    edits the line on a terminal. The game ends when it is decided, when a
+    human types quit or resign, at the end of input, or on Ctrl-C; with
+    ``save`` the record is written in every case.
     """
     seed = check_seed(seed)
     delay = check_float(delay, "delay (seconds)", 0.0, MAX_DELAY)
+    if start is not None and record is not None:
+        raise ParameterError("start and record: give one, not both")
     out = out if out is not None else sys.stdout
     stdin = stdin if stdin is not None else sys.stdin
-    game = start.copy() if start is not None else Game()
+    if record is not None:
+        game = record.game.copy()
+    else:
+        game = start.copy() if start is not None else Game()
     humans = [spec == HUMAN for spec in (black, white)]
     hidden = all(humans)
     players: list[Bot | None] = []
@@ -398,10 +457,17 @@ def play_in_terminal(
               file=out)
     if hidden and not stdin.isatty():
         print("(input is not a terminal: entries cannot be hidden)", file=out)
+    headers = {"Date": time.strftime("%Y.%m.%d")}
+    comments: dict[int, str] = {}
+    # The record's turns still as it has them: its comments hold for those alone.
+    kept = 0
+    if record is not None:
+        print(f"the game goes on after turn {game.turn} of its record", file=out)
+        headers.update((name, value) for name, value in record.headers.items()
+                       if name not in ("Black", "White", "Result", "SetUp"))
+        comments, kept = dict(record.comments), len(record.turns)
     print(text.board(game), file=out)
-    outcome = PlayOutcome(game, 0, headers={
-        "Black": labels[0], "White": labels[1], "Date": time.strftime("%Y.%m.%d"),
-    })
+    outcome = PlayOutcome(game, 0, headers={"Black": labels[0], "White": labels[1], **headers})
     previous = game.status
     try:
         while not game.is_over():
@@ -417,6 +483,7 @@ def play_in_terminal(
                             moves.append(player.select(game, color))
             except Undo:
                 if take_back(game, out):
+                    kept = min(kept, len(game.history))
                     previous = game.status
                 continue  # the turn again, from its first square
             if delay and not any(humans):
@@ -440,7 +507,8 @@ def play_in_terminal(
     if outcome.resigned is not None:
         outcome.headers["Result"] = Status.for_winner(outcome.resigned.opponent).result
     if save is not None:
-        records.write(game, save, headers=outcome.headers)
+        records.write(game, save, headers=outcome.headers,
+                      comments={turn: note for turn, note in comments.items() if turn <= kept})
         print(f"saved the game to {save}", file=out)
     out.flush()
     return outcome
@@ -488,8 +556,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "bot gets SEED, white's SEED+1 (default: a fresh one, printed)")
     parser.add_argument("--save", metavar="FILE", default=None,
                         help="write the game record to FILE when the game ends or stops")
-    parser.add_argument("--fen", metavar="POSITION", default=None,
+    starts = parser.add_mutually_exclusive_group()
+    starts.add_argument("--fen", metavar="POSITION", default=None,
                         help="start from this position string instead of an empty board")
+    starts.add_argument("--resume", metavar="FILE", default=None,
+                        help="go on with the game of a record (as --save writes it) after its "
+                             "last turn; 'undo' takes back its turns too. The players are the "
+                             "record's when its tags name them as --save writes them (never an "
+                             "engine:CMD) and neither --black nor --white is given")
     parser.add_argument("--delay", type=delay_seconds, default=0.0, metavar="SECONDS",
                         help="seconds to wait between turns when two bots play (default 0)")
 
@@ -498,6 +572,14 @@ def run(args: argparse.Namespace) -> int:
     """``wts play``: check the arguments, then play."""
     parser = args.subparser
     try:
+        game_record = None
+        if args.resume is not None:
+            try:
+                game_record = resumable_record(args.resume)
+            except OSError as exc:
+                parser.error(f"--resume: cannot read {args.resume}: {exc.strerror or exc}")
+            except WtsError as exc:
+                parser.error(f"--resume: {args.resume}: {exc}")
         level = args.level
         specs: list[str] = []
         if args.black is not None or args.white is not None:
@@ -506,6 +588,8 @@ def run(args: argparse.Namespace) -> int:
                     specs.append(check_player(spec) if spec is not None else default_bot())
                 except ValueError as exc:
                     parser.error(f"{option}: {exc}")
+        elif game_record is not None and (recorded := recorded_players(game_record)):
+            specs = list(recorded)
         else:
             first, bot_level = first_game()
             specs = list(first)
@@ -529,7 +613,7 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     try:
         outcome = play_in_terminal(specs[0], specs[1], seed=seed, level=level, start=start,
-                                   save=args.save, delay=args.delay)
+                                   record=game_record, save=args.save, delay=args.delay)
     except BrokenPipeError:
         raise  # the reader went away: main() stops quietly
     except OSError as exc:
