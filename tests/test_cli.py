@@ -110,7 +110,6 @@ def test_version() -> None:
     "args",
     [
         [],
-        ["play"],
         ["demo", "--seed", "x"],
         ["demo", "--seed"],
         ["demo", "--seed", "-1"],
@@ -242,7 +241,7 @@ def test_bench_subcommand_prints_one_table_with_every_measure() -> None:
 
 
 @pytest.mark.parametrize(("argv", "target"), [
-    (["simulate", "--games", "10"], "wts.simulate"),
+    (["simulate", "--games", "10"], "wts.engine.simulate.simulate"),
     (["tournament", "greedy", "random"], "wts.players.tournament.play_match"),
     (["fuzz", "--games", "5"], "wts.devtools.fuzz.run_fuzz"),
     (["bench", "--quick"], "wts.devtools.bench.run"),

@@ -71,7 +71,7 @@ def test_human_against_a_random_bot(tmp_path) -> None:
     path = tmp_path / "game.wts"
     child = spawn("play", "--black", "human", "--white", "random", "--seed", "1",
                   "--save", str(path))
-    child.expect("black human against white random \\(seed 2\\)")
+    child.expect_exact("black human against white random (game seed 1)")
     child.expect_exact("black, your square: ")
     child.sendline("e5")
     child.expect(r"turn 1: black E5, white ([A-I][1-9])")
@@ -172,7 +172,7 @@ def test_ctrl_c_and_end_of_input_stop_cleanly(tmp_path) -> None:
 @pty_only
 def test_the_side_not_named_is_played_by_a_bot() -> None:
     child = spawn("play", "--white", "human", "--seed", "3", "--level", "1")
-    child.expect(r"black (mcts:1|random) \(seed 3\) against white human")
+    child.expect(r"black (mcts:1|random) against white human \(game seed 3\)")
     child.expect_exact("white, your square: ")
     child.sendline("quit")
     assert finish(child) == 0
@@ -263,10 +263,187 @@ def test_play_from_a_position(tmp_path) -> None:
     assert saved.game.fen() == "9/9/9/9/4x2x1/9/2x6/9/o8 - 1"
 
 
+@pty_only
+def test_with_no_options_a_human_plays_the_bot_of_wts_serve() -> None:
+    from wts.serve.defaults import BOT_LEVEL, PLAYER_COLOR
+
+    child = spawn("play", "--seed", "5")
+    child.expect_exact(f"What the Shell: black human against white mcts:{BOT_LEVEL} "
+                       "(game seed 5)")
+    child.expect_exact(f"{PLAYER_COLOR}, your square: ")
+    child.sendline("quit")
+    assert finish(child) == 0
+
+
+def test_the_bot_of_a_bare_play_is_the_default_of_wts_serve() -> None:
+    messages = pytest.importorskip("wts.serve.messages")  # needs the serve extra
+    from wts.serve.defaults import BOT_LEVEL, PLAYER_COLOR
+
+    asked = messages.CreateGame(mode="bot")
+    assert (asked.level, asked.color) == (BOT_LEVEL, PLAYER_COLOR) == (1, "black")
+    assert terminal.first_game() == (("human", "mcts"), BOT_LEVEL)
+
+
+def test_the_first_line_names_the_game_seed_and_the_next_each_bot_seed(tmp_path) -> None:
+    path = tmp_path / "bots.wts"
+    out = io.StringIO()
+    terminal.play_in_terminal("random", "greedy", seed=7, save=str(path), out=out,
+                              stdin=io.StringIO(""))
+    first, second = out.getvalue().splitlines()[:2]
+    assert first == "What the Shell: black random against white greedy (game seed 7)"
+    assert second == "bots' seeds: black 7 (--seed), white 8 (--seed + 1); --seed 7 replays " \
+                     "this game"
+    saved = record.read(path)  # the record's tags name each player's own seed
+    assert (saved.headers["Black"], saved.headers["White"]) == ("random (seed 7)",
+                                                                "greedy (seed 8)")
+    out = io.StringIO()
+    terminal.play_in_terminal("human", "human", seed=7, out=out, stdin=io.StringIO(""))
+    assert out.getvalue().splitlines()[0] == "What the Shell: black human against white human"
+
+
+@pty_only
+def test_undo_takes_back_the_turn_of_the_human_and_the_bot(tmp_path) -> None:
+    path = tmp_path / "undone.wts"
+    child = spawn("play", "--black", "human", "--white", "random", "--seed", "1",
+                  "--save", str(path))
+    child.expect_exact("black, your square: ")
+    child.sendline("undo")
+    child.expect_exact("nothing to take back: no turn was played since the start")
+    child.expect_exact("black, your square: ")
+    child.sendline("E5")
+    child.expect(r"turn 1: black E5, white ([A-I][1-9])")
+    white_first = child.match.group(1)
+    child.expect_exact("black, your square: ")
+    child.sendline("D4" if white_first != "D4" else "D5")
+    child.expect_exact("turn 2: black ")
+    child.expect_exact("black, your square: ")
+    child.sendline("undo")
+    child.expect(r"took back turn 2: black D[45], white [A-I][1-9]")
+    child.expect_exact("turn 1, ongoing")
+    child.sendline("undo")
+    child.expect_exact(f"took back turn 1: black E5, white {white_first}")
+    child.expect_exact("turn 0, ongoing")
+    child.expect_exact("black, your square: ")
+    child.sendline("A1")
+    child.expect_exact("turn 1: black A1, white ")
+    child.expect_exact("black, your square: ")
+    child.sendline("help")
+    child.expect_exact("'undo' takes back the last turn")
+    child.sendline("quit")
+    child.expect_exact("game stopped after 1 turn")
+    assert finish(child) == 0
+    saved = record.read(path)
+    assert len(saved.turns) == 1 and saved.moves[0][0] == wts.to_square("A1")
+
+
+@pty_only
+def test_undo_between_two_humans_asks_the_turn_again_from_black() -> None:
+    child = spawn("play", "--black", "human", "--white", "human")
+    child.expect_exact("black, your square (hidden): ")
+    child.sendline("E5")
+    child.expect_exact("white, your square (hidden): ")
+    child.sendline("D4")
+    child.expect_exact("turn 1: black E5, white D4")
+    child.expect_exact("black, your square (hidden): ")
+    child.sendline("A1")
+    child.expect_exact("black has chosen.")
+    child.expect_exact("white, your square (hidden): ")
+    child.sendline("undo")  # black's A1 of this turn goes too
+    child.expect_exact("took back turn 1: black E5, white D4")
+    child.expect_exact("turn 0, ongoing")
+    child.expect_exact("black, your square (hidden): ")
+    child.sendline("quit")
+    child.expect_exact("game stopped after 0 turns")
+    assert finish(child) == 0
+
+
+def _saved_game(path, *, white: str = "random (seed 2)", result: str | None = None) -> None:
+    game = wts.Game()
+    game.play("E5", "D4")
+    game.play("A1", "B2")
+    headers = {"Black": "human", "White": white, "Date": "2025.06.01", "Event": "club night"}
+    if result is not None:
+        headers["Result"] = result
+    record.write(game, path, headers=headers, comments={1: "a quiet start", 2: "then this"})
+
+
+@pty_only
+def test_resume_goes_on_with_the_record_and_undo_takes_back_its_turns(tmp_path) -> None:
+    source, path = tmp_path / "club.wts", tmp_path / "again.wts"
+    _saved_game(source)
+    child = spawn("play", "--resume", str(source), "--seed", "4", "--save", str(path))
+    # The players are the record's, its bot with a seed of this game.
+    child.expect_exact("What the Shell: black human against white random (game seed 4)")
+    child.expect_exact("the game goes on after turn 2 of its record")
+    child.expect_exact("turn 2, ongoing")
+    child.expect_exact("black, your square: ")
+    child.sendline("undo")
+    child.expect_exact("took back turn 2: black A1, white B2")
+    child.expect_exact("turn 1, ongoing")
+    child.expect_exact("black, your square: ")
+    child.sendline("quit")
+    child.expect_exact("game stopped after 1 turn")
+    assert finish(child) == 0
+    saved = record.read(path)
+    assert saved.moves == ((wts.to_square("E5"), wts.to_square("D4")),)
+    assert saved.headers["Event"] == "club night" and saved.headers["Date"] == "2025.06.01"
+    assert saved.headers["White"] == "random (seed 5)"
+    assert saved.comments == {1: "a quiet start"}  # turn 2's went with turn 2
+
+
+def test_resume_plays_on_to_the_end_with_the_players_given(tmp_path) -> None:
+    source, path = tmp_path / "club.wts", tmp_path / "done.wts"
+    _saved_game(source)
+    proc = run_wts("play", "--resume", str(source), "--black", "random", "--white", "greedy",
+                   "--seed", "3", "--save", str(path))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("What the Shell: black random against white greedy "
+                                  "(game seed 3)\n")
+    saved = record.read(path)
+    assert saved.game.is_over() and saved.moves[:2] == record.read(source).moves
+    assert saved.comments == {1: "a quiet start", 2: "then this"}
+
+
+def test_a_program_is_never_taken_from_a_record(tmp_path) -> None:
+    source = tmp_path / "engine.wts"
+    _saved_game(source, white="engine:touch pwned (seed 2)")
+    assert terminal.recorded_players(record.read(source)) is None
+    _saved_game(source, white="Alice")  # not a player: the defaults play
+    assert terminal.recorded_players(record.read(source)) is None
+    _saved_game(source, white="mcts:2,reuse=false (seed 9)")
+    assert terminal.recorded_players(record.read(source)) == ("human", "mcts:2,reuse=false")
+
+
+def test_a_bad_record_to_resume_is_a_typed_error_and_exit_2(tmp_path) -> None:
+    unreadable, empty, resigned = (tmp_path / name for name in ("bad.wts", "empty.wts",
+                                                                  "resigned.wts"))
+    unreadable.write_text("[Black \"human\"]\n\nE5 Z9\n")
+    empty.write_text("")
+    _saved_game(resigned, result="1-0")
+    decided = os.path.join(os.path.dirname(HERE), "docs", "example-game.wts")
+    with pytest.raises(wts.NotationError, match="line 3: expected white's square"):
+        terminal.resumable_record(str(unreadable))
+    with pytest.raises(wts.NotationError, match="no game record"):
+        terminal.resumable_record(str(empty))
+    with pytest.raises(wts.GameOverError, match="white resigned"):
+        terminal.resumable_record(str(resigned))
+    cases = [(unreadable, "line 3: expected white's square"), (empty, "no game record"),
+             (resigned, "the game is over after turn 2: white resigned (Result 1-0)")]
+    if os.path.isfile(decided):
+        cases.append((decided, "the game is over after turn 26: white wins"))
+    for path, message in cases:
+        proc = run_wts("play", "--resume", str(path))
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        assert proc.stderr.startswith("usage: wts play") and message in proc.stderr
+        assert f"wts play: error: --resume: {path}: " in proc.stderr
+        assert "Traceback" not in proc.stderr
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["play"], "say who plays with --black and/or --white"),
+        (["play", "--fen", "9/9 - 0", "--resume", "game.wts"], "not allowed with"),
+        (["play", "--resume", "/nonexistent/game.wts"], "--resume: cannot read"),
         (["play", "--black", "nobody"], "--black: unknown"),
         (["play", "--white", "human", "--black", "mcts:9"], "--black:"),
         (["play", "--black", "human", "--level", "7"], "expected an MCTS level from 1 to 5"),
@@ -295,7 +472,8 @@ def test_bad_arguments_exit_2_with_usage_and_no_traceback(args, message) -> None
 def test_help(command: str) -> None:
     proc = run_wts(command, "--help")
     assert proc.returncode == 0 and proc.stdout.startswith(f"usage: wts {command}")
-    options = {"play": ["--black", "--white", "--seed", "--save", "--level", "--fen"],
+    options = {"play": ["--black", "--white", "--seed", "--save", "--level", "--fen",
+                        "--resume"],
                "replay": ["--turn", "--svg", "--size"]}[command]
     for option in options:
         assert option in proc.stdout

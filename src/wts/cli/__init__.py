@@ -1,2 +1,3 @@
-"""The ``wts`` command: its entry point (:mod:`.main`), each command's
-arguments, the terminal game, and the option converters they share."""
+"""The ``wts`` command: its entry point (:mod:`.main`), one module a command
+(:mod:`.play`, :mod:`.tournament`, ...), and the option converters they share
+(:mod:`.arguments`)."""

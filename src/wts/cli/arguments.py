@@ -1,4 +1,4 @@
-"""The argparse converters every ``wts`` command shares.
+"""The argparse converters every ``wts`` command shares, and its messages' one-line form.
 
 Each converter takes the text of one option and returns its value, or raises
 ``argparse.ArgumentTypeError`` saying what was expected, so argparse prints
@@ -35,6 +35,8 @@ __all__ = [
     "ridge",
     "jobs_or_all",
     "engine_class",
+    "add_backend_arguments",
+    "one_line",
 ]
 
 
@@ -150,3 +152,9 @@ def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--address", default=None,
                         help="the Ray cluster to join ('auto': the one `ray start` made "
                         "here); without it the ray backend starts a local Ray")
+
+
+def one_line(text: str) -> str:
+    """``text`` as one line of plain characters: a message may quote a file's
+    contents (a column's name, say), whose control characters are escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

@@ -6,14 +6,28 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 from wts.cli import arguments
 from wts.players import ladder
 from wts.players.specs import LEVELS, AgentSpec
 from wts.players.tournament import _label
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["add_parser", "add_arguments", "run"]
+
+
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    """Add ``ladder`` to the ``wts`` subcommands."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "ladder", help="rate the MCTS levels against each other and fixed anchors (Elo)",
+        description="Play each MCTS level against its neighbours and against fixed anchors "
+        "(random, greedy, OpenSpiel's MCTSBot), GAMES games a pairing, and print every "
+        "pairing's score and an Elo table with 95% intervals, the first anchor rated 0. "
+        "The results depend only on the players, --games and --seed, not on the backend.",
+    )
+    add_arguments(parser)
+    parser.set_defaults(run=run)
+    return parser
 
 
 def _duration(seconds: float) -> str:

@@ -1,15 +1,16 @@
-"""``wts play`` and ``wts replay``: games in the terminal.
+"""``wts play``: a game in the terminal.
 
 ``play_in_terminal`` runs a game between humans at the keyboard and bots,
-printing the board and what happened after every turn; ``replay_record``
-prints (or draws) a saved game record turn by turn. The command line
-(:mod:`wts.cli.main`) parses the arguments and calls these.
+printing the board and what happened after every turn; :func:`run` checks
+the command's arguments and calls it.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import random
+import re
 import shutil
 import sys
 import textwrap
@@ -27,19 +28,32 @@ from wts.engine.base import GameBase
 from wts.engine.game import Game
 from wts.engine.pieces import Color, Piece, Status
 from wts.engine.squares import SQUARE_NAMES, Square, to_square
-from wts.errors import ParameterError, SquareError
+from wts.engine.text import describe_result
+from wts.errors import (
+    GameOverError,
+    NotationError,
+    NoTurnError,
+    ParameterError,
+    SquareError,
+    WtsError,
+)
 from wts.formats import record as records
 from wts.params import check_float, check_seed
 from wts.players import agents
 from wts.players.specs import AGENT_NAMES, AgentSpec
+from wts.serve.defaults import BOT_LEVEL, PLAYER_COLOR
 
 __all__ = [
+    "add_parser",
+    "add_arguments",
+    "run",
     "describe_result",
     "player_names",
     "default_bot",
     "make_player",
     "play_in_terminal",
-    "replay_record",
+    "resumable_record",
+    "recorded_players",
     "HUMAN",
 ]
 
@@ -48,22 +62,6 @@ HUMAN = "human"
 MAX_DELAY = 3600.0
 #: A bot still choosing after this many seconds gets a "thinking" line.
 THINKING_AFTER = 0.3
-
-
-def _turns(count: int) -> str:
-    return f"{count} turn" if count == 1 else f"{count} turns"
-
-
-def describe_result(game: GameBase, resigned: Color | None = None) -> str:
-    """The last line of a game: who won, after how many turns, and how."""
-    if resigned is not None:
-        return (f"result: {Status.for_winner(resigned.opponent).words}: {resigned.value} "
-                f"resigned after {_turns(game.turn)}")
-    if not game.is_over():
-        return (f"result: unfinished after {_turns(game.turn)} "
-                f"({game.status.words})")
-    return (f"result: {game.status.words} after {_turns(game.turn)} "
-            f"({text.decided_by(game)})")
 
 
 # --- Players ---------------------------------------------------------------------------
@@ -81,6 +79,15 @@ def player_names() -> tuple[str, ...]:
 def default_bot() -> str:
     """The bot that plays the side not named."""
     return "mcts"
+
+
+def first_game() -> tuple[tuple[str, str], int]:
+    """The players and the MCTS level of ``wts play`` with no players named: a
+    human against the bot of a game ``wts serve`` makes with no options, on the
+    same sides."""
+    bot = default_bot()
+    players = (HUMAN, bot) if Color(PLAYER_COLOR) is Color.BLACK else (bot, HUMAN)
+    return players, BOT_LEVEL
 
 
 def check_player(spec: str) -> str:
@@ -107,17 +114,65 @@ def make_player(spec: str, seed: int, level: int | None = None) -> Bot:
     return bot
 
 
-def bot_label(spec: str, seed: int, bot: object) -> str:
-    """How a bot is named in the record's Black and White tags: ``mcts:3 (seed 7)``,
-    or ``mcts:3,reuse=false (seed 7)`` with the spec's options."""
+def bot_name(spec: str, bot: object) -> str:
+    """A bot's name with its level and the spec's options: ``mcts:3``,
+    ``mcts:3,reuse=false``, ``engine:CMD``."""
     if spec.strip().lower().startswith("engine:"):
-        return f"{spec.strip()} (seed {seed})"
+        return spec.strip()
     head, *options = spec.strip().lower().split(",")
     name = head.partition(":")[0].strip()
     level = getattr(bot, "level", None)
     if isinstance(level, int):
         name = f"{name}:{level}"
-    return "".join([name, *(f",{option.strip()}" for option in options)]) + f" (seed {seed})"
+    return "".join([name, *(f",{option.strip()}" for option in options)])
+
+
+def bot_label(spec: str, seed: int, bot: object) -> str:
+    """How a bot is named in the record's Black and White tags: its name and
+    its own seed, ``mcts:3 (seed 7)``."""
+    return f"{bot_name(spec, bot)} (seed {seed})"
+
+
+#: A bot's tag as :func:`bot_label` writes it.
+_SEEDED_TAG = re.compile(r"(.+) \(seed [0-9]+\)")
+
+
+def recorded_players(game_record: records.GameRecord) -> tuple[str, str] | None:
+    """The players a record's Black and White tags name as ``wts play`` writes
+    them (``human``, ``mcts:3 (seed 7)``), or None unless both name one. A
+    program (``engine:CMD``) is never taken from a file: it would run any
+    command the file holds."""
+    specs = []
+    for tag in ("Black", "White"):
+        value = game_record.headers.get(tag, "").strip()
+        seeded = _SEEDED_TAG.fullmatch(value)
+        spec = seeded.group(1) if seeded is not None else value
+        if spec.lower().startswith("engine:") or (seeded is None and spec != HUMAN):
+            return None
+        try:
+            specs.append(check_player(spec))
+        except ValueError:
+            return None
+    return specs[0], specs[1]
+
+
+def resumable_record(file: str) -> records.GameRecord:
+    """The record at ``file``, read to go on with its game: :class:`wts.NotationError`
+    for a file that is no record, :class:`wts.GameOverError` for a game already
+    decided or resigned, ``OSError`` for one that cannot be read."""
+    game_record = records.read(file)
+    game = game_record.game
+    if not (game_record.turns or game_record.headers):
+        raise NotationError("it holds no turns and no tags: it is no game record")
+    if game.is_over():
+        raise GameOverError(f"the game is over after turn {game.turn}: {text.outcome(game)}")
+    claimed = Status.from_result(game_record.result)
+    if claimed is not None and claimed is not Status.ONGOING:  # ended early: a resignation
+        how = (f"{claimed.winner.opponent.value} resigned" if claimed.winner is not None
+               else "a draw was agreed")
+        raise GameOverError(f"the game is over after turn {game.turn}: {how} "
+                            f"(Result {game_record.result})")
+    return game_record
 
 
 class Thinking:
@@ -166,6 +221,10 @@ class Quit(Exception):
     """The player typed quit."""
 
 
+class Undo(Exception):
+    """The player typed undo."""
+
+
 class Resign(Exception):
     """The player typed resign."""
 
@@ -177,7 +236,8 @@ class Resign(Exception):
 HELP = """\
   type a square like E5 (a letter A-I and a digit 1-9), or a command:
   'moves' lists the empty squares, 'board' shows the board, 'rules' the rules
-  in short, 'resign' gives up, 'quit' stops without a result"""
+  in short, 'undo' takes back the last turn (both squares), 'resign' gives up,
+  'quit' stops without a result"""
 
 RULES = """\
   Both players name an empty square at once. The same square on both sides lays
@@ -272,6 +332,8 @@ def ask_move(game: GameBase, color: Color, hidden: bool, out: TextIO, stdin: Tex
             raise Quit
         if word == "resign":
             raise Resign(color)
+        if word == "undo":
+            raise Undo
         if word == "board":
             print(text.board(game), file=out)
             continue
@@ -304,6 +366,20 @@ def ask_move(game: GameBase, color: Color, hidden: bool, out: TextIO, stdin: Tex
 # --- wts play --------------------------------------------------------------------------
 
 
+def take_back(game: GameBase, out: TextIO) -> bool:
+    """Undo the last turn, both players' squares, and show the board before it;
+    False (and a line saying so) when no turn was played since the start."""
+    try:
+        last = game.pop()
+    except NoTurnError:
+        print("  nothing to take back: no turn was played since the start", file=out)
+        return False
+    print(f"\ntook back turn {game.turn + 1}: black {SQUARE_NAMES[last.black_move]}, "
+          f"white {SQUARE_NAMES[last.white_move]}", file=out)
+    print(text.board(game), file=out)
+    return True
+
+
 @dataclass
 class PlayOutcome:
     """How ``play_in_terminal`` ended: the game, a resignation, and the exit status."""
@@ -321,6 +397,7 @@ def play_in_terminal(
     seed: int,
     level: int | None = None,
     start: GameBase | None = None,
+    record: records.GameRecord | None = None,
     save: str | None = None,
     delay: float = 0.0,
     out: TextIO | None = None,
@@ -329,33 +406,45 @@ def play_in_terminal(
 ) -> PlayOutcome:
     """Play one game in the terminal; ``black``/``white`` are ``human`` or a bot name.
 
-    Bots get seeds ``seed`` (black) and ``seed + 1`` (white), so two bots of
-    one kind do not play alike. Two humans type their squares hidden, one
-    after the other; a single human edits the line on a terminal. The game
-    ends when it is decided, when a human types quit or resign, at the end of
-    input, or on Ctrl-C; with ``save`` the record is written in every case.
+    ``seed`` is the game's: the bots' seeds are derived from it, ``seed`` for
+    black's and ``seed + 1`` for white's, so two bots of one kind do not play
+    alike. The game starts from ``start``, or goes on with the game of
+    ``record`` (its turns, which undo takes back too, its tags and comments).
+    Two humans type their squares hidden, one after the other; a single human
+    edits the line on a terminal. The game ends when it is decided, when a
+    human types quit or resign, at the end of input, or on Ctrl-C; with
+    ``save`` the record is written in every case.
     """
     seed = check_seed(seed)
     delay = check_float(delay, "delay (seconds)", 0.0, MAX_DELAY)
+    if start is not None and record is not None:
+        raise ParameterError("start and record: give one, not both")
     out = out if out is not None else sys.stdout
     stdin = stdin if stdin is not None else sys.stdin
-    game = start.copy() if start is not None else Game()
+    if record is not None:
+        game = record.game.copy()
+    else:
+        game = start.copy() if start is not None else Game()
     humans = [spec == HUMAN for spec in (black, white)]
     hidden = all(humans)
     players: list[Bot | None] = []
+    names = []
     labels = []
     seeds = (seed, (seed + 1) % 2**64)
     for spec, bot_seed in zip((black, white), seeds):
         if spec == HUMAN:
             players.append(None)
+            names.append(HUMAN)
             labels.append(HUMAN)
         else:
             bot = make_player(spec, bot_seed, level)
             players.append(bot)
+            names.append(bot_name(spec, bot))
             labels.append(bot_label(spec, bot_seed, bot))
 
-    print(f"What the Shell: black {labels[0]} against white {labels[1]}", file=out)
-    # The labels show the bots' seeds; say where they come from, and how to play alike again.
+    # The seed named here is the game's; each bot's own, derived from it, follows.
+    print(f"What the Shell: black {names[0]} against white {names[1]}"
+          + ("" if all(humans) else f" (game seed {seed})"), file=out)
     if not any(humans):
         print(f"bots' seeds: black {seeds[0]} (--seed), white {seeds[1]} (--seed + 1); "
               f"--seed {seed} replays this game", file=out)
@@ -369,22 +458,35 @@ def play_in_terminal(
               file=out)
     if hidden and not stdin.isatty():
         print("(input is not a terminal: entries cannot be hidden)", file=out)
+    headers = {"Date": time.strftime("%Y.%m.%d")}
+    comments: dict[int, str] = {}
+    # The record's turns still as it has them: its comments hold for those alone.
+    kept = 0
+    if record is not None:
+        print(f"the game goes on after turn {game.turn} of its record", file=out)
+        headers.update((name, value) for name, value in record.headers.items()
+                       if name not in ("Black", "White", "Result", "SetUp"))
+        comments, kept = dict(record.comments), len(record.turns)
     print(text.board(game), file=out)
-    outcome = PlayOutcome(game, 0, headers={
-        "Black": labels[0], "White": labels[1], "Date": time.strftime("%Y.%m.%d"),
-    })
+    outcome = PlayOutcome(game, 0, headers={"Black": labels[0], "White": labels[1], **headers})
     previous = game.status
     try:
         while not game.is_over():
             moves: list[Square] = []
-            for color, player in zip((Color.BLACK, Color.WHITE), players):
-                if player is None:
-                    moves.append(ask_move(game, color, hidden, out, stdin))
-                    if hidden and color is Color.BLACK:
-                        print("  black has chosen.", file=out)
-                else:
-                    with Thinking(color, out):
-                        moves.append(player.select(game, color))
+            try:
+                for color, player in zip((Color.BLACK, Color.WHITE), players):
+                    if player is None:
+                        moves.append(ask_move(game, color, hidden, out, stdin))
+                        if hidden and color is Color.BLACK:
+                            print("  black has chosen.", file=out)
+                    else:
+                        with Thinking(color, out):
+                            moves.append(player.select(game, color))
+            except Undo:
+                if take_back(game, out):
+                    kept = min(kept, len(game.history))
+                    previous = game.status
+                continue  # the turn again, from its first square
             if delay and not any(humans):
                 sleep(delay)
             result = game.play(moves[0], moves[1])
@@ -397,115 +499,20 @@ def play_in_terminal(
         outcome.resigned = exc.color
         print(describe_result(game, exc.color), file=out)
     except Quit:
-        print(f"game stopped after {_turns(game.turn)}", file=out)
+        print(f"game stopped after {text.turns(game.turn)}", file=out)
     except EOFError:
-        print(f"\nend of input: game stopped after {_turns(game.turn)}", file=out)
+        print(f"\nend of input: game stopped after {text.turns(game.turn)}", file=out)
     except KeyboardInterrupt:
-        print(f"\ninterrupted: game stopped after {_turns(game.turn)}", file=out)
+        print(f"\ninterrupted: game stopped after {text.turns(game.turn)}", file=out)
         outcome.status = EXIT_INTERRUPTED
     if outcome.resigned is not None:
         outcome.headers["Result"] = Status.for_winner(outcome.resigned.opponent).result
     if save is not None:
-        records.write(game, save, headers=outcome.headers)
+        records.write(game, save, headers=outcome.headers,
+                      comments={turn: note for turn, note in comments.items() if turn <= kept})
         print(f"saved the game to {save}", file=out)
     out.flush()
     return outcome
-
-
-# --- wts replay ------------------------------------------------------------------------
-
-
-def replay_record(
-    game_record: records.GameRecord,
-    *,
-    turn: int | None = None,
-    out: TextIO,
-) -> None:
-    """Print a record: its tags, the start, then every turn's events and board.
-
-    With ``turn``, only the position after that turn (as ``Game.turn`` counts).
-    """
-    start = game_record.start
-
-    def comments(index: int) -> None:
-        comment = game_record.comments.get(index)
-        if comment:
-            for line in comment.split("\n"):
-                print(f"  ; {line}", file=out)
-
-    if turn is None:
-        for name, value in game_record.headers.items():
-            print(f"{name + ':':<8} {value}", file=out)
-        comments(0)
-        print("", file=out)
-        print(f"start (turn {start.turn})", file=out)
-        print(text.board(start), file=out)
-    game = start.copy()
-    previous = game.status
-    for played in game_record.turns:
-        if turn is not None and game.turn >= turn:
-            break
-        result = game.play(played.black_move, played.white_move)
-        index = game.turn - start.turn
-        if turn is None:
-            print("", file=out)
-            print("\n".join(text.describe_turn(result, game, previous)), file=out)
-            comments(index)
-            print(text.board(game), file=out)
-        elif game.turn == turn:
-            print("\n".join(text.describe_turn(result, game, previous)), file=out)
-            comments(index)
-        previous = result.status
-    if turn is not None:
-        if turn == start.turn:
-            print(f"start (turn {start.turn})", file=out)
-        print(text.board(game), file=out)
-        return
-    print("", file=out)
-    if not game_record.turns:
-        print("the record holds no turns", file=out)
-    resigned = None
-    claimed = Status.from_result(game_record.headers.get("Result", "*"))
-    if not game.is_over() and claimed is not None and claimed.winner is not None:
-        resigned = claimed.winner.opponent
-    print(describe_result(game, resigned), file=out)
-
-
-def write_pictures(
-    game_record: records.GameRecord,
-    directory: str,
-    *,
-    turn: int | None = None,
-    size: int = 400,
-    progress: bool = False,
-) -> list[str]:
-    """One SVG picture per position of a record (``turn-NNN.svg``), or only the
-    one after ``turn``; returns the paths written."""
-    from wts.engine import svg
-
-    os.makedirs(directory, exist_ok=True)
-    game = game_record.game
-    first, last = game_record.start.turn, game.turn
-    turns = range(first, last + 1) if turn is None else range(turn, turn + 1)
-    width = max(3, len(str(last)))
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(turns), unit="picture", file=sys.stderr, leave=False)
-    paths = []
-    try:
-        for number in turns:
-            path = os.path.join(directory, f"turn-{number:0{width}d}.svg")
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(svg.board(game, turn=number, size=size))
-            paths.append(path)
-            if bar is not None:
-                bar.update(1)
-    finally:
-        if bar is not None:
-            bar.close()
-    return paths
 
 
 # --- The command line ------------------------------------------------------------------
@@ -515,7 +522,23 @@ def write_pictures(
 delay_seconds = arguments.real("a number of seconds", 0.0, MAX_DELAY)
 
 
-def add_play_arguments(parser: Any) -> None:
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    """Add ``play`` to the ``wts`` subcommands."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "play", help="play a game in the terminal: against a bot, two bots, or two people",
+        description="Play What the Shell in the terminal. Each human types a square like E5 "
+        "at the prompt (two people at one keyboard type theirs hidden, one after the other); "
+        "bots choose at the same time. The board and what happened are shown after every "
+        "turn. Type 'help' at the prompt for the other commands, 'undo' to take back the "
+        f"last turn. With no players named you play {PLAYER_COLOR} against "
+        f"{default_bot()}:{BOT_LEVEL}, the bot of wts serve.",
+    )
+    add_arguments(parser)
+    parser.set_defaults(run=run)
+    return parser
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``wts play``."""
     names = ", ".join(player_names())
     parser.add_argument(
@@ -524,36 +547,54 @@ def add_play_arguments(parser: Any) -> None:
     )
     parser.add_argument("--white", metavar="PLAYER", default=None,
                         help=f"who plays white (same choices); a side not named is played by "
-                             f"{default_bot()}")
+                             f"{default_bot()}; with neither, a human plays {PLAYER_COLOR} "
+                             f"against {default_bot()}:{BOT_LEVEL}")
     parser.add_argument("--level", type=arguments.level, default=None, metavar="N",
-                        help="strength of an mcts player, 1-5 (default 3)")
+                        help="strength of an mcts player, 1-5 (default 3, or "
+                             f"{BOT_LEVEL} with no player named)")
     parser.add_argument("--seed", type=arguments.seed, default=None,
-                        help="seed of the bots (black gets SEED, white SEED+1; "
-                             "default: a fresh one, printed)")
+                        help="the game's seed, from which the bots' are derived: black's "
+                             "bot gets SEED, white's SEED+1 (default: a fresh one, printed)")
     parser.add_argument("--save", metavar="FILE", default=None,
                         help="write the game record to FILE when the game ends or stops")
-    parser.add_argument("--fen", metavar="POSITION", default=None,
+    starts = parser.add_mutually_exclusive_group()
+    starts.add_argument("--fen", metavar="POSITION", default=None,
                         help="start from this position string instead of an empty board")
+    starts.add_argument("--resume", metavar="FILE", default=None,
+                        help="go on with the game of a record (as --save writes it) after its "
+                             "last turn; 'undo' takes back its turns too. The players are the "
+                             "record's when its tags name them as --save writes them (never an "
+                             "engine:CMD) and neither --black nor --white is given")
     parser.add_argument("--delay", type=delay_seconds, default=0.0, metavar="SECONDS",
                         help="seconds to wait between turns when two bots play (default 0)")
 
 
-def run_play(args: Any) -> int:
+def run(args: argparse.Namespace) -> int:
     """``wts play``: check the arguments, then play."""
     parser = args.subparser
     try:
-        if args.black is None and args.white is None:
-            parser.error(
-                "say who plays with --black and/or --white "
-                f"({', '.join(player_names())}); the side not named is played by "
-                f"{default_bot()}, e.g. wts play --black human"
-            )
-        specs = []
-        for option, spec in (("--black", args.black), ("--white", args.white)):
+        game_record = None
+        if args.resume is not None:
             try:
-                specs.append(check_player(spec) if spec is not None else default_bot())
-            except ValueError as exc:
-                parser.error(f"{option}: {exc}")
+                game_record = resumable_record(args.resume)
+            except OSError as exc:
+                parser.error(f"--resume: cannot read {args.resume}: {exc.strerror or exc}")
+            except WtsError as exc:
+                parser.error(f"--resume: {args.resume}: {exc}")
+        level = args.level
+        specs: list[str] = []
+        if args.black is not None or args.white is not None:
+            for option, spec in (("--black", args.black), ("--white", args.white)):
+                try:
+                    specs.append(check_player(spec) if spec is not None else default_bot())
+                except ValueError as exc:
+                    parser.error(f"{option}: {exc}")
+        elif game_record is not None and (recorded := recorded_players(game_record)):
+            specs = list(recorded)
+        else:
+            first, bot_level = first_game()
+            specs = list(first)
+            level = bot_level if level is None else level
         start = None
         if args.fen is not None:
             try:
@@ -572,8 +613,8 @@ def run_play(args: Any) -> int:
         return exc.code if isinstance(exc.code, int) else 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     try:
-        outcome = play_in_terminal(specs[0], specs[1], seed=seed, level=args.level,
-                                   start=start, save=args.save, delay=args.delay)
+        outcome = play_in_terminal(specs[0], specs[1], seed=seed, level=level, start=start,
+                                   record=game_record, save=args.save, delay=args.delay)
     except BrokenPipeError:
         raise  # the reader went away: main() stops quietly
     except OSError as exc:
@@ -583,59 +624,3 @@ def run_play(args: Any) -> int:
               file=sys.stderr)
         return 2
     return outcome.status
-
-
-def add_replay_arguments(parser: Any) -> None:
-    """The options of ``wts replay``."""
-    parser.add_argument("file", metavar="FILE",
-                        help="a game record (as written by wts play --save); - reads stdin")
-    parser.add_argument("--turn", type=arguments.turn, default=None,
-                        help="show only the position after turn N (0: the start)")
-    parser.add_argument("--svg", metavar="DIR", default=None,
-                        help="write one SVG picture per turn (turn-NNN.svg) to DIR instead "
-                             "of printing")
-    parser.add_argument("--size", type=arguments.pixels, default=400,
-                        help="size of the pictures in pixels (default 400)")
-    parser.add_argument("--progress", action="store_true", default=None,
-                        help="show a progress bar while writing pictures "
-                             "(default: on a terminal, for 50 or more)")
-
-
-def run_replay(args: Any, out: TextIO | None = None) -> int:
-    """``wts replay``: read the record, then print or draw it."""
-    out = out if out is not None else sys.stdout
-    name = "standard input" if args.file == "-" else args.file
-    try:
-        source: Any = sys.stdin if args.file == "-" else args.file
-        game_record = records.read(source)
-    except OSError as exc:
-        print(f"wts replay: error: cannot read {name}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    except ValueError as exc:  # NotationError, and a bad SetUp
-        print(f"wts replay: error: {name}: {exc}", file=sys.stderr)
-        return 2
-    if not (game_record.turns or game_record.headers):
-        print(f"wts replay: error: {name} holds no turns and no tags: it is no game record",
-              file=sys.stderr)
-        return 2
-    first, last = game_record.start.turn, game_record.game.turn
-    if args.turn is not None and not first <= args.turn <= last:
-        print(f"wts replay: error: --turn {args.turn}: the record has turns {first} to {last}",
-              file=sys.stderr)
-        return 2
-    if args.svg is not None:
-        count = 1 if args.turn is not None else last - first + 1
-        progress = args.progress if args.progress is not None else (
-            sys.stderr.isatty() and count >= 50)
-        try:
-            paths = write_pictures(game_record, args.svg, turn=args.turn, size=args.size,
-                                   progress=progress)
-        except OSError as exc:
-            print(f"wts replay: error: cannot write to {args.svg}: {exc.strerror or exc}",
-                  file=sys.stderr)
-            return 2
-        print(f"wrote {len(paths)} picture{'s' if len(paths) != 1 else ''} to {args.svg}",
-              file=out)
-        return 0
-    replay_record(game_record, turn=args.turn, out=out)
-    return 0

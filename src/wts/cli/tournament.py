@@ -8,14 +8,30 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 from wts.cli import arguments
 from wts.errors import ParameterError
 from wts.players import tournament
 from wts.players.sprt import parse_sprt
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["add_parser", "add_arguments", "run"]
+
+
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    """Add ``tournament`` to the ``wts`` subcommands."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "tournament", help="play a match between two agents and estimate the Elo difference",
+        description="Play GAMES games of agent A against agent B (random, greedy, mcts, "
+        "mcts:LEVEL, or OpenSpiel's MCTSBot as openspiel-mcts:SIMULATIONS, seated so that it "
+        "never sees the other side's move of the turn; options after commas, as "
+        "mcts:1,threads=2,reuse=false), A black in every other game, and "
+        "print wins by colour, draws, A's score, the Elo difference with a 95% interval, "
+        "and the searches' playouts per second.",
+    )
+    add_arguments(parser)
+    parser.set_defaults(run=run)
+    return parser
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

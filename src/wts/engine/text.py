@@ -40,7 +40,8 @@ if TYPE_CHECKING:
     from wts.engine.api import GameAPI
     from wts.engine.events import TurnResult
 
-__all__ = ["turtles_in_rows", "decided_by", "outcome", "headline", "describe_turn", "board"]
+__all__ = ["turtles_in_rows", "decided_by", "outcome", "headline", "describe_turn",
+           "describe_result", "turns", "board"]
 
 # The marks of the text board, strongest first: a square gets the first that
 # applies, but a row's mark is a suffix only (a row across reads "X* X* X*"),
@@ -102,6 +103,21 @@ def outcome(game: GameAPI) -> str:
     """How the game stands, in words: ``white wins: five in a row at C3 D4 E5 F6 G7``."""
     reason = decided_by(game)
     return game.status.words + (f": {reason}" if reason else "")
+
+
+def turns(count: int) -> str:
+    """``1 turn``, ``2 turns``."""
+    return f"{count} turn" if count == 1 else f"{count} turns"
+
+
+def describe_result(game: GameAPI, resigned: Color | None = None) -> str:
+    """The last line of a game: who won, after how many turns, and how."""
+    if resigned is not None:
+        return (f"result: {Status.for_winner(resigned.opponent).words}: {resigned.value} "
+                f"resigned after {turns(game.turn)}")
+    if not game.is_over():
+        return f"result: unfinished after {turns(game.turn)} ({game.status.words})"
+    return f"result: {game.status.words} after {turns(game.turn)} ({decided_by(game)})"
 
 
 def headline(game: GameAPI) -> str:

@@ -13,6 +13,7 @@ One module, one job:
 - :mod:`wts.serve.rooms`: games being played, their seats and watchers;
 - :mod:`wts.serve.bot`: the bot's searches, on worker threads;
 - :mod:`wts.serve.bounds`: sizes, counts and rates;
+- :mod:`wts.serve.defaults`: the bot a game gets when it asks for none (``wts play``'s too);
 - :mod:`wts.serve.lessons`: the tutorial's lessons (``lessons.json``);
 - :mod:`wts.serve.app`: the HTTP routes, the WebSocket endpoint, the headers.
 """

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from wts.limits import MAX_MESSAGE_TURN
+from wts.serve.defaults import BOT_LEVEL, PLAYER_COLOR
 
 __all__ = ["PROTOCOL_VERSION", "Hello", "Move", "Ping", "ClientMessage", "CreateGame",
            "JoinGame", "LessonMove", "Clock", "parse_client", "describe_error",
@@ -73,8 +74,8 @@ class CreateGame(_Message):
     """POST /api/games: a game against the bot, at one screen, or online."""
 
     mode: Literal["bot", "hotseat", "online"]
-    color: Literal["black", "white"] = "black"
-    level: int = Field(default=1, ge=1, le=5)
+    color: Literal["black", "white"] = PLAYER_COLOR
+    level: int = Field(default=BOT_LEVEL, ge=1, le=5)
     clock: Clock | None = None
 
 

@@ -1,0 +1,36 @@
+"""``wts bench``: the engine's speeds measured side by side, in one table with the targets."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, TextIO
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    """Add ``bench`` to the ``wts`` subcommands."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "bench", help="measure the engine's speed and print one table",
+        description="Measure Game.play against the reference, simulate on 1 and 2 threads, "
+        "BatchGame.step and the size of a game state, side by side in one run, and print "
+        "one table with the targets.",
+    )
+    parser.add_argument("--quick", action="store_true", help="smaller workloads (noisier)")
+    parser.add_argument("--scaling", action="store_true",
+                        help="instead, self-play games/s on the local, process and ray backends "
+                        "with 1 and 2 workers (about a minute)")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """``wts bench``: measure, then print the table and the verdict."""
+    from wts.devtools import bench  # the benchmarks' imports, only for this command
+
+    out = sys.stdout if out is None else out
+    rows = bench.run_scaling() if args.scaling else bench.run(quick=args.quick)
+    print(bench.main_table(rows), file=out)
+    print(bench.verdict(rows, quick=args.quick), file=out)
+    return 0
