@@ -337,3 +337,17 @@ def test_point_13_not_a_square_is_a_setup_error(Game, field: str, bad: object) -
     """Point 13: something that is not a square, in any list, is an error."""
     with pytest.raises(SetupError):
         Game.from_setup(**{field: ["A1", bad] if field != "black" else [bad]})
+
+
+def test_the_rules_page_is_a_player_s_page_first() -> None:
+    """docs/rules.md opens with the rules; the tests that prove each point
+    are in its last section, for developers."""
+    import pathlib
+
+    page = pathlib.Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+    if not page.is_file():
+        pytest.skip("no docs/ beside the tests")
+    text = page.read_text(encoding="utf-8")
+    developers = text.index("## For developers: the tests of each rule")
+    assert "tests/" not in text[:developers] and "test_" not in text[:developers]
+    assert "tests/test_clarifications.py" in text[developers:]
