@@ -309,3 +309,22 @@ def test_ladder_with_no_options_plays_a_short_ladder() -> None:
     work = sum(ladder.ESTIMATED_TURNS * (ladder.move_cost(a) + ladder.move_cost(b))
                for a, b in pairs) * args.games
     assert work / 220_000 < 5 * 60  # minutes on the README's machine, not hours
+
+
+def test_each_command_is_one_module_that_runs_it() -> None:
+    """``wts X`` is ``wts.cli.X``: the module adds the subcommand and its ``run``
+    is what the parsed arguments call; main holds no command of its own."""
+    import argparse
+    import inspect
+
+    parser = cli.build_parser()
+    subparsers = next(action for action in parser._actions
+                      if isinstance(action, argparse._SubParsersAction))
+    assert set(subparsers.choices) == {module.__name__.rsplit(".", 1)[1].replace("_", "-")
+                                       for module in cli.COMMANDS}
+    for name, subparser in subparsers.choices.items():
+        run = subparser.get_default("run")
+        module = inspect.getmodule(run)
+        assert module is not None and module.__name__ == f"wts.cli.{name.replace('-', '_')}"
+    source = inspect.getsource(cli.main)
+    assert "args.run(" in source and "args.command ==" not in source

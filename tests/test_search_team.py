@@ -351,3 +351,21 @@ def test_a_spec_is_parsed_once_into_a_value_that_writes_its_text() -> None:
                        ("engine:a\x00b", "control character"), (3, "a string")]:
         with pytest.raises(wts.ParameterError, match=words):
             AgentSpec.parse(bad)  # type: ignore[arg-type]
+
+
+def test_an_agent_checks_its_search_options_once_and_builds_no_search_to_do_so(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[object] = []
+
+    class Counted(search_team.Search):  # type: ignore[misc]
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            built.append(args)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(search_team, "Search", Counted)
+    agent = MCTSAgent(level=1, seed=1, policy="rm")
+    assert built == [] and agent.options == SearchOptions(policy="rm")
+    with pytest.raises(wts.ParameterError, match="policy"):
+        MCTSAgent(policy="best")  # refused by the options, before any tree
+    agent.select(wts.Game(), "black")
+    assert len(built) == 1 and built[0][2] is agent.options  # the same checked value
