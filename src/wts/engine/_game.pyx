@@ -31,7 +31,7 @@ from wts.engine._core cimport (
 
 from wts.engine._core import STATUSES as _CORE_STATUSES
 from wts.engine._history import NEW_GAME as _NEW_GAME
-from wts.engine.base import check_setup, check_turn, game_over_error, move_square, occupied_error
+from wts.engine.base import check_setup, check_turn, move_error, move_square
 from wts.engine.events import Capture, Hatch, TurnResult
 from wts.engine.pieces import Color, Piece, check_color
 from wts.engine.squares import to_square
@@ -67,6 +67,16 @@ cdef inline object _move_square(object move, int color):
         if not overflow and 0 <= square < WTS_NUM_SQUARES:
             return move
     return move_square(COLORS[color], move)
+
+
+cdef object _move_error(const wts_state *position, object black, object white):
+    """The error base.move_error names for moves that cannot both be played on
+    ``position`` (each a square or the error _move_square gave)."""
+    cdef frozenset legal = _squares(wts_legal_moves(position))
+    cdef dict pieces = {square: PIECES[wts_piece_at(position, square)]
+                        for square in (black, white) if type(square) is int}
+    return move_error(STATUSES[position.status], black, white, legal.__contains__,
+                      pieces.__getitem__)
 
 
 cdef inline bint _is_new(const wts_state *state):
@@ -350,19 +360,12 @@ cdef class GameCore:
                 wts_copy(&position, &self.state)
                 base = self._history
                 version = self._version
-            # The checks of base.check_moves, in its order, on that position.
-            if wts_is_over(&position):
-                raise game_over_error(STATUSES[position.status])
-            if type(black_square) is not int:
-                raise black_square
-            if type(white_square) is not int:
-                raise white_square
+            if not (type(black_square) is int and type(white_square) is int
+                    and wts_is_legal(&position, <int>black_square)
+                    and wts_is_legal(&position, <int>white_square)):
+                raise _move_error(&position, black_square, white_square)
             b = black_square
             w = white_square
-            if not wts_is_legal(&position, b):
-                raise occupied_error(COLORS[0], b, PIECES[wts_piece_at(&position, b)])
-            if not wts_is_legal(&position, w):
-                raise occupied_error(COLORS[1], w, PIECES[wts_piece_at(&position, w)])
             history = _history_to_extend(type(self), base, &position)
             wts_resolve_turn(&position, b, w, &record)
             result = _turn_result(b, w, &record, &position)
