@@ -354,18 +354,17 @@ cdef class GameCore:
         cdef int b, w
         black_square = _move_square(black_move, 0)
         white_square = _move_square(white_move, 1)
+        # -1, never legal, for a move that is no square: one test a move.
+        b = black_square if type(black_square) is int else -1
+        w = white_square if type(white_square) is int else -1
         while True:
             base = _released = None  # no reference is dropped under the mutex
             with self._lock:
                 wts_copy(&position, &self.state)
                 base = self._history
                 version = self._version
-            if not (type(black_square) is int and type(white_square) is int
-                    and wts_is_legal(&position, <int>black_square)
-                    and wts_is_legal(&position, <int>white_square)):
+            if not (wts_is_legal(&position, b) and wts_is_legal(&position, w)):
                 raise _move_error(&position, black_square, white_square)
-            b = black_square
-            w = white_square
             history = _history_to_extend(type(self), base, &position)
             wts_resolve_turn(&position, b, w, &record)
             result = _turn_result(b, w, &record, &position)
