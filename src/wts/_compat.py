@@ -11,9 +11,7 @@ here, with the release that drops it:
   so that a pickle outlives a move of their home;
 - :data:`PICKLED_MODULES`: the modules that pickles made by an older wts name;
 - :data:`MOVED_MODULES`: modules that moved to another layer; importing the
-  old path gives the module at its home, with a :class:`DeprecationWarning`;
-- :data:`CIMPORT_PATHS`: the C API's old ``cimport`` path, a ``.pxd`` file of
-  its own (Cython reads files, so it cannot be aliased here).
+  old path gives the module at its home, with a :class:`DeprecationWarning`.
 """
 
 from __future__ import annotations
@@ -61,13 +59,6 @@ PICKLED_MODULES = {
 MOVED_MODULES = {
     "wts.players.openspiel_agent": ("wts.adapters.openspiel_agent", "0.4.0"),
 }
-
-#: The C API's ``cimport`` path of wts 0.1.0 (``src/wts/_core.pxd``, which
-#: cimports every name of its home) -> (its home, the release that drops it).
-CIMPORT_PATHS = {
-    "wts._core": ("wts.engine._core", "1.0.0"),
-}
-
 
 class _MovedModules:
     """Imports an old path of :data:`MOVED_MODULES` as the module at its home

@@ -1,7 +1,8 @@
 # cython: language_level=3
-"""C-level API of the wts core, for other Cython code to cimport.
+"""C-level API of the wts core, for other Cython code to cimport by its
+public name, ``wts.engine.capi`` (``capi.pxd``, which cimports this file):
 
-    from wts.engine._core cimport wts_state, wts_init, wts_resolve_turn, ...
+    from wts.engine.capi cimport wts_state, wts_init, wts_resolve_turn, ...
 
 Build with ``include_dirs=[wts.get_include()]`` so ``wts_bits.h`` is found.
 All functions are ``noexcept nogil`` and take plain structs; none of them
