@@ -1,4 +1,3 @@
-# cython: language_level=3
 """C-level API of the wts core, for other Cython code to cimport by its
 public name, ``wts.engine.capi`` (``capi.pxd``, which cimports this file):
 

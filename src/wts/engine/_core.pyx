@@ -1,5 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
-# cython: cdivision=True
 """The fast core: What the Shell's rules on packed bitboards.
 
 Every kernel is ``noexcept nogil`` on a plain :c:type:`wts_state`; the

@@ -1,5 +1,5 @@
-# cython: language_level=3, auto_pickle=False, boundscheck=False, wraparound=False
-# cython: initializedcheck=False, cdivision=True
+# Pickled by GameBase.__reduce__, under its public path, not by Cython's own.
+# cython: auto_pickle=False
 """The Python face of the core: a game held in one ``wts_state`` struct.
 
 Only argument conversion and building :class:`wts.TurnResult` happen here;

@@ -1,5 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
-# cython: initializedcheck=False, cdivision=True
 """The greedy player's one-turn evaluation in C, for :class:`wts.agents.GreedyAgent`.
 
 It reads the position through the core's own rules: the lines of five

@@ -1,5 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
-# cython: initializedcheck=False, cdivision=True
 """The square features of the learned prior, on bitboards, in C.
 
 Each feature is a board: the empty squares that have it, from one player's

@@ -1,5 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
-# cython: initializedcheck=False, cdivision=True
 """The playouts of :mod:`wts.players._search`: a game finished from a
 position, by uniformly random moves or by tactical ones. Inline, so the
 search's loop compiles into one C file with them."""
