@@ -2,8 +2,9 @@
  * and what it traps, a run of five, and the end of a game with no winner.
  * The fast core's rules (_rules.pxi) decide with them, the SIMD lanes
  * (wts_lanes.h) prove turns simple with them, and the players' compiled
- * modules read positions through the C API built on them. The reference
- * engine (reference.py) states the same rules plainly.
+ * modules read them through the C API (wts_capturing_moves) or
+ * _predicates.pxd. The reference engine (reference.py) states the same
+ * rules plainly.
  *
  * A predicate over whole boards is a macro over a board type: B names the
  * board's operations B##_and, B##_or, B##_shl and B##_shr, as wts_bits.h
