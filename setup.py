@@ -45,6 +45,7 @@ CORE_VARIANTS = {
 
 
 HEADERS = ["src/wts/engine/wts_bits.h", "src/wts/engine/wts_cpu.h", "src/wts/engine/wts_lanes.h",
+           "src/wts/engine/wts_predicates.h",
            "src/wts/engine/wts_status.h"]
 
 
@@ -166,9 +167,20 @@ modules = cythonize(
                                   "engine._game", "engine._perft", "engine._simulate",
                                   "engine._batch", "players._prior", "players._search",
                                   "players._greedy")],
-    # Safe without the GIL by design: every shared object holds its own lock
-    # (docs/threads.md), so a free-threaded CPython keeps the GIL off.
-    compiler_directives={"language_level": "3", "freethreading_compatible": True},
+    # Every module's directives, here only: a file sets one of its own only
+    # where it needs to, with a comment why (docs/architecture.md).
+    compiler_directives={
+        "language_level": "3",
+        # Safe without the GIL by design: every shared object holds its own
+        # lock (docs/threads.md), so a free-threaded CPython keeps the GIL off.
+        "freethreading_compatible": True,
+        # The kernels index C arrays in range by construction and divide only
+        # non-negative ints: no Python checks or semantics on that path.
+        "boundscheck": False,
+        "wraparound": False,
+        "initializedcheck": False,
+        "cdivision": True,
+    },
 )
 modules += core_variants(next(m for m in modules if m.name == "wts.engine._core"))
 

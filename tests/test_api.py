@@ -6,6 +6,7 @@ import pytest
 from helpers import names, setup, snapshot
 
 from wts import Capture, Color, Hatch, ParameterError, Piece, Status, TurnResult, parse_square
+from wts.engine.api import GameAPI
 
 BLACK, WHITE = Color.BLACK, Color.WHITE
 
@@ -21,6 +22,18 @@ def board_rows(game) -> dict[str, list[str]]:
         if len(tokens) == 11 and tokens[0].isdigit() and tokens[0] == tokens[-1]:
             rows[tokens[0]] = [token.strip("[]()*") for token in tokens[1:10]]
     return rows
+
+
+# --- The engine API -------------------------------------------------------------------
+
+
+def test_both_engines_satisfy_the_one_engine_api(Game) -> None:
+    """wts.engine.api.GameAPI declares the API; each engine has all of it, and
+    every public name an engine's games have is declared there."""
+    game = Game()
+    assert isinstance(game, GameAPI)
+    declared = {name for name in dir(GameAPI) if not name.startswith("_")}
+    assert {name for name in dir(game) if not name.startswith("_")} == declared
 
 
 # --- Properties ----------------------------------------------------------------------

@@ -13,6 +13,7 @@ import numpy.typing as npt
 
 import wts
 import wts.engine.reference
+from wts.engine.api import GameAPI
 
 
 def play_one_game(seed: int) -> wts.Game:
@@ -76,7 +77,14 @@ def text_forms(game: wts.Game) -> str:
     return fen
 
 
+def both_engines() -> list[GameAPI]:
+    """A new game on each engine: mypy holds both to the one engine API."""
+    return [wts.Game(), wts.reference.Game()]
+
+
 def main() -> None:
+    fast_game, literal_game = both_engines()
+    assert fast_game == literal_game
     game = play_one_game(seed=3)
     text_forms(game)
     status: wts.Status = game.status

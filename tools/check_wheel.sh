@@ -8,7 +8,7 @@
 #      -v3 and -v4 too (objdump: no POPCNT or PDEP in the baseline core, PDEP
 #      in the v3 one), on AArch64 its aarch64-neon build, and no .c nor any
 #      .pyx (the sdist carries the .pyx sources and the .pxi files they
-#      include; the wheel does not need them: `cimport wts.engine._core` reads
+#      include; the wheel does not need them: `cimport wts.engine.capi` reads
 #      only the .pxd files and the headers);
 #   3. `auditwheel show`, then `auditwheel repair` to a manylinux tag;
 #   4. the repaired wheel goes into a fresh venv with the few test tools the
@@ -16,8 +16,8 @@
 #      (checked: wts.__file__ is in the venv's site-packages): `wts --version`
 #      and `wts simulate`, then the tests of what only the built package can
 #      get wrong: its version metadata, every build of the core it ships
-#      against the reference engine, and a Cython module cimporting its .pxd
-#      files and headers.
+#      against the reference engine, and a Cython module cimporting the C API
+#      by its public name, wts.engine.capi, from its .pxd files and headers.
 #      The whole suite runs once, in the development install (.ci/run).
 #
 #     tools/check_wheel.sh                            # from anywhere; Linux only
@@ -66,7 +66,7 @@ import platform, sys, tarfile, zipfile
 wheel, sdist, modules = sys.argv[1], sys.argv[2], sys.argv[3].split()
 names = set(zipfile.ZipFile(wheel).namelist())
 problems = []
-required = ["wts/_core.pxd", "wts/engine/_core.pxd", "wts/engine/_game.pxd",
+required = ["wts/engine/capi.pxd", "wts/engine/_core.pxd", "wts/engine/_game.pxd",
             "wts/engine/wts_bits.h", "wts/engine/wts_status.h", "wts/py.typed",
             "wts/__init__.py", "wts/_version.py"]
 required += [f"wts/{m}.pyi" for m in modules]

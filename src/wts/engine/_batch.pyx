@@ -1,5 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
-# cython: cdivision=True
 """Many games in one C array, stepped together for vectorised agents."""
 
 cimport cython

@@ -1,4 +1,3 @@
-# cython: language_level=3
 """The bit primitives of the core (``wts_bits.h``): a padded 9x9 board in two
 64-bit words, and the random generator. For wts's own compiled modules (the
 engine's and the players'); other projects cimport the state API,

@@ -1,7 +1,7 @@
-# cython: language_level=3
-"""C-level API of the wts core, for other Cython code to cimport.
+"""C-level API of the wts core, for other Cython code to cimport by its
+public name, ``wts.engine.capi`` (``capi.pxd``, which cimports this file):
 
-    from wts.engine._core cimport wts_state, wts_init, wts_resolve_turn, ...
+    from wts.engine.capi cimport wts_state, wts_init, wts_resolve_turn, ...
 
 Build with ``include_dirs=[wts.get_include()]`` so ``wts_bits.h`` is found.
 All functions are ``noexcept nogil`` and take plain structs; none of them
@@ -108,9 +108,10 @@ cdef int wts_piece_at(const wts_state *state, int square) noexcept nogil
 # Squares of ``empty`` where one more of ``turtles`` completes a line of five
 # (captures ignored).
 cdef wts_board wts_winning_moves(wts_board turtles, wts_board empty) noexcept nogil
-# Squares of ``empty`` where a turtle of ``own`` would close a bracket on two of
-# ``foe`` (the opponent's turtles and the eggs) against another of ``own``.
-cdef wts_board wts_capturing_moves(wts_board own, wts_board foe, wts_board empty) noexcept nogil
+# The empty squares where a turtle of ``color`` (WTS_BLACK or WTS_WHITE) would
+# close a bracket: two pieces it traps (the opponent's turtles and the eggs)
+# between it and another turtle of its colour (points 4-5).
+cdef wts_board wts_capturing_moves(const wts_state *state, int color) noexcept nogil
 # Line of five number ``index`` (0 <= index < WTS_NUM_FIVES): every row, column
 # and diagonal stretch of five squares.
 cdef wts_board wts_five(int index) noexcept nogil

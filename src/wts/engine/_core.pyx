@@ -1,5 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
-# cython: cdivision=True
 """The fast core: What the Shell's rules on packed bitboards.
 
 Every kernel is ``noexcept nogil`` on a plain :c:type:`wts_state`; the
@@ -21,11 +19,15 @@ from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memmove, memset
 from wts.engine._bits cimport (
-    wts_and, wts_andnot, wts_bit_board, wts_ctz64, wts_equal, wts_or, wts_rng_below_from,
+    wts_and, wts_andnot, wts_bit_board, wts_ctz64, wts_or, wts_rng_below_from,
     wts_rng_next, wts_select, wts_shl, wts_shr, wts_splitmix64, wts_square_board, wts_valid,
     wts_xor,
 )
 from wts.engine._drivers cimport wts_drivers
+from wts.engine._predicates cimport (
+    wts_bracket_beyond, wts_bracket_down, wts_bracket_up, wts_ends_drawn, wts_pairs,
+    wts_run_cells, wts_run_gaps, wts_run_starts, wts_trappable,
+)
 
 from wts.engine.keys import KEY_SEED as _KEY_SEED
 from wts.engine.pieces import Status

@@ -1,4 +1,3 @@
-# cython: language_level=3
 """What the CPU supports, read once by :mod:`wts.engine.kernels` to choose the
 build of the core to load (``wts_cpu.h`` does the reading)."""
 

@@ -1,4 +1,3 @@
-# cython: language_level=3
 """The core's drivers, for the engine's own modules; not the public C API
 (``_core.pxd``): one turn in many games for ``BatchGame.step``, and ranges of
 random playouts for ``simulate``. They live in the core (``_drivers.pxi``),

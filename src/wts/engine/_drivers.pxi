@@ -124,10 +124,12 @@ cdef inline wts_board _captured_without_eggs(int black_bit, int white_bit, wts_b
     """The pieces a turn's brackets capture in a game with no egg, both
     turtles placed (points 5-6), and each colour's brackets in ``counts``;
     with no egg, nothing dissolves or hatches (point 8)."""
-    cdef wts_board captured
-    captured.lo = captured.hi = 0
-    counts[0] = _find_brackets_of_one(black_bit, black, white, WTS_BLACK, 0, &captured, NULL)
-    counts[1] = _find_brackets_of_one(white_bit, white, black, WTS_WHITE, 0, &captured, NULL)
+    cdef wts_board captured, no_eggs
+    captured.lo = captured.hi = no_eggs.lo = no_eggs.hi = 0
+    counts[0] = _find_brackets_of_one(black_bit, black, wts_trappable(white, no_eggs),
+                                      WTS_BLACK, 0, &captured, NULL)
+    counts[1] = _find_brackets_of_one(white_bit, white, wts_trappable(black, no_eggs),
+                                      WTS_WHITE, 0, &captured, NULL)
     return captured
 
 

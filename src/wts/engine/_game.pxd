@@ -1,4 +1,3 @@
-# cython: language_level=3
 cimport cython
 
 from wts.engine._core cimport wts_state

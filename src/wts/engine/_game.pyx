@@ -1,5 +1,5 @@
-# cython: language_level=3, auto_pickle=False, boundscheck=False, wraparound=False
-# cython: initializedcheck=False, cdivision=True
+# Pickled by GameBase.__reduce__, under its public path, not by Cython's own.
+# cython: auto_pickle=False
 """The Python face of the core: a game held in one ``wts_state`` struct.
 
 Only argument conversion and building :class:`wts.TurnResult` happen here;
@@ -31,7 +31,7 @@ from wts.engine._core cimport (
 
 from wts.engine._core import STATUSES as _CORE_STATUSES
 from wts.engine._history import NEW_GAME as _NEW_GAME
-from wts.engine.base import check_setup, check_turn, game_over_error, move_square, occupied_error
+from wts.engine.base import check_setup, check_turn, move_error, move_square
 from wts.engine.events import Capture, Hatch, TurnResult
 from wts.engine.pieces import Color, Piece, check_color
 from wts.engine.squares import to_square
@@ -67,6 +67,16 @@ cdef inline object _move_square(object move, int color):
         if not overflow and 0 <= square < WTS_NUM_SQUARES:
             return move
     return move_square(COLORS[color], move)
+
+
+cdef object _move_error(const wts_state *position, object black, object white):
+    """The error base.move_error names for moves that cannot both be played on
+    ``position`` (each a square or the error _move_square gave)."""
+    cdef frozenset legal = _squares(wts_legal_moves(position))
+    cdef dict pieces = {square: PIECES[wts_piece_at(position, square)]
+                        for square in (black, white) if type(square) is int}
+    return move_error(STATUSES[position.status], black, white, legal.__contains__,
+                      pieces.__getitem__)
 
 
 cdef inline bint _is_new(const wts_state *state):
@@ -344,25 +354,17 @@ cdef class GameCore:
         cdef int b, w
         black_square = _move_square(black_move, 0)
         white_square = _move_square(white_move, 1)
+        # -1, never legal, for a move that is no square: one test a move.
+        b = black_square if type(black_square) is int else -1
+        w = white_square if type(white_square) is int else -1
         while True:
             base = _released = None  # no reference is dropped under the mutex
             with self._lock:
                 wts_copy(&position, &self.state)
                 base = self._history
                 version = self._version
-            # The checks of base.check_moves, in its order, on that position.
-            if wts_is_over(&position):
-                raise game_over_error(STATUSES[position.status])
-            if type(black_square) is not int:
-                raise black_square
-            if type(white_square) is not int:
-                raise white_square
-            b = black_square
-            w = white_square
-            if not wts_is_legal(&position, b):
-                raise occupied_error(COLORS[0], b, PIECES[wts_piece_at(&position, b)])
-            if not wts_is_legal(&position, w):
-                raise occupied_error(COLORS[1], w, PIECES[wts_piece_at(&position, w)])
+            if not (wts_is_legal(&position, b) and wts_is_legal(&position, w)):
+                raise _move_error(&position, black_square, white_square)
             history = _history_to_extend(type(self), base, &position)
             wts_resolve_turn(&position, b, w, &record)
             result = _turn_result(b, w, &record, &position)

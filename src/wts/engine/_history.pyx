@@ -1,4 +1,3 @@
-# cython: language_level=3
 """A game's history, kept the same way by both engines.
 
 A :class:`History` is immutable: a turn makes a new one on top of the old, so

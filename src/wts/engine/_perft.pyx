@@ -1,5 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
-# cython: cdivision=True
 """Perft on the core: every joint move to a fixed depth, counted in C."""
 
 from cpython.exc cimport PyErr_CheckSignals

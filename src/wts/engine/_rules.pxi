@@ -1,6 +1,8 @@
 # The rules of a turn, in the order a turn applies them: the one home of each
 # rule in the fast core (the reference engine, wts/engine/reference.py, is the
-# other engine's). Included by _core.pyx. The drivers (_drivers.pxi) play a
+# other engine's), deciding with the predicates of wts_predicates.h (what a
+# bracket is and traps, a run of five, a draw), which the SIMD lanes share.
+# Included by _core.pyx. The drivers (_drivers.pxi) play a
 # turn through _resolve_turn, or, where the lanes prove it simple
 # (wts_lanes.h, which decides no rule), through this file's own steps:
 # _place_turtles, _lay_egg, _find_brackets_of_one, _remove_captured.
@@ -43,11 +45,11 @@ cdef inline void _resolve_turn(wts_state *state, int black_move, int white_move,
         captured.lo = captured.hi = 0
         # Points 5-6: both placed turtles are on the board before either looks for brackets.
         black_captures = _find_brackets_of_one(wts_square_bit(black_move), state.black,
-                                               wts_or(state.white, state.eggs), WTS_BLACK, 0,
-                                               &captured, record)
+                                               wts_trappable(state.white, state.eggs),
+                                               WTS_BLACK, 0, &captured, record)
         white_captures = _find_brackets_of_one(wts_square_bit(white_move), state.white,
-                                               wts_or(state.black, state.eggs), WTS_WHITE, 0,
-                                               &captured, record)
+                                               wts_trappable(state.black, state.eggs),
+                                               WTS_WHITE, 0, &captured, record)
         _remove_captured(state, captured, keyed)
         # Point 8: each black-white pair of captures dissolves the oldest egg.
         count = min(black_captures, white_captures, <int>state.egg_count)
@@ -139,19 +141,17 @@ cdef inline wts_board _turtles(const wts_state *state, int color) noexcept nogil
 
 
 cdef inline wts_board _closers_up(
-        wts_board arrivals, wts_board foe, wts_board own, int k) noexcept nogil:
-    """Arrivals that close a bracket toward higher bits: p+k, p+2k foe, p+3k own."""
-    return wts_and(wts_and(arrivals, wts_shr(foe, k)),
-                   wts_and(wts_shr(foe, 2 * k), wts_shr(own, 3 * k)))
+        wts_board arrivals, wts_board pairs, wts_board own, int k) noexcept nogil:
+    """Arrivals that close a bracket toward higher bits (``pairs``: wts_pairs of the foe)."""
+    return wts_and(arrivals, wts_bracket_up(pairs, own, k))
 
 
 cdef inline wts_board _closers_down(
-        wts_board arrivals, wts_board foe, wts_board own, int k) noexcept nogil:
+        wts_board arrivals, wts_board pairs, wts_board own, int k) noexcept nogil:
     """The mirror image toward lower bits. Point 6: a bracket with an arrival at
     both ends counts once, from its lower end, which finds it going up."""
-    cdef wts_board c = wts_and(wts_and(arrivals, wts_shl(foe, k)),
-                               wts_and(wts_shl(foe, 2 * k), wts_shl(own, 3 * k)))
-    return wts_andnot(c, wts_shl(arrivals, 3 * k))
+    return wts_andnot(wts_and(arrivals, wts_bracket_down(pairs, own, k)),
+                      wts_shl(arrivals, 3 * k))
 
 
 cdef void _record_capture(
@@ -176,8 +176,7 @@ cdef inline int _find_brackets_of_one(
         bit = wts_lowest_bit(near)
         near = wts_clear_lowest(near)
         step = bit - arrival
-        if (0 <= bit + 2 * step < WTS_PADDED_BITS and wts_test_bit(foe, bit + step)
-                and wts_test_bit(own, bit + 2 * step)):
+        if wts_bracket_beyond(foe, own, bit, step):
             captured[0] = wts_or(captured[0], wts_or(wts_bit_board(bit), wts_bit_board(bit + step)))
             found |= 1u << STEP_DIRECTION[step + 11]
             count += 1
@@ -195,23 +194,27 @@ cdef inline int _find_brackets(
     (points 4-6). Adds the trapped squares to ``captured`` and
     returns the number of captures; records them in the order of point 14."""
     cdef wts_board own = _turtles(state, color)
-    cdef wts_board foe = wts_or(_turtles(state, 1 - color), state.eggs)
+    cdef wts_board foe = wts_trappable(_turtles(state, 1 - color), state.eggs)
     cdef wts_board closers[WTS_NUM_DIRECTIONS]
-    cdef wts_board all_closers, c
+    cdef wts_board all_closers, c, pairs
     cdef int d, k, bit, count = 0
     if not wts_any(wts_clear_lowest(arrivals)):
         return _find_brackets_of_one(wts_lowest_bit(arrivals), own, foe, color, round_,
                                      captured, record)
     # Several arrivals (a wave of hatches): every direction for all of them at
     # once, by constant shifts, in the direction order of point 14.
-    closers[0] = _closers_up(arrivals, foe, own, 1)
-    closers[1] = _closers_down(arrivals, foe, own, 1)
-    closers[2] = _closers_up(arrivals, foe, own, 10)
-    closers[3] = _closers_down(arrivals, foe, own, 10)
-    closers[4] = _closers_up(arrivals, foe, own, 11)
-    closers[5] = _closers_down(arrivals, foe, own, 11)
-    closers[6] = _closers_up(arrivals, foe, own, 9)
-    closers[7] = _closers_down(arrivals, foe, own, 9)
+    pairs = wts_pairs(foe, 1)
+    closers[0] = _closers_up(arrivals, pairs, own, 1)
+    closers[1] = _closers_down(arrivals, pairs, own, 1)
+    pairs = wts_pairs(foe, 10)
+    closers[2] = _closers_up(arrivals, pairs, own, 10)
+    closers[3] = _closers_down(arrivals, pairs, own, 10)
+    pairs = wts_pairs(foe, 11)
+    closers[4] = _closers_up(arrivals, pairs, own, 11)
+    closers[5] = _closers_down(arrivals, pairs, own, 11)
+    pairs = wts_pairs(foe, 9)
+    closers[6] = _closers_up(arrivals, pairs, own, 9)
+    closers[7] = _closers_down(arrivals, pairs, own, 9)
     all_closers = wts_or(wts_or(wts_or(closers[0], closers[1]), wts_or(closers[2], closers[3])),
                          wts_or(wts_or(closers[4], closers[5]), wts_or(closers[6], closers[7])))
     if not wts_any(all_closers):
@@ -281,28 +284,16 @@ cdef inline wts_board _take_oldest_eggs(wts_state *state, int count,
 # ---- 6. fives --------------------------------------------------------------
 
 
-cdef inline wts_board _run_starts(wts_board turtles, int k) noexcept nogil:
-    """Turtles that start a run of five or more along shift ``k``."""
-    cdef wts_board pairs = wts_and(turtles, wts_shr(turtles, k))
-    return wts_and(wts_and(pairs, wts_shr(pairs, 2 * k)), wts_shr(turtles, 4 * k))
-
-
-cdef inline wts_board _run_cells(wts_board starts, int k) noexcept nogil:
-    """Every cell of the runs that ``starts`` (along shift ``k``) begin."""
-    cdef wts_board pairs = wts_or(starts, wts_shl(starts, k))
-    return wts_or(wts_or(pairs, wts_shl(pairs, 2 * k)), wts_shl(starts, 4 * k))
-
-
 cdef inline wts_board _winning_turtles(wts_board turtles) noexcept nogil:
     # The starts of all four directions, then one test: nearly every turn has
     # no five, and a branch per direction mispredicts more than it saves.
-    cdef wts_board row = _run_starts(turtles, 1), column = _run_starts(turtles, 10)
-    cdef wts_board rising = _run_starts(turtles, 11), falling = _run_starts(turtles, 9)
+    cdef wts_board row = wts_run_starts(turtles, 1), column = wts_run_starts(turtles, 10)
+    cdef wts_board rising = wts_run_starts(turtles, 11), falling = wts_run_starts(turtles, 9)
     cdef wts_board starts = wts_or(wts_or(row, column), wts_or(rising, falling))
     if not wts_any(starts):
         return starts
-    return wts_or(wts_or(_run_cells(row, 1), _run_cells(column, 10)),
-                  wts_or(_run_cells(rising, 11), _run_cells(falling, 9)))
+    return wts_or(wts_or(wts_run_cells(row, 1), wts_run_cells(column, 10)),
+                  wts_or(wts_run_cells(rising, 11), wts_run_cells(falling, 9)))
 
 
 cdef inline int _count_winning(wts_board turtles) noexcept nogil:
@@ -334,7 +325,7 @@ cdef void _settle(wts_state *state) noexcept nogil:
         state.status = WTS_BLACK_WINS
     elif white > black:
         state.status = WTS_WHITE_WINS
-    elif wts_equal(occupied, wts_valid()) or state.turn == WTS_MAX_TURN:
+    elif wts_ends_drawn(occupied, state.turn):
         state.status = WTS_DRAW
     elif black > 0:
         state.status = WTS_SUDDEN_DEATH
@@ -351,21 +342,6 @@ cdef void wts_settle(wts_state *state) noexcept nogil:
 # ---- What one more move would do, for the players --------------------------
 
 
-cdef inline wts_board _completions(wts_board own, wts_board empty, int k) noexcept nogil:
-    """Squares of ``empty`` where one more of ``own`` completes a five along
-    shift ``k``: for each gap j of a window of five, the window starts whose
-    other four cells are own, moved onto the gap."""
-    cdef wts_board own1 = wts_shr(own, k), own2 = wts_shr(own, 2 * k)
-    cdef wts_board own3 = wts_shr(own, 3 * k), own4 = wts_shr(own, 4 * k)
-    cdef wts_board head = wts_and(own, own1), tail = wts_and(own3, own4)
-    cdef wts_board gaps = wts_and(wts_and(own1, own2), tail)                  # gap 0
-    gaps = wts_or(gaps, wts_shl(wts_and(wts_and(own, own2), tail), k))       # gap 1
-    gaps = wts_or(gaps, wts_shl(wts_and(head, tail), 2 * k))                  # gap 2
-    gaps = wts_or(gaps, wts_shl(wts_and(wts_and(head, own2), own4), 3 * k))  # gap 3
-    gaps = wts_or(gaps, wts_shl(wts_and(wts_and(head, own2), own3), 4 * k))  # gap 4
-    return wts_and(gaps, empty)
-
-
 cdef wts_board wts_winning_moves(wts_board turtles, wts_board empty) noexcept nogil:
     """Squares of ``empty`` where one more of ``turtles`` completes a line of five
     (point 10), captures ignored. The shifts are constants, one call a
@@ -374,19 +350,22 @@ cdef wts_board wts_winning_moves(wts_board turtles, wts_board empty) noexcept no
     if wts_popcount(turtles) < 4:
         none.lo = none.hi = 0
         return none
-    return wts_or(wts_or(_completions(turtles, empty, 1), _completions(turtles, empty, 10)),
-                  wts_or(_completions(turtles, empty, 11), _completions(turtles, empty, 9)))
+    return wts_and(wts_or(wts_or(wts_run_gaps(turtles, 1), wts_run_gaps(turtles, 10)),
+                          wts_or(wts_run_gaps(turtles, 11), wts_run_gaps(turtles, 9))), empty)
 
 
-cdef wts_board wts_capturing_moves(wts_board own, wts_board foe,
-                                   wts_board empty) noexcept nogil:
-    """Squares of ``empty`` where a turtle of ``own`` would close a bracket on two
-    of ``foe`` (opponent turtles and eggs) against another of ``own`` (points 4-5)."""
-    cdef wts_board result
-    cdef int d, k
-    result.lo = result.hi = 0
-    for d in range(0, WTS_NUM_DIRECTIONS, 2):
-        k = DIRECTION_SHIFT[d]
-        result = wts_or(result, wts_or(_closers_up(empty, foe, own, k),
-                                       _closers_down(empty, foe, own, k)))
-    return result
+cdef inline wts_board _capturing_along(wts_board own, wts_board trapped, int k) noexcept nogil:
+    cdef wts_board pairs = wts_pairs(trapped, k)
+    return wts_or(wts_bracket_up(pairs, own, k), wts_bracket_down(pairs, own, k))
+
+
+cdef wts_board wts_capturing_moves(const wts_state *state, int color) noexcept nogil:
+    """The empty squares where a turtle of ``color`` would close a bracket on two
+    pieces it traps (points 4-5)."""
+    cdef wts_board own = _turtles(state, color)
+    cdef wts_board trapped = wts_trappable(_turtles(state, 1 - color), state.eggs)
+    return wts_and(wts_or(wts_or(_capturing_along(own, trapped, 1),
+                                 _capturing_along(own, trapped, 10)),
+                          wts_or(_capturing_along(own, trapped, 11),
+                                 _capturing_along(own, trapped, 9))),
+                   wts_empty_squares(state))

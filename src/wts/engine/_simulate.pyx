@@ -1,5 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
-# cython: cdivision=True
 """Random playouts in C, without the GIL, one independent generator per game."""
 
 from libc.stdint cimport int32_t, uint8_t, uint64_t

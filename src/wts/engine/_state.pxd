@@ -1,4 +1,3 @@
-# cython: language_level=3
 """The position's struct and the board's sizes: part of the public C API,
 cimported from ``wts.engine._core``; kept here so that the engine's internal
 ``.pxd`` files (``_drivers.pxd``) can name them without cimporting the core."""

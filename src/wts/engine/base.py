@@ -8,7 +8,7 @@ accept the same input, raise the same errors and print the same board.
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from wts.engine import svg, text
@@ -31,6 +31,9 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
     from wts.engine._history import History
+    from wts.engine.api import GameAPI as _Declared
+else:
+    _Declared = object
 
 _PIECE_WORDS = {
     Piece.BLACK: "a black turtle",
@@ -58,26 +61,36 @@ def occupied_error(color: Color, square: Square, piece: Piece) -> IllegalMoveErr
     )
 
 
-def check_moves(game: GameBase, black_move: object, white_move: object) -> tuple[Square, Square]:
-    """Both moves as squares, or the error point 3 asks for.
-
-    Checked in this order: the game is not over; black's move is a square;
-    white's move is a square; black's square is empty; white's square is empty.
-    """
-    status = game.status
+def move_error(
+    status: Status, black: Square | IllegalMoveError, white: Square | IllegalMoveError,
+    legal: Callable[[Square], bool], piece_at: Callable[[Square], Piece],
+) -> WtsError | None:
+    """The error point 3 asks for, or None if both moves may be played; both
+    engines check a turn's moves here, in this order: the game is not over;
+    black's move is a square; white's move is a square; black's square is
+    legal; white's square is legal (``legal``: the engine's own rule)."""
     if status.is_over:
-        raise game_over_error(status)
-    squares: list[Square] = []
-    for color, move in ((Color.BLACK, black_move), (Color.WHITE, white_move)):
-        sq = move_square(color, move)
-        if isinstance(sq, IllegalMoveError):
-            raise sq
-        squares.append(sq)
-    legal = game.legal_moves()  # the engine's own rule
-    for color, sq in zip((Color.BLACK, Color.WHITE), squares):
-        if sq not in legal:
-            raise occupied_error(color, sq, game.piece_at(sq))
-    return squares[0], squares[1]
+        return game_over_error(status)
+    if isinstance(black, IllegalMoveError):
+        return black
+    if isinstance(white, IllegalMoveError):
+        return white
+    if not legal(black):
+        return occupied_error(Color.BLACK, black, piece_at(black))
+    if not legal(white):
+        return occupied_error(Color.WHITE, white, piece_at(white))
+    return None
+
+
+def check_moves(game: GameBase, black_move: object, white_move: object) -> tuple[Square, Square]:
+    """Both moves as squares, or the error of :func:`move_error`, raised."""
+    black = move_square(Color.BLACK, black_move)
+    white = move_square(Color.WHITE, white_move)
+    error = move_error(game.status, black, white, game.legal_moves().__contains__, game.piece_at)
+    if error is not None:
+        raise error
+    assert not isinstance(black, IllegalMoveError) and not isinstance(white, IllegalMoveError)
+    return black, white
 
 
 def check_setup(
@@ -128,41 +141,21 @@ def check_turn(turn: object) -> int:
     return number
 
 
-class GameBase:
-    """The API both ``wts.Game`` and ``wts.reference.Game`` present.
+class GameBase(_Declared):
+    """The API both ``wts.Game`` and ``wts.reference.Game`` present, declared
+    in :class:`wts.engine.api.GameAPI` (a base class here for type checkers
+    only).
 
     Engines provide the position (``black``, ``white``, ``eggs``,
-    ``piece_at``, ``turn``, ``status``, ``winning_counts``, ``winning_turtles``)
-    and the rules
-    (``play``); everything derived from those lives here.
+    ``piece_at``, ``turn``, ``status``, ``winning_counts``, ``winning_turtles``,
+    ``key``), the rules (``legal_moves``, ``play``, ``pop``), ``copy`` and
+    ``from_setup``; everything derived from those lives here.
     """
 
     __slots__ = ()
 
     if TYPE_CHECKING:
-        @property
-        def black(self) -> frozenset[Square]: ...
-        @property
-        def white(self) -> frozenset[Square]: ...
-        @property
-        def eggs(self) -> tuple[Square, ...]: ...
-        @property
-        def turn(self) -> int: ...
-        @property
-        def status(self) -> Status: ...
-        @property
-        def winning_counts(self) -> tuple[int, int]: ...
-        def winning_turtles(self, color: Color | str) -> frozenset[Square]: ...
-        def piece_at(self, square: Square | str) -> Piece: ...
-        def legal_moves(self) -> list[Square]: ...
-        def play(self, black_move: Square | str, white_move: Square | str) -> TurnResult: ...
-        def pop(self) -> TurnResult: ...
-        def key(self) -> int: ...
         def _current_history(self) -> History: ...
-        def copy(self) -> Self: ...
-        @classmethod
-        def from_setup(cls, black: Iterable[Square | str] = (), white: Iterable[Square | str] = (),
-                       eggs: Iterable[Square | str] = (), turn: int = 0) -> Self: ...
 
     def fen(self) -> str:
         """The position as one line of text (``docs/notation.md``): the board,

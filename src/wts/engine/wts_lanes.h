@@ -14,9 +14,10 @@
  * given moves: wts_lanes_put_moves loads them.
  *
  * The proof is wts_lane_ends, wts_lane_moves and wts_vboard_place below; the
- * rules themselves live once, in _rules.pxi, and the lanes hold only their
- * detectors (placement, a bracket closed by an arrival, a run of five), which
- * decide nothing but "simple, or to the scalar turn". It relies on four facts
+ * rules themselves live once, in _rules.pxi, and their predicates (a
+ * bracket, what it traps, a run of five, the last turn) in wts_predicates.h, which
+ * the lanes apply to vectors of boards to decide nothing but "simple, or to
+ * the scalar turn". It relies on four facts
  * of the rules: only an arriving turtle closes a bracket (points 4-6), so
  * arrivals that close none capture nothing; without a capture nothing
  * dissolves or hatches, nor with one in a game with no egg (point 8); with
@@ -41,6 +42,7 @@
 #include <stddef.h>
 
 #include "wts_bits.h"
+#include "wts_predicates.h"
 #if defined(WTS_NEON_LANES)
 /* AArch64 always has NEON, so the baseline build could use it too: the lanes
  * are a build of their own (setup.py, "aarch64-neon") for a choice at import. */
@@ -149,7 +151,7 @@ WTS_INLINE void wts_lanes_put_moves(wts_lanes *lanes, int lane, wts_board black,
  * simple whatever its moves: it may fill the board, or it reaches the last
  * turn number (both draw). */
 WTS_INLINE int wts_lane_ends(uint32_t count, uint32_t turn) {
-    return (count <= 2) | (turn + 1u == WTS_MAX_TURN);
+    return (count <= 2) | wts_last_turn(turn + 1u);
 }
 
 /* The moves of one lane from its draw and empty squares (at least one: a
@@ -280,11 +282,14 @@ WTS_INLINE wts_vboard wts_vboard_and(wts_vboard a, wts_vboard b) {
 WTS_INLINE wts_vboard wts_vboard_or(wts_vboard a, wts_vboard b) {
     return wts_vboard_make(wts_vor(a.lo, b.lo), wts_vor(a.hi, b.hi));
 }
-/* Shifts by a constant 0 < k < 64, as wts_shl and wts_shr. */
+/* Shifts by a constant 0 < k < 64, as wts_shl and wts_shr; ``a`` is expanded
+ * twice. The lower-case names are wts_predicates.h's B##_shl and B##_shr. */
 #define WTS_VBOARD_SHL(a, k) wts_vboard_make(WTS_VSHL((a).lo, (k)), \
     wts_vor(WTS_VSHL((a).hi, (k)), WTS_VSHR((a).lo, 64 - (k))))
 #define WTS_VBOARD_SHR(a, k) wts_vboard_make(wts_vor(WTS_VSHR((a).lo, (k)), \
     WTS_VSHL((a).hi, 64 - (k))), WTS_VSHR((a).hi, (k)))
+#define wts_vboard_shl WTS_VBOARD_SHL
+#define wts_vboard_shr WTS_VBOARD_SHR
 
 /* wts_rng_next of a vector of lanes: x * 5 and x * 9 as a shift and an add. */
 WTS_INLINE wts_vec wts_vrng_next(uint64_t *s0p, uint64_t *s1p, uint64_t *s2p, uint64_t *s3p) {
@@ -313,33 +318,32 @@ WTS_INLINE wts_vboard wts_vboard_bit(const uint64_t *bits) {
 }
 
 /* Adds to ``found`` the brackets ``arrival`` closes along shift k, both ways
- * (point 4): ``pairs`` marks each foe with a foe k higher, so a bracket going
- * up starts k below a pair, one going down 2k above one. */
-#define WTS_VBOARD_CLOSES_ALONG(found, arrival, foe, own, k) do { \
-    wts_vboard pairs_ = wts_vboard_and(foe, WTS_VBOARD_SHR(foe, k)); \
-    wts_vboard up_ = wts_vboard_and(WTS_VBOARD_SHR(pairs_, k), WTS_VBOARD_SHR(own, 3 * (k))); \
-    wts_vboard down_ = wts_vboard_and(WTS_VBOARD_SHL(pairs_, 2 * (k)), \
-                                      WTS_VBOARD_SHL(own, 3 * (k))); \
-    wts_vboard closed_ = wts_vboard_and(arrival, wts_vboard_or(up_, down_)); \
+ * (wts_predicates.h). */
+#define WTS_VBOARD_CLOSES_ALONG(found, arrival, trapped, anchor, k) do { \
+    wts_vboard pairs_ = WTS_PAIRS(wts_vboard, trapped, k); \
+    wts_vboard closed_ = wts_vboard_and(arrival, wts_vboard_or( \
+        WTS_BRACKET_UP(wts_vboard, pairs_, anchor, k), \
+        WTS_BRACKET_DOWN(wts_vboard, pairs_, anchor, k))); \
     found = wts_vor(found, wts_vor(closed_.lo, closed_.hi)); \
 } while (0)
 
 /* Non-zero in the lanes where ``arrival`` (one bit a lane) closes a bracket
- * in any direction. */
-WTS_INLINE wts_vec wts_vboard_closes(wts_vboard arrival, wts_vboard foe, wts_vboard own) {
+ * in any direction on ``trapped`` against ``anchor``. */
+WTS_INLINE wts_vec wts_vboard_closes(wts_vboard arrival, wts_vboard trapped,
+                                     wts_vboard anchor) {
     wts_vec found = wts_vzero();
-    WTS_VBOARD_CLOSES_ALONG(found, arrival, foe, own, 1);
-    WTS_VBOARD_CLOSES_ALONG(found, arrival, foe, own, 9);
-    WTS_VBOARD_CLOSES_ALONG(found, arrival, foe, own, 10);
-    WTS_VBOARD_CLOSES_ALONG(found, arrival, foe, own, 11);
+    WTS_VBOARD_CLOSES_ALONG(found, arrival, trapped, anchor, 1);
+    WTS_VBOARD_CLOSES_ALONG(found, arrival, trapped, anchor, 9);
+    WTS_VBOARD_CLOSES_ALONG(found, arrival, trapped, anchor, 10);
+    WTS_VBOARD_CLOSES_ALONG(found, arrival, trapped, anchor, 11);
     return found;
 }
 
-/* Adds to ``found`` the starts of runs of five of ``t`` along shift k (point 10). */
+/* Adds to ``found`` the starts of runs of five of ``t`` along shift k
+ * (wts_predicates.h). */
 #define WTS_VBOARD_FIVES_ALONG(found, t, k) do { \
-    wts_vboard pairs_ = wts_vboard_and(t, WTS_VBOARD_SHR(t, k)); \
-    wts_vboard starts_ = wts_vboard_and(wts_vboard_and(pairs_, WTS_VBOARD_SHR(pairs_, 2 * (k))), \
-                                        WTS_VBOARD_SHR(t, 4 * (k))); \
+    wts_vboard pairs_ = WTS_PAIRS(wts_vboard, t, k); \
+    wts_vboard starts_ = WTS_RUN_STARTS(wts_vboard, t, pairs_, k); \
     found = wts_vor(found, wts_vor(starts_.lo, starts_.hi)); \
 } while (0)
 
@@ -359,8 +363,7 @@ WTS_INLINE wts_vec wts_vboard_fives(wts_vboard t) {
  * get their new boards. The boards are read again where needed, not kept:
  * the vector registers do not hold them all and spilling them costs more.
  *
- * With ``laid`` and ``captured`` (both NULL or neither), two more kinds of
- * turn are simple. A collision lays its egg on the lane's board and sets the
+ * Two more kinds of turn are simple. A collision lays its egg on the lane's board and sets the
  * lane's bit in *laid: the caller adds the egg to the game's queue, which the
  * lanes do not hold. A turn that closes a bracket in a game with no egg, and
  * leaves no five even before its captures, gets both turtles placed and its
@@ -379,29 +382,26 @@ WTS_INLINE uint32_t wts_vboard_place(wts_lanes *lanes, int first, uint32_t sent,
         wts_vboard_load(lanes->white_lo + first, lanes->white_hi + first), white_arrival);
     uint32_t simple, resolved, collided = wts_vequal(WTS_VLOAD(lanes->black_bit + first),
                                                      WTS_VLOAD(lanes->white_bit + first));
-    uint32_t capturing = wts_vnonzero(wts_vor(
-        wts_vboard_closes(black_arrival, wts_vboard_or(new_white, eggs), new_black),
-        wts_vboard_closes(white_arrival, wts_vboard_or(new_black, eggs), new_white)));
-    resolved = laid == NULL ? 0 : capturing & ~collided
-                                  & wts_vequal(wts_vor(eggs.lo, eggs.hi), wts_vzero());
+    uint32_t egg, capturing = wts_vnonzero(wts_vor(
+        wts_vboard_closes(black_arrival, WTS_TRAPPABLE(wts_vboard, new_white, eggs), new_black),
+        wts_vboard_closes(white_arrival, WTS_TRAPPABLE(wts_vboard, new_black, eggs), new_white)));
+    resolved = capturing & ~collided & wts_vequal(wts_vor(eggs.lo, eggs.hi), wts_vzero());
     /* A collision's boards here hold its square as both turtles: brackets or
      * a five on them send it to the scalar turn, which is never wrong. */
-    sent |= (capturing & ~resolved) | (laid == NULL ? collided : 0)
+    sent |= (capturing & ~resolved)
             | wts_vnonzero(wts_vor(wts_vboard_fives(new_black), wts_vboard_fives(new_white)));
     simple = ~(sent | collided) & all;
     WTS_VSTORE_WHERE(lanes->black_lo + first, simple, new_black.lo);
     WTS_VSTORE_WHERE(lanes->black_hi + first, simple, new_black.hi);
     WTS_VSTORE_WHERE(lanes->white_lo + first, simple, new_white.lo);
     WTS_VSTORE_WHERE(lanes->white_hi + first, simple, new_white.hi);
-    if (laid != NULL) {
-        uint32_t egg = collided & ~sent & all;
-        if (egg) {
-            WTS_VSTORE_WHERE(lanes->eggs_lo + first, egg, wts_vor(eggs.lo, black_arrival.lo));
-            WTS_VSTORE_WHERE(lanes->eggs_hi + first, egg, wts_vor(eggs.hi, black_arrival.hi));
-        }
-        *laid |= egg << first;
-        *captured |= (resolved & ~sent) << first;
+    egg = collided & ~sent & all;
+    if (egg) {
+        WTS_VSTORE_WHERE(lanes->eggs_lo + first, egg, wts_vor(eggs.lo, black_arrival.lo));
+        WTS_VSTORE_WHERE(lanes->eggs_hi + first, egg, wts_vor(eggs.hi, black_arrival.hi));
     }
+    *laid |= egg << first;
+    *captured |= (resolved & ~sent) << first;
     return sent;
 }
 
@@ -414,7 +414,7 @@ WTS_INLINE uint32_t wts_lanes_place_simd(wts_lanes *lanes, uint32_t scalar, uint
     const uint32_t vector = (1u << WTS_VEC) - 1u;
     uint32_t result = 0;
     int first;
-    if (laid != NULL) *laid = *captured = 0;
+    *laid = *captured = 0;
     for (first = 0; first < WTS_LANES; first += WTS_VEC) {
         result |= wts_vboard_place(lanes, first, (scalar >> first) & vector, laid, captured)
                   << first;
@@ -477,7 +477,7 @@ WTS_INLINE uint32_t wts_lanes_place(wts_lanes *lanes, uint32_t scalar, uint32_t 
 #else
     (void)lanes;
     (void)scalar;
-    if (laid != NULL) *laid = *captured = 0;
+    *laid = *captured = 0;
     return (1u << WTS_LANES) - 1u;
 #endif
 }

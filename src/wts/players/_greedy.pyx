@@ -1,5 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
-# cython: initializedcheck=False, cdivision=True
 """The greedy player's one-turn evaluation in C, for :class:`wts.agents.GreedyAgent`.
 
 It reads the position through the core's own rules: the lines of five
@@ -93,8 +91,8 @@ def greedy_move(GameCore game not None, color, seed):
         foe = s.white if side == WTS_BLACK else s.black
         foe_wins = wts_winning_moves(foe, empty)
         own_wins = wts_winning_moves(own, empty)
-        foe_captures = wts_capturing_moves(foe, wts_or(own, s.eggs), empty)
-        own_captures = wts_capturing_moves(own, wts_or(foe, s.eggs), empty)
+        foe_captures = wts_capturing_moves(s, 1 - side)
+        own_captures = wts_capturing_moves(s, side)
         for square in range(WTS_NUM_SQUARES):
             reply_weight[square] = 0.0
             if not (wts_any(wts_and(empty, wts_square_board(square)))):

@@ -1,4 +1,3 @@
-# cython: language_level=3
 """The square features of the learned prior (:mod:`wts.players.prior`), for
 the search to cimport: one board per feature, from one player's side."""
 

@@ -1,5 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
-# cython: initializedcheck=False, cdivision=True
 """The square features of the learned prior, on bitboards, in C.
 
 Each feature is a board: the empty squares that have it, from one player's
@@ -19,7 +17,8 @@ from wts.engine._bits cimport (
     wts_and, wts_andnot, wts_any, wts_board, wts_or, wts_shl, wts_shr, wts_square_bit,
     wts_square_board, wts_test_bit, wts_valid, wts_xor,
 )
-from wts.engine._core cimport WTS_NUM_SQUARES, wts_capturing_moves
+from wts.engine._core cimport WTS_BLACK, WTS_NUM_SQUARES, WTS_WHITE, wts_capturing_moves, wts_state
+from wts.engine._predicates cimport wts_bracket_down, wts_bracket_up
 
 from wts.errors import ParameterError, ParameterTypeError
 from wts.params import check_float, is_masked_array, masked_array_refused
@@ -161,14 +160,15 @@ cdef inline wts_board _near(wts_board pieces) noexcept nogil:
 
 cdef inline wts_board _exposed_along(wts_board own, wts_board foe, wts_board empty,
                                      int k) noexcept nogil:
-    # The pair is s and s + k (own), or s and s - k: a foe at one end and an
-    # empty square at the other, either way round.
-    cdef wts_board up = wts_shr(own, k), down = wts_shl(own, k)
+    # A turtle on s makes a pair with one of ``own`` at s + k (``own`` shifted
+    # down stands for the pair's lower cells) or at s - k; a bracket of that
+    # pair by ``foe``, from an empty closer, is the opponent's capture.
+    cdef wts_board low = wts_shr(own, k)
     return wts_or(
-        wts_or(wts_and(wts_and(up, wts_shr(foe, 2 * k)), wts_shl(empty, k)),
-               wts_and(wts_and(up, wts_shr(empty, 2 * k)), wts_shl(foe, k))),
-        wts_or(wts_and(wts_and(down, wts_shl(foe, 2 * k)), wts_shr(empty, k)),
-               wts_and(wts_and(down, wts_shl(empty, 2 * k)), wts_shr(foe, k))))
+        wts_or(wts_shl(wts_and(empty, wts_bracket_up(low, foe, k)), k),
+               wts_shr(wts_and(empty, wts_bracket_down(low, foe, k)), 2 * k)),
+        wts_or(wts_shr(wts_and(empty, wts_bracket_down(own, foe, k)), k),
+               wts_shl(wts_and(empty, wts_bracket_up(own, foe, k)), 2 * k)))
 
 
 cdef inline wts_board _exposed(wts_board own, wts_board foe, wts_board empty) noexcept nogil:
@@ -183,7 +183,11 @@ cdef void square_features(wts_board own, wts_board foe, wts_board eggs,
                           wts_board *out) noexcept nogil:
     cdef wts_board empty = _not(wts_or(wts_or(own, foe), eggs))
     cdef wts_board lines[NUM_LINE]
+    cdef wts_state position  # the player black: its boards only, for the C API
     cdef int i
+    position.black = own
+    position.white = foe
+    position.eggs = eggs
     _line_features(own, empty, lines)
     out[F_OWN4] = lines[LINE_FOUR]
     out[F_OWN3] = lines[LINE_THREE]
@@ -195,9 +199,9 @@ cdef void square_features(wts_board own, wts_board foe, wts_board eggs,
     out[F_FOE3] = lines[LINE_THREE]
     out[F_FOE3_TWICE] = lines[LINE_THREE_TWICE]
     out[F_FOE2] = lines[LINE_TWO]
-    out[F_CAPTURE] = wts_capturing_moves(own, wts_or(foe, eggs), empty)
+    out[F_CAPTURE] = wts_capturing_moves(&position, WTS_BLACK)
     out[F_CAPTURE_HATCHES] = out[F_CAPTURE] if wts_any(eggs) else _none()
-    out[F_FOE_CAPTURE] = wts_capturing_moves(foe, wts_or(own, eggs), empty)
+    out[F_FOE_CAPTURE] = wts_capturing_moves(&position, WTS_WHITE)
     out[F_EXPOSED] = wts_and(_exposed(own, foe, empty), empty)
     out[F_NEAR_OWN] = wts_and(_near(own), empty)
     out[F_NEAR_FOE] = wts_and(_near(foe), empty)

@@ -1,4 +1,3 @@
-# cython: language_level=3
 """Random draws both players' kernels make: inline, so each module that
 cimports them gets its own copy and the calls cost nothing."""
 

@@ -1,5 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
-# cython: initializedcheck=False, cdivision=True
 # The C parts are inline functions in .pxd files, one a job (_search_tree, _search_select,
 # _search_playouts, _search_reuse): cimported, they compile into this one C file, calls inlinable.
 """Simultaneous-move Monte Carlo tree search in C, for :class:`wts.agents.MCTSAgent`.

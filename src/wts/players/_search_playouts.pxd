@@ -1,14 +1,12 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
-# cython: initializedcheck=False, cdivision=True
 """The playouts of :mod:`wts.players._search`: a game finished from a
 position, by uniformly random moves or by tactical ones. Inline, so the
 search's loop compiles into one C file with them."""
 
 from libc.stdint cimport uint64_t
-from wts.engine._bits cimport wts_any, wts_board, wts_or, wts_rng
+from wts.engine._bits cimport wts_any, wts_board, wts_rng
 from wts.engine._core cimport (
-    WTS_BLACK_WINS, WTS_WHITE_WINS, wts_capturing_moves, wts_copy, wts_empty_squares,
-    wts_is_over, wts_playout, wts_resolve_turn, wts_state, wts_winning_moves,
+    WTS_BLACK, WTS_BLACK_WINS, WTS_WHITE, WTS_WHITE_WINS, wts_capturing_moves, wts_copy,
+    wts_empty_squares, wts_is_over, wts_playout, wts_resolve_turn, wts_state, wts_winning_moves,
 )
 from wts.players._sampling cimport random_square
 
@@ -43,8 +41,8 @@ cdef inline void tactical_playout(wts_state *state, wts_rng *rng, bint captures)
         white_wins = wts_winning_moves(state.white, empty)
         black_free = white_free = empty
         if captures:
-            black_free = wts_capturing_moves(state.black, wts_or(state.white, state.eggs), empty)
-            white_free = wts_capturing_moves(state.white, wts_or(state.black, state.eggs), empty)
+            black_free = wts_capturing_moves(state, WTS_BLACK)
+            white_free = wts_capturing_moves(state, WTS_WHITE)
             if not wts_any(black_free):
                 black_free = empty
             if not wts_any(white_free):

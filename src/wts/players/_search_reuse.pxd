@@ -1,5 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
-# cython: initializedcheck=False, cdivision=True
 """Tree reuse for :mod:`wts.players._search`: the root moved on by a turn,
 keeping the subtree below it and dropping the rest."""
 

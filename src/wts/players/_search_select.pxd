@@ -1,5 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
-# cython: initializedcheck=False, cdivision=True
 """One iteration of :mod:`wts.players._search`: each player's selection at
 each node down the tree, a playout from the leaf, the result backed up.
 Inline, so the search's loop compiles into one C file with it."""

@@ -1,5 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
-# cython: initializedcheck=False, cdivision=True
 """The search tree of :mod:`wts.players._search` in C memory: an arena of
 nodes, each holding its position, an arena of their statistics, and hash
 tables from joint moves (and, with transpositions, positions) to nodes.
