@@ -27,9 +27,8 @@ def Game(request: pytest.FixtureRequest) -> type:
 
 @pytest.fixture(scope="module")
 def finished_run(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
-    """A finished self-play run (``runfolders.RUN``), played once per test module."""
-    from runfolders import GAMES, RUN
-
+    """A finished self-play run (``tests.support.runfolders.RUN``), played once per test module."""
+    from tests.support.runfolders import GAMES, RUN
     from wts.scale.selfplay import selfplay
 
     out = tmp_path_factory.mktemp("finished") / "run"
@@ -47,8 +46,9 @@ def run(finished_run: pathlib.Path, tmp_path: pathlib.Path) -> pathlib.Path:
 
 @pytest.fixture
 def client(tmp_path: Any) -> Iterator[Any]:
-    """A test client of the web app on a new database (``serve_client.serving``)."""
-    from serve_client import serving
+    """A test client of the web app on a new database (``tests.support.serve_client.serving``)."""
+    from tests.support.serve_client import serving
 
     with serving(tmp_path / "games.sqlite3") as test_client:
         yield test_client
+

@@ -16,9 +16,9 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import unix_c_compiler
 
 import wts
+from tests.support.compilers import unix_c_compiler
 from wts.cli import main as cli
 from wts.players.agents import make_agent, parse_agent_spec
 from wts.players.ladder import run_ladder

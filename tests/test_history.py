@@ -10,9 +10,9 @@ import random
 
 import numpy as np
 import pytest
-from helpers import names
 
 import wts
+from tests.support.games import names
 from wts import IllegalMoveError
 
 

@@ -21,12 +21,10 @@ import time
 
 import pytest
 
-import wts
+from tests.support.processes import run_python, start_python
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is POSIX")
 
-# This test process's wts, first on the child's path.
-SRC_DIR = os.path.dirname(os.path.dirname(os.path.abspath(wts.__file__)))
 DEADLINE = 10.0  # seconds for anything the child does: far beyond the half second promised
 UNDER_WAY = 0.3  # seconds after "ready" before SIGINT: the call is in its C loop by then
 
@@ -109,12 +107,8 @@ class Child:
     """A child Python process whose stdout lines are read, timestamped, as they come."""
 
     def __init__(self, code: str, *args: str, new_session: bool = False) -> None:
-        path = os.pathsep.join([SRC_DIR, os.environ.get("PYTHONPATH", "")])
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", code, *args], stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=path),
-            start_new_session=new_session,
-        )
+        self.proc = start_python("-c", code, *args, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, start_new_session=new_session)
         self.lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
         self.out: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
@@ -273,8 +267,7 @@ def test_wts_tournament_on_processes_stops_on_ctrl_c() -> None:
 
 
 def _child(script: str) -> list[str]:
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                            timeout=60, env={**os.environ, "PYTHONPATH": SRC_DIR})
+    result = run_python("-c", script, timeout=60)
     return result.stdout.split() + ([result.stderr] if result.returncode else [])
 
 
@@ -335,3 +328,4 @@ def test_ctrl_c_before_the_command_begins_is_reported_like_any_other(
     monkeypatch.setattr(cli, "build_parser", interrupted)
     assert cli.main(["demo"]) == 130
     assert capsys.readouterr().err == "wts: interrupted\n"
+

@@ -10,7 +10,8 @@ from __future__ import annotations
 import importlib.util
 
 import pytest
-from readme_blocks import page, python_blocks
+
+from tests.support.readme_blocks import page, python_blocks
 
 PAGE = page("players")
 BLOCKS = [text for _, text in python_blocks(path=PAGE)]

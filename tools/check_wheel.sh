@@ -87,7 +87,7 @@ problems += [f"wheel holds {n} outside wts/" for n in sorted(names)
 members = {m.split("/", 1)[1] for m in tarfile.open(sdist).getnames() if "/" in m}
 needed = ["pyproject.toml", "setup.py", "LICENSE", "README.md", "CHANGELOG.md",
           "src/wts/engine/wts_bits.h", "src/wts/py.typed", "tests/conftest.py",
-          "tests/perft/expected.json", "tests/typed_example.py"]
+          "tests/perft/expected.json", "tests/support/typed_example.py"]
 # The sdist's C files that are not Cython's output: the scalar loop, the lanes'
 # test driver and the example engine.
 written_c = ["bench/scalar_loop.c", "tests/native/lanes_check.c", "examples/engines/tiny_random.c"]
