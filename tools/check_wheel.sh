@@ -123,7 +123,7 @@ case $(basename "$repaired") in
     *) fail "the repaired wheel has no manylinux tag: $(basename "$repaired")" ;;
 esac
 
-step "fresh venv: the repaired wheel, and the test extra's pytest, pytest-xdist, hypothesis, Cython, setuptools"
+step "fresh venv: the repaired wheel, and the test extra's pytest, pytest-xdist, pytest-timeout, hypothesis, Cython, setuptools"
 "$python" -m venv "$work/venv"
 venv_python=$work/venv/bin/python
 "$venv_python" -m pip install --quiet --upgrade pip
@@ -133,7 +133,7 @@ venv_python=$work/venv/bin/python
 "$venv_python" -m pip install --quiet $("$venv_python" -c '
 import re
 from importlib.metadata import requires
-wanted = {"pytest", "pytest-xdist", "hypothesis", "cython", "setuptools"}
+wanted = {"pytest", "pytest-xdist", "pytest-timeout", "hypothesis", "cython", "setuptools"}
 print(" ".join(r.split(";")[0] for r in requires("wts") if "extra == \"test\"" in r
                and re.split(r"[<>=!~ ;\[]", r)[0].lower() in wanted))')
 mkdir "$work/run"
