@@ -1,6 +1,7 @@
 """Shared fixtures: every rule and API test runs on both engines; the run
 folder tests share a finished run, and the web app tests a client (those two
-import their optional extras only when a test asks for them). And each
+import their optional extras only when a test asks for them); a test that
+sends SIGINT to its own process makes it raise KeyboardInterrupt. And each
 test's time bound: the slow ones get a larger one."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import faulthandler
 import os
 import pathlib
 import shutil
+import signal
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -61,6 +63,18 @@ def client(tmp_path: Any) -> Iterator[Any]:
 
     with serving(tmp_path / "games.sqlite3") as test_client:
         yield test_client
+
+
+@pytest.fixture
+def sigint_raises() -> Iterator[None]:
+    """SIGINT raises KeyboardInterrupt during the test, even in a run started
+    with SIGINT ignored (a background job of a non-interactive shell is)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        if previous is not None:  # None: a handler set from C, which cannot be put back
+            signal.signal(signal.SIGINT, previous)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -15,7 +15,7 @@ import time
 import pytest
 
 import wts
-from tests.support.processes import CLI, start_python
+from tests.support.processes import CLI, interruptible, start_python
 from tests.support.runfolders import cli, manifest_of, posix_only
 from wts.scale.selfplay import selfplay
 
@@ -80,7 +80,7 @@ def test_ctrl_c_on_the_ray_backend_stops_the_run_and_leaves_no_ray_process(
     ray_dir = pathlib.Path(tempfile.mkdtemp(prefix="wts-ray-", dir="/tmp"))
     out = tmp_path / "run"
     child = start_python(
-        "-c", CLI, "selfplay", "--agent", "mcts:1", "--games", "400",
+        "-c", interruptible(CLI), "selfplay", "--agent", "mcts:1", "--games", "400",
         "--shard-size", "2", "--out", str(out), "--backend", "ray", "--workers", "2",
         "--no-progress", stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         start_new_session=True, env={"RAY_TMPDIR": str(ray_dir)})

@@ -27,6 +27,17 @@ TIMEOUT = 120.0
 #: The command line as ``wts`` runs it: ``run_python("-c", CLI, ARGS...)``.
 CLI = "import sys; from wts.cli.main import main; sys.exit(main(sys.argv[1:]))"
 
+#: A child started with SIGINT ignored (a background job's children are) keeps
+#: it ignored: Python installs its handler only over the default. Code that a
+#: test interrupts starts with this line.
+SIGINT_RAISES = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+
+
+def interruptible(code: str) -> str:
+    """``code`` (for ``-c``) that Ctrl-C interrupts however this process was started."""
+    return SIGINT_RAISES + code
+
+
 def python_env(changes: Mapping[str, str | None] | None = None) -> dict[str, str]:
     """This process's environment with :data:`SOURCE`, :data:`ROOT` and
     :data:`TESTS` first on PYTHONPATH, and ``changes`` made (a None value
@@ -62,6 +73,15 @@ def run_python(*args: str, env: Mapping[str, str | None] | None = None,
     return subprocess.run([sys.executable, *args], env=python_env(env), timeout=timeout,
                           input=input, stdin=None if input is not None else subprocess.DEVNULL,
                           cwd=cwd, check=check, capture_output=True, text=True)
+
+
+def run_ignoring_sigint(*args: str, **run: Any) -> subprocess.CompletedProcess[str]:
+    """:func:`run_python` in a Python started with SIGINT ignored, as a
+    background job of a non-interactive shell is: the disposition survives
+    ``exec``, so the child starts as such a job's would."""
+    trampoline = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+                  "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])")
+    return run_python("-c", trampoline, *args, **run)
 
 
 def traced_in_a_fresh_process(script: str) -> Any:
