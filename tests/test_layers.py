@@ -30,7 +30,7 @@ def test_every_import_goes_down_the_stack() -> None:
     lint_imports = shutil.which("lint-imports") or shutil.which(
         "lint-imports", path=os.path.dirname(sys.executable))
     if lint_imports is None or not (ROOT / "pyproject.toml").is_file():
-        pytest.skip("import-linter (the lint extra) or the source tree is missing")
+        pytest.skip("import-linter (the test and lint extras) or the source tree is missing")
     if SOURCE != ROOT / "src":
         pytest.skip("the wts imported here is not this source tree's")
     proc = subprocess.run([lint_imports], cwd=ROOT, env=python_env(), capture_output=True,
