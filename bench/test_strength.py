@@ -57,8 +57,8 @@ from wts.players.ladder import format_ladder, run_ladder
 from wts.players.specs import LEVELS
 from wts.players.tournament import elo_difference, format_result, play_match
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "tests"))
-from readme_blocks import reproduces, shell_sessions  # tests/ is on the path, not a package
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tests.support.readme_blocks import reproduces, shell_sessions
 
 GAMES = int(os.environ.get("WTS_STRENGTH_GAMES", "200"))
 JOBS = int(os.environ.get("WTS_STRENGTH_JOBS", str(os.cpu_count() or 1)))

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from helpers import names, setup, snapshot
 
+from tests.support.games import names, setup, snapshot
 from wts import Capture, Color, Hatch, ParameterError, Piece, Status, TurnResult, parse_square
 from wts.engine.api import GameAPI
 

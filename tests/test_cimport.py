@@ -4,9 +4,7 @@ wts.engine.capi, and plays with it."""
 from __future__ import annotations
 
 import importlib
-import os
 import pathlib
-import subprocess
 import sys
 import textwrap
 
@@ -14,6 +12,7 @@ import pytest
 
 import wts
 import wts.engine.reference
+from tests.support.processes import run_python
 
 pytest.importorskip("Cython")
 
@@ -79,12 +78,7 @@ def player_module(tmp_path_factory):
     (build_dir / "wts_player.pyx").write_text(pyx)
     (build_dir / "setup.py").write_text(SETUP_PY)
     # The dependent build finds wts (and its .pxd files) where this process found it.
-    package_parent = str(pathlib.Path(wts.__file__).resolve().parent.parent)
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_parent, env.get("PYTHONPATH")]))
-    done = subprocess.run(
-        [sys.executable, "setup.py"], cwd=build_dir, capture_output=True, text=True, env=env
-    )
+    done = run_python("setup.py", cwd=build_dir, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     sys.path.insert(0, str(build_dir))
     try:

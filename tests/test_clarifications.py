@@ -11,11 +11,11 @@ plausible other reading of the point would give a different result.
 from __future__ import annotations
 
 import pytest
-from helpers import cap, hatch, names, play_for, setup, snapshot, turn
 from scenarios import Scenario, ids, play_through
 from scenarios.clarifications import CLARIFICATIONS, STEPS, ray, star, star_captures
 
 import wts
+from tests.support.games import cap, hatch, names, play_for, setup, snapshot, turn
 from wts import Color, GameOverError, IllegalMoveError, Piece, SetupError, Status, parse_square
 
 BLACK, WHITE = Color.BLACK, Color.WHITE

@@ -2,29 +2,21 @@
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
-import sys
 
 import pytest
 
 import wts
 import wts.engine.reference
+from tests.support.processes import run_python
 from wts.cli import main as cli
 from wts.engine import text
 
-SRC_DIR = os.path.dirname(os.path.dirname(os.path.abspath(wts.__file__)))
-TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
-
 
 def run_wts(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    """``python -m wts ARGS`` with this checkout's wts (and the tests) importable."""
-    path = os.pathsep.join([SRC_DIR, TESTS_DIR, os.environ.get("PYTHONPATH", "")])
-    return subprocess.run(
-        [sys.executable, "-m", "wts", *args],
-        capture_output=True, text=True, timeout=timeout, env=dict(os.environ, PYTHONPATH=path),
-    )
+    """``python -m wts ARGS`` with the wts under test."""
+    return run_python("-m", "wts", *args, timeout=timeout)
 
 
 # A turn as wts demo prints it: the moves, then its events indented by two spaces.

@@ -17,11 +17,11 @@ import importlib.util
 import pathlib
 import re
 import shutil
-import subprocess
-import sys
 
 import pytest
-from readme_blocks import DOCS, pages, python_blocks, where
+
+from tests.support.processes import run_python
+from tests.support.readme_blocks import DOCS, pages, python_blocks, where
 
 #: Pages whose scripts another test runs.
 RUN_ELSEWHERE = {"players.md": "tests/test_readme_agents.py"}
@@ -80,8 +80,7 @@ def test_a_page_s_scripts_run_and_print_what_they_say(path: pathlib.Path,
     (tmp_path / "docs").mkdir()
     shutil.copy(DOCS / "example-game.wts", tmp_path / "docs")
     (tmp_path / "page.py").write_text(script, encoding="utf-8")
-    proc = subprocess.run([sys.executable, "page.py"], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=600)
+    proc = run_python("page.py", cwd=tmp_path, timeout=600)
     place = where(path, blocks[0][0])
     assert proc.returncode == 0, f"{place}: the scripts failed:\n{proc.stderr}"
     printed = proc.stdout.splitlines()

@@ -16,9 +16,9 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import unix_c_compiler
 
 import wts
+from tests.support.compilers import unix_c_compiler
 from wts.cli import main as cli
 from wts.players.agents import make_agent
 from wts.players.ladder import run_ladder
@@ -212,6 +212,7 @@ def test_stderr_is_kept_but_bounded() -> None:
         assert len(engine.stderr) <= STDERR_LIMIT
 
 
+@pytest.mark.usefixtures("sigint_raises")
 def test_ctrl_c_during_a_search_kills_the_engine() -> None:
     engine = Engine.popen(misbehaving("hang"))
     timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
@@ -219,6 +220,31 @@ def test_ctrl_c_during_a_search_kills_the_engine() -> None:
     with pytest.raises(KeyboardInterrupt):
         engine.play(wts.Game(), "black", Limit(infinite=True))
     assert engine._process.poll() is not None  # its process group was killed
+
+
+@pytest.mark.usefixtures("sigint_raises")
+def test_ctrl_c_taken_by_another_thread_still_stops_a_search_without_a_limit() -> None:
+    """The signal lands on a thread of the process's, not the main one: that
+    sets Python's flag but does not wake the main thread, which sees it at
+    the end of its wait's current slice."""
+    engine = Engine.popen(misbehaving("hang"))
+
+    def interrupt_this_thread() -> None:
+        signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+
+    timer = threading.Timer(0.3, interrupt_this_thread)
+    # Without slices the wait would last until the engine ends: 10 s, not for ever.
+    watchdog = threading.Timer(10, engine._process.kill)
+    timer.start()
+    watchdog.start()
+    try:
+        started = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            engine.play(wts.Game(), "black", Limit(infinite=True))
+        assert time.monotonic() - started < 5
+    finally:
+        watchdog.cancel()
+    assert engine._process.poll() is not None
 
 
 def test_ctrl_c_before_go_kills_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:

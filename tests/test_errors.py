@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import names, play_for, setup, snapshot
 
 import wts
+from tests.support.games import names, play_for, setup, snapshot
 from wts import (
     Color,
     GameOverError,

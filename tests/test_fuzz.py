@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import os
 import subprocess
-import sys
 import time
 from contextlib import redirect_stdout
 from typing import Any
@@ -24,6 +23,7 @@ from hypothesis.stateful import (
 
 import wts
 import wts.engine.reference
+from tests.support.processes import run_python
 from wts.cli import main as cli
 from wts.devtools import fuzz
 from wts.devtools.fuzz import (
@@ -48,7 +48,6 @@ from wts.errors import IllegalMoveError
 
 REFERENCE = wts.reference.Game
 FAST = wts.Game
-SRC_DIR = os.path.dirname(os.path.dirname(os.path.abspath(wts.__file__)))
 
 
 def squares(*names: str) -> tuple[int, ...]:
@@ -489,10 +488,7 @@ def test_parallel_and_serial_runs_agree() -> None:
 
 
 def run_module(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONPATH=SRC_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return subprocess.run(
-        [sys.executable, "-m", *args], capture_output=True, text=True, env=env, timeout=timeout
-    )
+    return run_python("-m", *args, timeout=timeout)
 
 
 def test_python_m_wts_fuzz_runs_on_a_time_budget() -> None:

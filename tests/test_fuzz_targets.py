@@ -5,14 +5,14 @@ and, where atheris is installed, each target fuzzed for two seconds."""
 from __future__ import annotations
 
 import importlib.util
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from fuzz.__main__ import TARGET_NAMES
 from fuzz.seeds import SEEDS
 from fuzz.targets import TARGETS
+
+from tests.support.processes import ROOT, run_python
 
 CORPUS = Path(__file__).parent / "fuzz" / "corpus"
 CASES = sorted((target, path.name) for target in TARGETS
@@ -44,10 +44,7 @@ def test_seed_files_match_seeds_py() -> None:
 
 @pytest.mark.skipif(importlib.util.find_spec("atheris") is None, reason="atheris not installed")
 def test_each_target_fuzzes_for_two_seconds_without_failing(tmp_path: Path) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "tests.fuzz", "all", "--seconds", "2",
-         "--crash-dir", str(tmp_path)],
-        cwd=Path(__file__).parents[1], capture_output=True, text=True, timeout=300,
-    )
+    result = run_python("-m", "tests.fuzz", "all", "--seconds", "2", "--crash-dir", str(tmp_path),
+                        cwd=ROOT, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.count("no failure") == len(TARGETS), result.stdout

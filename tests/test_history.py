@@ -11,9 +11,9 @@ import re
 
 import numpy as np
 import pytest
-from helpers import names
 
 import wts
+from tests.support.games import names
 from wts import IllegalMoveError
 
 

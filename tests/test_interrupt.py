@@ -5,7 +5,9 @@ running, and the caller's objects as they were.
 Each case runs in a child process that prints "ready" just before the long
 call; the test waits a moment for the call to get under way, sends SIGINT,
 and reads what the child reports. The latencies are printed (``pytest -s``),
-not asserted: the machine may be loaded; only a generous deadline is.
+not asserted: the machine may be loaded; only a generous deadline is. The
+children set SIGINT's handler themselves (``interruptible``), so these tests
+pass in a run started with SIGINT ignored too, as the last test checks.
 """
 
 from __future__ import annotations
@@ -21,12 +23,16 @@ import time
 
 import pytest
 
-import wts
+from tests.support.processes import (
+    ROOT,
+    interruptible,
+    run_ignoring_sigint,
+    run_python,
+    start_python,
+)
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is POSIX")
 
-# This test process's wts, first on the child's path.
-SRC_DIR = os.path.dirname(os.path.dirname(os.path.abspath(wts.__file__)))
 DEADLINE = 10.0  # seconds for anything the child does: far beyond the half second promised
 UNDER_WAY = 0.3  # seconds after "ready" before SIGINT: the call is in its C loop by then
 
@@ -109,12 +115,8 @@ class Child:
     """A child Python process whose stdout lines are read, timestamped, as they come."""
 
     def __init__(self, code: str, *args: str, new_session: bool = False) -> None:
-        path = os.pathsep.join([SRC_DIR, os.environ.get("PYTHONPATH", "")])
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", code, *args], stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=path),
-            start_new_session=new_session,
-        )
+        self.proc = start_python("-c", interruptible(code), *args, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, start_new_session=new_session)
         self.lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
         self.out: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
@@ -273,8 +275,7 @@ def test_wts_tournament_on_processes_stops_on_ctrl_c() -> None:
 
 
 def _child(script: str) -> list[str]:
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                            timeout=60, env={**os.environ, "PYTHONPATH": SRC_DIR})
+    result = run_python("-c", interruptible(script), timeout=60)
     return result.stdout.split() + ([result.stderr] if result.returncode else [])
 
 
@@ -335,3 +336,23 @@ def test_ctrl_c_before_the_command_begins_is_reported_like_any_other(
     monkeypatch.setattr(cli, "build_parser", interrupted)
     assert cli.main(["demo"]) == 130
     assert capsys.readouterr().err == "wts: interrupted\n"
+
+
+#: One Ctrl-C test of each kind: SIGINT sent to the test's own process, to a
+#: child in a long call, and by a child to itself while another thread runs.
+CTRL_C_TESTS = [
+    "tests/test_engines.py::test_ctrl_c_during_a_search_kills_the_engine",
+    "tests/test_interrupt.py::test_a_long_library_call_stops_on_ctrl_c[Search.run]",
+    "tests/test_interrupt.py::"
+    "test_ctrl_c_taken_by_another_thread_while_workers_start_is_raised_after",
+]
+
+
+def test_the_ctrl_c_tests_pass_in_a_run_started_with_sigint_ignored() -> None:
+    """A background job of a non-interactive shell (``bash -c 'pytest & wait'``)
+    starts with SIGINT ignored, and so does every process it starts: the
+    tests that need SIGINT set its handler themselves."""
+    done = run_ignoring_sigint("-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "0",
+                               *CTRL_C_TESTS, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{len(CTRL_C_TESTS)} passed" in done.stdout, done.stdout

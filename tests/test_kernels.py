@@ -9,13 +9,11 @@ import json
 import os
 import platform
 import subprocess
-import sys
 
 import pytest
 
 import wts
-
-SRC_DIR = os.path.dirname(os.path.dirname(os.path.abspath(wts.__file__)))
+from tests.support.processes import run_python
 
 # Run in a child: which build is in use, a differential fuzz run against the
 # reference, and simulate's per-game results on one and two threads.
@@ -134,14 +132,8 @@ print(json.dumps(out))
 
 
 def run_child(code: str, kernel: str | None) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env.pop("WTS_CPU_KERNEL", None)
-    if kernel is not None:
-        env["WTS_CPU_KERNEL"] = kernel
-    # The wts under test, whether a source tree or an installed wheel.
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [SRC_DIR, env.get("PYTHONPATH")]))
-    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                          text=True, timeout=600)
+    """``code`` with ``kernel`` forced (None: the one the machine picks)."""
+    return run_python("-c", code, env={"WTS_CPU_KERNEL": kernel}, timeout=600)
 
 
 @functools.cache

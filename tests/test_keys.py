@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 import wts
-from tests.helpers import names, random_game, setup
+from tests.support.games import names, random_game, setup
 from wts.engine.keys import EGG_KEYS, KEY_SEED, TURTLE_KEYS, position_key
 
 

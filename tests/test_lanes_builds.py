@@ -15,9 +15,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import aarch64_tools, unix_c_compiler
 
 import wts
+from tests.support.compilers import aarch64_tools, unix_c_compiler
 from wts.engine._cpu import cpu_level
 
 DRIVER = Path(__file__).parent / "native" / "lanes_check.c"

@@ -17,6 +17,7 @@ import sys
 import pytest
 
 import wts
+from tests.support.processes import python_env, run_python
 from wts.engine.notation import Position
 from wts.players import agents
 
@@ -29,12 +30,11 @@ def test_every_import_goes_down_the_stack() -> None:
     lint_imports = shutil.which("lint-imports") or shutil.which(
         "lint-imports", path=os.path.dirname(sys.executable))
     if lint_imports is None or not (ROOT / "pyproject.toml").is_file():
-        pytest.skip("import-linter (the lint extra) or the source tree is missing")
+        pytest.skip("import-linter (the test and lint extras) or the source tree is missing")
     if SOURCE != ROOT / "src":
         pytest.skip("the wts imported here is not this source tree's")
-    env = dict(os.environ, PYTHONPATH=str(SOURCE))
-    proc = subprocess.run([lint_imports], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=600)
+    proc = subprocess.run([lint_imports], cwd=ROOT, env=python_env(), capture_output=True,
+                          text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "0 broken" in proc.stdout
 
@@ -99,9 +99,7 @@ def test_import_wts_imports_no_layer_above_the_players() -> None:
             "('wts.scale', 'wts.protocol', 'wts.cli', 'wts.adapters', 'wts.runtime', "
             "'wts.serve', 'wts.devtools', 'wts.players.tournament', 'wts.players.pairs', "
             "'wts.players.ladder')))))")
-    env = dict(os.environ, PYTHONPATH=str(SOURCE))
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         check=True, timeout=120).stdout.split()
+    out = run_python("-c", code, check=True).stdout.split()
     assert out == []
 
 

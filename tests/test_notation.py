@@ -8,12 +8,12 @@ from __future__ import annotations
 import pickle
 
 import pytest
-from helpers import random_game
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 import wts
 import wts.engine.reference
+from tests.support.games import random_game
 from wts import NotationError, Status
 from wts.engine.notation import MAX_TURN, STARTING_FEN, Position, format_fen, parse_fen
 from wts.engine.squares import parse_square

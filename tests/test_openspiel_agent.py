@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import threading
 
 import pytest
+
+from tests.support.processes import run_python
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -110,7 +111,7 @@ def test_a_tiny_tournament_against_random() -> None:
 
 def test_importing_wts_does_not_import_openspiel() -> None:
     code = "import sys, wts, wts.agents, wts.tournament; print('pyspiel' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = run_python("-c", code, check=True)
     assert out.stdout.strip() == "False"
 
 

@@ -19,6 +19,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import wts
+from tests.support.processes import python_env, run_python
 from wts import record
 from wts.cli import play as terminal
 from wts.engine.text import board as board_text
@@ -28,24 +29,21 @@ if sys.platform != "win32":
 
 pty_only = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX-only")
 
-SRC_DIR = os.path.dirname(os.path.dirname(os.path.abspath(wts.__file__)))
 HERE = os.path.dirname(os.path.abspath(__file__))
 GOLDEN = os.path.join(HERE, "golden")
-ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([SRC_DIR, os.environ.get("PYTHONPATH", "")]),
-           COLUMNS="100", TERM="dumb")
+TERMINAL = {"COLUMNS": "100", "TERM": "dumb"}
 BOARD_LINE = re.compile(r"^ 1 .* 1$", re.M)
 
 
 def spawn(*args: str, timeout: float = 60) -> pexpect.spawn:
-    child = pexpect.spawn(sys.executable, ["-m", "wts", *args], env=ENV, encoding="utf-8",
+    child = pexpect.spawn(sys.executable, ["-m", "wts", *args], env=python_env(TERMINAL),
+                          encoding="utf-8",
                           timeout=timeout, dimensions=(50, 120))
     return child
 
 
 def run_wts(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "wts", *args], input=stdin,
-                          stdin=None if stdin is not None else subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=120, env=ENV)
+    return run_python("-m", "wts", *args, input=stdin, env=TERMINAL)
 
 
 def finish(child: pexpect.spawn) -> int:

@@ -15,10 +15,10 @@ import pathlib
 import subprocess
 
 import pytest
-from helpers import aarch64_tools, unix_c_compiler
 
 import wts
 import wts.engine.reference
+from tests.support.compilers import aarch64_tools, unix_c_compiler
 
 CHECK_C = r"""
 #include <stdio.h>

@@ -8,7 +8,8 @@ from __future__ import annotations
 import doctest
 
 import pytest
-from readme_blocks import pages, python_blocks, where
+
+from tests.support.readme_blocks import pages, python_blocks, where
 
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 

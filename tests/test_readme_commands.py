@@ -23,14 +23,20 @@ import os
 import re
 import shlex
 import shutil
-import subprocess
-import sys
 
 import pytest
 from PIL import Image, ImageChops
-from readme_blocks import README, ROOT, page, python_blocks, reproduces, shell_sessions
 
 import wts
+from tests.support.processes import run_python
+from tests.support.readme_blocks import (
+    README,
+    ROOT,
+    page,
+    python_blocks,
+    reproduces,
+    shell_sessions,
+)
 from wts.cli import main as cli
 from wts.engine import text
 from wts.engine.squares import SQUARE_NAMES
@@ -42,7 +48,6 @@ except OSError:  # cairosvg is installed, the cairo C library is not
         raise
     cairosvg = None
 
-SRC_DIR = os.path.dirname(os.path.dirname(os.path.abspath(wts.__file__)))
 POSITIONS = page("positions")
 SESSIONS = shell_sessions()
 #: Sessions too long for the test suite, and the test that runs each.
@@ -68,10 +73,8 @@ def test_every_session_is_run_by_a_test() -> None:
                          ids=[command for _, command, _ in RUN_HERE])
 def test_shell_session_reproduces(place: str, command: str, shown: str) -> None:
     entries = "".join(entry + "\n" for entry in PROMPT.findall(shown))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([SRC_DIR, os.environ.get("PYTHONPATH", "")]),
-               COLUMNS="80")
-    proc = subprocess.run([sys.executable, "-m", *shlex.split(command)], input=entries,
-                          capture_output=True, text=True, timeout=300, env=env, cwd=ROOT)
+    proc = run_python("-m", *shlex.split(command), input=entries, env={"COLUMNS": "80"},
+                      timeout=300, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     diff = "\n".join(difflib.unified_diff(shown.splitlines(), proc.stdout.splitlines(),
                                           place, command, lineterm=""))

@@ -6,12 +6,12 @@ from __future__ import annotations
 import io
 
 import pytest
-from helpers import names, random_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import wts
 import wts.engine.reference
+from tests.support.games import names, random_game
 from wts import NotationError, record
 from wts.engine.squares import parse_square
 from wts.formats.record import GameRecord

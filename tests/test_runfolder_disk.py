@@ -12,13 +12,13 @@ from __future__ import annotations
 import errno
 import os
 import pathlib
-import subprocess
-import sys
 import textwrap
 from typing import Any
 
 import pytest
-from runfolders import (
+
+from tests.support.processes import run_python
+from tests.support.runfolders import (
     GAMES,
     RUN,
     digest,
@@ -27,7 +27,6 @@ from runfolders import (
     resumes_to_the_reference,
     selfplay_cli,
 )
-
 from wts.runtime import files
 from wts.runtime.files import RunFolderError
 from wts.scale.selfplay import load, selfplay
@@ -92,8 +91,7 @@ def test_a_fifo_manifest_is_refused_without_blocking(tmp_path: pathlib.Path, cal
     code = ("from wts.scale.selfplay import load, selfplay\n"
             f"try:\n    {action}\n"
             "except Exception as exc:\n    print(type(exc).__name__, exc)\n")
-    result = subprocess.run([sys.executable, "-c", f"out = {str(out)!r}\n" + code],
-                            capture_output=True, text=True, timeout=60)
+    result = run_python("-c", f"out = {str(out)!r}\n" + code, timeout=60)
     assert result.stdout.startswith("RunFolderError") and "not a regular file" in result.stdout
 
 
@@ -235,8 +233,7 @@ def test_a_read_only_run_folder_is_one_line_from_the_command(tmp_path: pathlib.P
         from wts.cli.main import main
         sys.exit(main(["selfplay", "--agent", "random", "--games", "2", "--out", {str(out)!r}]))
     """)
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                            timeout=120)
+    result = run_python("-c", script)
     one_line_error(result, "Read-only file system")
 
 

@@ -11,10 +11,10 @@ import pathlib
 from typing import Any
 
 import pytest
-from helpers import traced_in_a_fresh_process
-from runfolders import GAMES, RUN, digest, manifest_of, resumes_to_the_reference
 
 import wts
+from tests.support.processes import traced_in_a_fresh_process
+from tests.support.runfolders import GAMES, RUN, digest, manifest_of, resumes_to_the_reference
 from wts.runtime.backends import run_chunks
 from wts.scale import selfplay as selfplay_module
 from wts.scale.data import iter_shards
@@ -165,7 +165,7 @@ def test_one_agent_spelled_two_ways_is_one_run(tmp_path: pathlib.Path) -> None:
 
 
 def test_a_chunk_that_kills_its_worker_is_blamed_alone() -> None:
-    from tests.tasks import kill_on_poison
+    from tests.support.tasks import kill_on_poison
     from wts.runtime.backends import WorkerLostError
 
     chunks = ["ok0", "poison", "ok2", "ok3", "ok4"]

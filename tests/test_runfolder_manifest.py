@@ -10,9 +10,16 @@ import pathlib
 from typing import Any
 
 import pytest
-from runfolders import GAMES, RUN, manifest_of, one_line_error, selfplay_cli, write_manifest
 
 import wts
+from tests.support.runfolders import (
+    GAMES,
+    RUN,
+    manifest_of,
+    one_line_error,
+    selfplay_cli,
+    write_manifest,
+)
 from wts.runtime.files import RunFolderError
 from wts.scale.selfplay import load, selfplay
 

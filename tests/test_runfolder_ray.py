@@ -10,13 +10,13 @@ import os
 import pathlib
 import shutil
 import subprocess
-import sys
 import time
 
 import pytest
-from runfolders import cli, manifest_of, posix_only
 
 import wts
+from tests.support.processes import CLI, interruptible, start_python
+from tests.support.runfolders import cli, manifest_of, posix_only
 from wts.scale.selfplay import selfplay
 
 
@@ -79,13 +79,11 @@ def test_ctrl_c_on_the_ray_backend_stops_the_run_and_leaves_no_ray_process(
     # Ray's sockets live in its folder, whose path must be short.
     ray_dir = pathlib.Path(tempfile.mkdtemp(prefix="wts-ray-", dir="/tmp"))
     out = tmp_path / "run"
-    child = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from wts.cli.main import main; "
-         "sys.exit(main(sys.argv[1:]))", "selfplay", "--agent", "mcts:1", "--games", "400",
-         "--shard-size", "2", "--out", str(out), "--backend", "ray", "--workers", "2",
-         "--no-progress"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-        env={**os.environ, "RAY_TMPDIR": str(ray_dir)})
+    child = start_python(
+        "-c", interruptible(CLI), "selfplay", "--agent", "mcts:1", "--games", "400",
+        "--shard-size", "2", "--out", str(out), "--backend", "ray", "--workers", "2",
+        "--no-progress", stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        start_new_session=True, env={"RAY_TMPDIR": str(ray_dir)})
     try:
         deadline = time.monotonic() + 120
         def under_way() -> bool:

@@ -12,8 +12,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from helpers import traced_in_a_fresh_process
-from runfolders import (
+
+from tests.support.processes import traced_in_a_fresh_process
+from tests.support.runfolders import (
     cli,
     digest,
     manifest_of,
@@ -25,7 +26,6 @@ from runfolders import (
     table_bytes,
     write_manifest,
 )
-
 from wts.runtime.files import RunFolderError
 from wts.scale.data import iter_shards
 from wts.scale.selfplay import load

@@ -10,7 +10,6 @@ import multiprocessing
 import os
 import pathlib
 import signal
-import subprocess
 import sys
 import time
 from typing import Any
@@ -19,7 +18,8 @@ import numpy as np
 import pytest
 
 import wts
-from tests.tasks import always_crash, crash_once
+from tests.support.processes import CLI, run_python, start_python
+from tests.support.tasks import always_crash, crash_once
 from wts._seeds import derive
 from wts.engine.observation import observation_planes
 from wts.errors import ParameterError
@@ -139,14 +139,14 @@ def test_a_killed_run_resumes_without_loss_or_double(tmp_path: pathlib.Path) -> 
     killed = tmp_path / "killed"
     # Each shard written a little slowly, so that the kill finds the run part
     # way however late this process looks.
-    child = subprocess.Popen([
-        sys.executable, "-c",
+    child = start_python(
+        "-c",
         "import sys, time; from wts.cli.main import main; "
         "from wts.scale.runfolder import RunFolder; write = RunFolder.write_shard; "
         "RunFolder.write_shard = lambda *a: (time.sleep(0.2), write(*a))[1]; "
         "sys.exit(main(sys.argv[1:]))",
         "selfplay", "--agent", AGENT, "--games", "10", "--seed", "8", "--shard-size", "1",
-        "--out", str(killed)])
+        "--out", str(killed))
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -293,7 +293,7 @@ def test_tournament_on_ray_matches_local(ray_session: Any) -> None:
 def test_importing_wts_imports_neither_ray_nor_pyarrow() -> None:
     code = ("import sys, wts, wts.scale.selfplay; "
             "print('ray' in sys.modules, 'pyarrow' in sys.modules)")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    done = run_python("-c", code)
     assert done.stdout.split() == ["False", "False"], done.stderr
 
 
@@ -302,18 +302,15 @@ def test_importing_wts_imports_no_network_stack() -> None:
     heavy = ("urllib.request", "http.client", "email", "importlib.resources", "asyncio",
              "uvicorn", "starlette", "gymnasium", "pettingzoo", "pyspiel")
     code = f"import sys, wts; print(*sorted(set({heavy!r}) & set(sys.modules)))"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True)
+    done = run_python("-c", code, check=True)
     assert done.stdout.split() == [], done.stdout
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
 def test_workers_end_with_a_driver_killed_outright(tmp_path: pathlib.Path) -> None:
-    driver = subprocess.Popen([
-        sys.executable, "-c",
-        "import sys; from wts.cli.main import main; sys.exit(main(sys.argv[1:]))",
-        "selfplay", "--agent", "mcts:5", "--games", "8", "--out", str(tmp_path / "run"),
-        "--shard-size", "1", "--backend", "process", "--workers", "2"])
+    driver = start_python(
+        "-c", CLI, "selfplay", "--agent", "mcts:5", "--games", "8", "--out",
+        str(tmp_path / "run"), "--shard-size", "1", "--backend", "process", "--workers", "2")
     try:
         workers: list[int] = []
         deadline = time.monotonic() + 60

@@ -33,8 +33,8 @@ if not REQUIRED:
 
 from PIL import Image  # noqa: E402
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
-from serve_process import Server  # noqa: E402
 
+from tests.support.serve_process import Server  # noqa: E402
 from wts.serve.lessons import load as load_lessons  # noqa: E402
 
 BLUE = (0, 114, 178)  # the winning rings' colour (style.css)

@@ -10,9 +10,9 @@ import threading
 from typing import Any
 
 import pytest
-from serve_client import OPEN, Socket, TestClient, create, online, turn_played
 
 import wts
+from tests.support.serve_client import OPEN, Socket, TestClient, create, online, turn_played
 from wts.serve import rooms as rooms_module
 from wts.serve.bot import BotRunner
 

@@ -7,15 +7,15 @@ address cannot get round; the command names its proxy and hosts."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
-from serve_client import (
+
+from tests.support.processes import run_python
+from tests.support.serve_client import (
     Socket,
     TestClient,
     WebSocketDenialResponse,
@@ -23,8 +23,7 @@ from serve_client import (
     create,
     serving,
 )
-from serve_process import Server
-
+from tests.support.serve_process import Server
 from wts.serve.app import SECURITY_HEADERS
 from wts.serve.bot import BotRunner
 from wts.serve.bounds import Limits
@@ -270,8 +269,7 @@ def test_a_port_in_use_is_a_clear_error(tmp_path: Path) -> None:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        result = subprocess.run(
-            [sys.executable, "-m", "wts", "serve", "--port", str(port), "--db",
-             str(tmp_path / "g.sqlite3")], capture_output=True, text=True, timeout=60)
+        result = run_python("-m", "wts", "serve", "--port", str(port), "--db",
+                            str(tmp_path / "g.sqlite3"), timeout=60)
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
     assert f"cannot listen on 127.0.0.1:{port}" in result.stderr

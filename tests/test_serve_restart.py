@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serve_process import Server
+
+from tests.support.serve_process import Server
 
 pytest.importorskip("uvicorn")
 websockets_sync = pytest.importorskip("websockets.sync.client")

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import contextlib
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from serve_client import Socket, TestClient, create, turn_played
 
+from tests.support.processes import run_python
+from tests.support.serve_client import Socket, TestClient, create, turn_played
 from wts.serve.bot import BotRunner
 
 # ---- Failures stay in their game --------------------------------------------------------
@@ -140,8 +139,7 @@ def test_a_database_from_before_the_creator_column_opens(tmp_path: Path) -> None
 def test_import_wts_does_not_import_the_web_app() -> None:
     code = ("import sys, wts; bad = [m for m in ('starlette', 'uvicorn', 'pydantic', "
             "'wts.serve') if m in sys.modules]; print(bad)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
+    out = run_python("-c", code, check=True).stdout
     assert out.strip() == "[]"
 
 

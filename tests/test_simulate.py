@@ -6,10 +6,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from helpers import traced_in_a_fresh_process
 
 import wts
 import wts.engine.reference
+from tests.support.processes import traced_in_a_fresh_process
 
 
 def test_simulate_counts_add_up():

@@ -9,10 +9,10 @@ import os
 import xml.etree.ElementTree as ET
 
 import pytest
-from helpers import names, random_game
 from PIL import Image
 
 import wts
+from tests.support.games import names, random_game
 from wts import parse_square, svg
 from wts.engine.pieces import Piece
 from wts.engine.squares import SQUARE_NAMES

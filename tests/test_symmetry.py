@@ -11,7 +11,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import wts
-from tests.helpers import names, random_game, setup
+from tests.support.games import names, random_game, setup
 from wts import Symmetry
 from wts.engine.observation import observation_planes
 

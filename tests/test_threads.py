@@ -15,6 +15,7 @@ import contextlib
 import importlib
 import pickle
 import random
+import subprocess
 import sys
 import sysconfig
 import threading
@@ -24,6 +25,7 @@ import numpy as np
 import pytest
 
 import wts
+from tests.support.processes import run_python
 from wts.engine.base import GameBase
 from wts.players._search import Search
 from wts.players.agents import MCTSAgent
@@ -414,12 +416,9 @@ def test_a_finaliser_that_reads_the_game_mid_turn_does_not_hang(engine: str) -> 
     """The collector may run any finaliser inside any call that makes an object;
     one that reads (or plays) the game being played must not wait on that
     game's own mutex. Run in a child, so a hang fails the test instead of the run."""
-    import subprocess
-
     code = FINALISER_READS_THE_GAME.format(engine=engine)
     try:
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                              timeout=120)
+        done = run_python("-c", code)
     except subprocess.TimeoutExpired:
         pytest.fail("a finaliser reading the game deadlocked it")
     assert done.returncode == 0, done.stderr

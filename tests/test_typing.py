@@ -9,20 +9,19 @@ Both checks look at the ``wts`` this process imported: an installed wheel
 from __future__ import annotations
 
 import importlib.machinery
-import os
 import pathlib
 import re
 import shutil
 import subprocess
-import sys
 import sysconfig
 
 import pytest
 
 import wts
+from tests.support.processes import run_python
 
 HERE = pathlib.Path(__file__).resolve().parent
-EXAMPLE = HERE / "typed_example.py"
+EXAMPLE = HERE / "support" / "typed_example.py"
 PACKAGE = pathlib.Path(wts.__file__).resolve().parent
 
 
@@ -52,11 +51,8 @@ wts\\.[_a-z.]+\\.__setstate_cython__
 
 
 def test_typed_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    sys.path.insert(0, str(HERE))
-    try:
-        import typed_example
-    finally:
-        sys.path.remove(str(HERE))
+    from tests.support import typed_example
+
     typed_example.main()
     assert f"wts {wts.__version__}:" in capsys.readouterr().out
 
@@ -73,18 +69,11 @@ def _is_site_packages(path: pathlib.Path) -> bool:
 def _mypy(
     args: list[str], cwd: pathlib.Path, module: str = "mypy"
 ) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env.pop("MYPYPATH", None)
+    # mypy does not read PYTHONPATH, and refuses site-packages in MYPYPATH,
+    # so only a source tree goes there.
     parent = _package_parent()
-    if not _is_site_packages(parent):
-        # A source tree: mypy does not read PYTHONPATH, and refuses
-        # site-packages in MYPYPATH, so only a source tree goes there.
-        env["MYPYPATH"] = str(parent)
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(parent), env.get("PYTHONPATH")]))
-    return subprocess.run(
-        [sys.executable, "-m", module, *args],
-        cwd=cwd, capture_output=True, text=True, env=env, timeout=300,
-    )
+    mypy_path = None if _is_site_packages(parent) else str(parent)
+    return run_python("-m", module, *args, cwd=cwd, env={"MYPYPATH": mypy_path}, timeout=300)
 
 
 def test_typed_example_passes_mypy_strict(tmp_path: pathlib.Path) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import wts
-from tests.helpers import random_game, setup, snapshot
+from tests.support.games import random_game, setup, snapshot
 
 
 def everything(game: Any) -> tuple[Any, ...]:

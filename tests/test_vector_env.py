@@ -12,6 +12,7 @@ from gymnasium.error import ClosedEnvironmentError
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 import wts
+from tests.support.processes import run_python
 from wts.adapters.game_streams import GameStreams, random_squares
 from wts.engine.observation import observation_planes
 from wts.vector_env import ILLEGAL_ACTIONS, WhatTheShellVectorEnv, make_vector_env
@@ -308,12 +309,8 @@ def test_gymnasium_vector_wrappers_and_samples() -> None:
 
 
 def test_import_wts_does_not_import_gymnasium() -> None:
-    import subprocess
-    import sys
-
     code = "import sys, wts; print('gymnasium' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
+    out = run_python("-c", code, check=True).stdout
     assert out.strip() == "False"
 
 

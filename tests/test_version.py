@@ -1,8 +1,10 @@
 """One version: ``src/wts/_version.py``, read by pyproject.toml, seen as
-``wts.__version__`` and as the installed distribution's metadata."""
+``wts.__version__``, as the installed distribution's metadata and as the
+changelog's latest release."""
 
 from __future__ import annotations
 
+import ast
 import json
 import pathlib
 import re
@@ -14,11 +16,55 @@ import pytest
 import wts
 from wts import _version
 
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CHANGELOG = ROOT / "CHANGELOG.md"
+# "## [0.2.0] - 2026-12-06": a release, as Keep a Changelog heads it.
+RELEASE = re.compile(r"^## \[(?P<version>[^\]]+)\] - (?P<date>\d{4}-\d{2}-\d{2})$", re.M)
 
-def test_version_lives_in_version_module() -> None:
-    assert wts.__version__ == _version.__version__
-    # PEP 440, public part only: N(.N)*, optional pre/post/dev release.
+
+def _release_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", version))
+
+
+def test_the_version_is_a_public_pep_440_version() -> None:
+    # Public part only: N(.N)*, optional pre/post/dev release.
     assert re.fullmatch(r"\d+(\.\d+)*((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?", wts.__version__)
+
+
+def test_the_version_module_holds_the_version_as_a_literal() -> None:
+    """setuptools reads ``attr = "wts._version.__version__"`` without importing
+    the package: the module must assign it a plain string, the one imported."""
+    tree = ast.parse(pathlib.Path(_version.__file__).read_text(encoding="utf-8"))
+    assigned = [node.value.value for node in tree.body
+                if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+                and any(isinstance(t, ast.Name) and t.id == "__version__" for t in node.targets)]
+    assert assigned == [wts.__version__]
+
+
+def test_pyproject_takes_the_version_from_the_version_module() -> None:
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    pyproject = ROOT / "pyproject.toml"
+    if not pyproject.is_file():
+        pytest.skip("no pyproject.toml beside the tests")
+    config = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    assert "version" in config["project"]["dynamic"] and "version" not in config["project"]
+    assert config["tool"]["setuptools"]["dynamic"]["version"] == {
+        "attr": "wts._version.__version__"}
+
+
+def test_the_changelog_s_latest_release_is_this_version() -> None:
+    """Changes since then are listed under "Unreleased" until a release
+    names them, and the releases go newest first."""
+    if not CHANGELOG.is_file():
+        pytest.skip("no CHANGELOG.md beside the tests")
+    text = CHANGELOG.read_text(encoding="utf-8")
+    releases = [match["version"] for match in RELEASE.finditer(text)]
+    assert releases, "the changelog names no release"
+    assert releases[0] == wts.__version__
+    keys = [_release_key(version) for version in releases]
+    assert keys == sorted(keys, reverse=True) and len(set(keys)) == len(keys), releases
+    unreleased = text.find("## [Unreleased]")
+    assert unreleased < 0 or unreleased < text.find(f"## [{releases[0]}]")
 
 
 def _distribution_of_imported_wts() -> metadata.Distribution | None:

@@ -87,7 +87,7 @@ problems += [f"wheel holds {n} outside wts/" for n in sorted(names)
 members = {m.split("/", 1)[1] for m in tarfile.open(sdist).getnames() if "/" in m}
 needed = ["pyproject.toml", "setup.py", "LICENSE", "README.md", "CHANGELOG.md",
           "src/wts/engine/wts_bits.h", "src/wts/py.typed", "tests/conftest.py",
-          "tests/perft/expected.json", "tests/typed_example.py"]
+          "tests/perft/expected.json", "tests/support/typed_example.py"]
 # The sdist's C files that are not Cython's output: the scalar loop, the lanes'
 # test driver and the example engine.
 written_c = ["bench/scalar_loop.c", "tests/native/lanes_check.c", "examples/engines/tiny_random.c"]
@@ -123,7 +123,7 @@ case $(basename "$repaired") in
     *) fail "the repaired wheel has no manylinux tag: $(basename "$repaired")" ;;
 esac
 
-step "fresh venv: the repaired wheel, and the test extra's pytest, pytest-xdist, hypothesis, Cython, setuptools"
+step "fresh venv: the repaired wheel, and the test extra's pytest, pytest-xdist, pytest-timeout, hypothesis, Cython, setuptools"
 "$python" -m venv "$work/venv"
 venv_python=$work/venv/bin/python
 "$venv_python" -m pip install --quiet --upgrade pip
@@ -133,7 +133,7 @@ venv_python=$work/venv/bin/python
 "$venv_python" -m pip install --quiet $("$venv_python" -c '
 import re
 from importlib.metadata import requires
-wanted = {"pytest", "pytest-xdist", "hypothesis", "cython", "setuptools"}
+wanted = {"pytest", "pytest-xdist", "pytest-timeout", "hypothesis", "cython", "setuptools"}
 print(" ".join(r.split(";")[0] for r in requires("wts") if "extra == \"test\"" in r
                and re.split(r"[<>=!~ ;\[]", r)[0].lower() in wanted))')
 mkdir "$work/run"

@@ -56,6 +56,9 @@ cp -r tests bench "$work/"
 cp pyproject.toml "$work/"  # pytest's settings (markers) for the copied tests
 find "$work/tests" "$work/bench" -name __pycache__ -prune -exec rm -rf {} +
 
+# Each test's bound (pyproject.toml's timeout), ten times over: the sanitized
+# build, at -O0 most of all, is that much slower.
+export PYTEST_TIMEOUT=${PYTEST_TIMEOUT:-3000}
 export ASAN_OPTIONS="detect_leaks=0:log_path=$work/canary/asan"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$work/canary/ubsan"
 mkdir -p "$work/canary" "$work/report"

@@ -13,6 +13,34 @@ from typing import Any, TextIO
 
 #: The exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells use.
 EXIT_INTERRUPTED = 130
+#: Seconds the main thread waits at a time. A SIGINT that another thread takes
+#: only sets Python's flag: the main thread sees it, and raises
+#: KeyboardInterrupt, once its wait returns.
+WAIT_SLICE = 0.1
+
+
+def wait_for_first(futures: Iterable[concurrent.futures.Future[Any]]
+                   ) -> set[concurrent.futures.Future[Any]]:
+    """The futures of ``futures`` that are done, once one is: a wait for the
+    first to complete, in slices of :data:`WAIT_SLICE`."""
+    futures = list(futures)
+    while True:
+        done, _ = concurrent.futures.wait(futures, timeout=WAIT_SLICE,
+                                          return_when=concurrent.futures.FIRST_COMPLETED)
+        if done:
+            return done
+
+
+def result_of(future: concurrent.futures.Future[Any]) -> Any:
+    """``future.result()``, waited for in slices of :data:`WAIT_SLICE`."""
+    wait_for_first([future])
+    return future.result()
+
+
+def join(thread: threading.Thread) -> None:
+    """``thread.join()``, in slices of :data:`WAIT_SLICE`."""
+    while thread.is_alive():
+        thread.join(WAIT_SLICE)
 
 
 def wait_through_interrupts(*waits: Callable[[], object]) -> None:

@@ -3,7 +3,7 @@ what each turn must report and leave on the board.
 
 One row is one scenario (``Scenario``); ``play_through`` runs a row on one
 engine, and the tests run every row on both. Positions and expectations use the
-vocabulary of ``helpers``: squares by name, ``cap`` and ``hatch`` for events.
+vocabulary of ``tests.support.games``: squares by name, ``cap`` and ``hatch`` for events.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from helpers import names, snapshot, turn
 
+from tests.support.games import names, snapshot, turn
 from wts import Capture, GameOverError, Hatch, Piece, Status, TurnResult
 
 
@@ -44,7 +44,7 @@ class Board:
 @dataclass(frozen=True)
 class Play:
     """One turn and what it must give: the whole TurnResult (the keywords of
-    ``helpers.turn``), then optionally the board it leaves and the legal moves."""
+    ``tests.support.games.turn``), then optionally the board it leaves and the legal moves."""
 
     black: str
     white: str

@@ -5,10 +5,9 @@ point would give a different result."""
 
 from __future__ import annotations
 
-from helpers import cap, hatch
-
 import wts
 from scenarios import Board, Play, Scenario
+from tests.support.games import cap, hatch
 from wts import Capture, Color, Status, parse_square, square_name
 
 BLACK, WHITE = Color.BLACK, Color.WHITE

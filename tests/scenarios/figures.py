@@ -8,9 +8,8 @@ whole TurnResult and the board it leaves. ``says`` quotes the caption.
 
 from __future__ import annotations
 
-from helpers import cap, hatch
-
 from scenarios import Board, Play, Scenario
+from tests.support.games import cap, hatch
 from wts import Color, Status
 
 BLACK, WHITE = Color.BLACK, Color.WHITE

@@ -4,10 +4,9 @@ them on both engines, beside the rulings that are not scenarios."""
 
 from __future__ import annotations
 
-from helpers import cap, hatch
-
 import wts
 from scenarios import Board, Play, Scenario
+from tests.support.games import cap, hatch
 from wts import Color, Status
 
 BLACK, WHITE = Color.BLACK, Color.WHITE

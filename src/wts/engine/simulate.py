@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, fields
 import numpy as np
 import numpy.typing as npt
 
-from wts._interrupts import wait_through_interrupts
+from wts._interrupts import WAIT_SLICE, wait_through_interrupts
 from wts.engine._core import STATUSES
 from wts.engine._simulate import Playouts
 from wts.engine.base import GameBase
@@ -247,7 +247,8 @@ def _run_in_threads(tasks: Sequence[Callable[[], None]], stop: threading.Event) 
                 # Wait on our own event first: on CPython 3.11, Ctrl-C during
                 # Thread.join() can mark a running thread as stopped, and a
                 # second join() would then return at once.
-                done.wait()
+                while not done.wait(WAIT_SLICE):
+                    pass
                 thread.join()
 
     try:

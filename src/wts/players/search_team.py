@@ -20,6 +20,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from wts._interrupts import join
 from wts.engine._game import GameCore
 from wts.errors import NoTurnError
 from wts.params import usable_cores
@@ -126,7 +127,7 @@ class SearchTeam:
             # The calling thread searches the first share: Ctrl-C reaches it there.
             _search_in_turn(*shares[0], deadline, either, first)
             for worker in workers:
-                worker.join()
+                join(worker)
         finally:
             halt.set()  # on an error or Ctrl-C, the other trees stop too
             for worker in workers:

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
-from wts._interrupts import stop_pool
+from wts._interrupts import result_of, stop_pool
 from wts._seeds import derive
 from wts.engine.game import Game
 from wts.engine.pieces import Color
@@ -339,7 +339,7 @@ def _play_on_threads(one: Callable[[int], _Played | None], games: int, jobs: int
     try:
         pending.extend(pool.submit(one, index) for index in itertools.islice(indices, 2 * jobs))
         while pending:
-            played = pending.popleft().result()
+            played = result_of(pending.popleft())
             following = next(indices, None)
             if following is not None:
                 pending.append(pool.submit(one, following))

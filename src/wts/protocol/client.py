@@ -37,6 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from wts._interrupts import WAIT_SLICE
 from wts.engine.base import GameBase
 from wts.engine.events import TurnResult
 from wts.engine.pieces import Color
@@ -293,15 +294,16 @@ class Engine:
 
     def _readline(self, deadline: float | None, what: str) -> str | None:
         """The next line, or None once ``deadline`` passed; EngineTerminatedError
-        if the engine's output ended."""
+        if the engine's output ended. The wait is sliced, so that Ctrl-C is seen
+        whichever thread takes the signal."""
         while True:
-            wait = None if deadline is None else deadline - time.monotonic()
-            if wait is not None and wait <= 0:
+            wait = WAIT_SLICE if deadline is None else deadline - time.monotonic()
+            if wait <= 0:
                 return None
             try:
-                line = self._lines.get(timeout=wait)
+                line = self._lines.get(timeout=min(wait, WAIT_SLICE))
             except queue.Empty:
-                return None
+                continue
             if line is None:
                 with contextlib.suppress(queue.Full):
                     self._lines.put_nowait(None)  # the end stays the end for later reads

@@ -33,11 +33,11 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from wts._interrupts import interrupts_deferred
+from wts._interrupts import WAIT_SLICE, interrupts_deferred, wait_for_first
 from wts.errors import ParameterError, WtsError
 from wts.params import check_choice, check_int
 
@@ -221,7 +221,7 @@ def _run_on_processes(task: Callable[[Any], Any], chunks: Iterable[Any], workers
                     running[future], held = held, None
                 if not running:
                     break
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                done = wait_for_first(running)
                 for future in done:
                     result = future.result()  # a dead worker raises here: keep its chunk
                     index = running.pop(future)[0]
@@ -343,7 +343,9 @@ def _ray_tasks(ray: Any, task: Callable[[Any], Any], chunks: Iterable[Any], work
     # the chunks under way (one a worker) run to their end and are dropped.
     start_more()
     while running:
-        done, _ = ray.wait(list(running), num_returns=1)
+        done: list[Any] = []
+        while not done:  # in slices, as wait_for_first does
+            done, _ = ray.wait(list(running), num_returns=1, timeout=WAIT_SLICE)
         finished = [(ref, running.pop(ref)) for ref in done]
         # The next chunks start before the caller handles these results
         # (writes a shard, say), so no worker waits on the driver.

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
-from wts._interrupts import stop_pool
+from wts._interrupts import stop_pool, wait_for_first
 
 from .branches import unreached
 from .compare import Difference, EngineClass, Script
@@ -212,9 +212,7 @@ def run_fuzz(
             with _sigint_held():
                 refill()  # the first submit starts the workers
             while pending:
-                done, _ = concurrent.futures.wait(
-                    pending, return_when=concurrent.futures.FIRST_COMPLETED
-                )
+                done = wait_for_first(pending)
                 for future in done:
                     pending.discard(future)
                     merge(future.result())

@@ -3,7 +3,7 @@
 ``tests/test_typing.py`` runs it and checks it with ``mypy --strict``, so the
 package's annotations and the ``.pyi`` stubs of its compiled modules are
 exercised the way a typed user sees them. Run it alone with
-``python tests/typed_example.py``.
+``python tests/support/typed_example.py``.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Backend tasks for tests/test_scale.py, in a module that worker processes and
-Ray workers can import (``tests.tasks``)."""
+Ray workers can import (``tests.support.tasks``)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import pathlib
 import subprocess
 import sys
@@ -14,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.processes import CLI, run_python
 from wts.scale.selfplay import selfplay
 
 pa = pytest.importorskip("pyarrow")
@@ -61,11 +61,7 @@ def resumes_to_the_reference(out: pathlib.Path, reference: pathlib.Path) -> None
 
 
 def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", "import sys; from wts.cli.main import main; "
-         "sys.exit(main(sys.argv[1:]))", *args],
-        capture_output=True, text=True, timeout=120,
-        env=None if env is None else {**os.environ, **env})
+    return run_python("-c", CLI, *args, env=env)
 
 
 def selfplay_cli(out: pathlib.Path) -> subprocess.CompletedProcess[str]:

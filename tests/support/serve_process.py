@@ -7,9 +7,10 @@ from __future__ import annotations
 import queue
 import re
 import subprocess
-import sys
 import threading
 from pathlib import Path
+
+from tests.support.processes import start_python
 
 #: Seconds a server may take to start: imports on a loaded machine are slow.
 START_SECONDS = 60.0
@@ -22,10 +23,9 @@ class Server:
     ``output`` (read as it comes, so its pipe never fills)."""
 
     def __init__(self, db: Path, *, code: str | None = None) -> None:
-        command = ([sys.executable, "-c", code, str(db)] if code is not None else
-                   [sys.executable, "-m", "wts", "serve", "--port", "0", "--db", str(db)])
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE,
-                                        stderr=subprocess.STDOUT, text=True)
+        args = (["-c", code, str(db)] if code is not None else
+                ["-m", "wts", "serve", "--port", "0", "--db", str(db)])
+        self.process = start_python(*args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.output: list[str] = []
         lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, args=(lines,), daemon=True).start()

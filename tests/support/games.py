@@ -1,16 +1,11 @@
-"""What the tests share: squares by name, set-up positions, the events a turn
-is expected to report, snapshots of a game, random reachable games, and the
-tools that build and run C for 64-bit ARM."""
+"""Games as the rule and API tests write them: squares by name, set-up
+positions, the events a turn is expected to report, snapshots of a game,
+random reachable games."""
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
-import sys
 from typing import Any
-
-import pytest
 
 from wts import Capture, Color, Hatch, Status, TurnResult, parse_square
 
@@ -98,49 +93,3 @@ def random_game(Game: Any, seed: int, turns: int | None = None, *, start: Any = 
         game.play(black, black if rng.random() < collide else rng.choice(legal))
         played += 1
     return game
-
-
-def unix_c_compiler() -> str | None:
-    """The first of cc, gcc and clang on PATH; None on Windows or without one."""
-    if sys.platform == "win32":
-        return None
-    return next((name for name in ("cc", "gcc", "clang") if shutil.which(name)), None)
-
-
-def aarch64_tools() -> tuple[str, str]:
-    """The AArch64 cross compiler (``$WTS_AARCH64_CC``, else Debian's
-    gcc-aarch64-linux-gnu) and the emulator that runs its static programs
-    (qemu-user-static or qemu-user). Without them the test skips, but fails
-    where ``WTS_REQUIRE_AARCH64=1`` says it must run (.ci/run sets it)."""
-    compiler = os.environ.get("WTS_AARCH64_CC", "aarch64-linux-gnu-gcc")
-    emulator = shutil.which("qemu-aarch64-static") or shutil.which("qemu-aarch64")
-    lacking = ([f"an AArch64 cross compiler ({compiler})"] if shutil.which(compiler) is None
-               else []) + (["qemu-aarch64-static or qemu-aarch64"] if emulator is None else [])
-    if lacking:
-        what = f"no {' and no '.join(lacking)} on PATH"
-        if os.environ.get("WTS_REQUIRE_AARCH64") == "1":
-            pytest.fail(f"{what}, and WTS_REQUIRE_AARCH64=1 says this test must run")
-        pytest.skip(what)
-    assert emulator is not None
-    return compiler, emulator
-
-
-def traced_in_a_fresh_process(script: str) -> Any:
-    """Run ``script`` in a fresh interpreter and read the last line it prints
-    as JSON. On CPython before 3.12.9 stopping tracemalloc while other threads
-    allocate (the test process's, or pyarrow's pool in any process) can crash
-    the process (python/cpython#128679): the script never stops it, and the
-    process ends by ``os._exit`` once its output is flushed, so that
-    finalization does not stop it either."""
-    import json
-    import subprocess
-
-    import wts
-
-    source = os.path.dirname(os.path.dirname(os.path.abspath(wts.__file__)))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([source, os.environ.get("PYTHONPATH", "")]))
-    script += "\nimport os, sys\nsys.stdout.flush()\nos._exit(0)\n"
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          env=env, timeout=300)
-    assert done.returncode == 0, f"exit {done.returncode}: {done.stderr}"
-    return json.loads(done.stdout.splitlines()[-1])
