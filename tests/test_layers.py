@@ -17,11 +17,10 @@ import sys
 import pytest
 
 import wts
-from tests.support.processes import python_env, run_python
+from tests.support.processes import ROOT, python_env, run_python
 from wts.engine.notation import Position
 from wts.players import agents
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCE = pathlib.Path(wts.__file__).resolve().parent.parent
 
 

@@ -18,10 +18,9 @@ import sysconfig
 import pytest
 
 import wts
-from tests.support.processes import run_python
+from tests.support.processes import TESTS, run_python
 
-HERE = pathlib.Path(__file__).resolve().parent
-EXAMPLE = HERE / "support" / "typed_example.py"
+EXAMPLE = TESTS / "support" / "typed_example.py"
 PACKAGE = pathlib.Path(wts.__file__).resolve().parent
 
 

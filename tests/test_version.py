@@ -14,9 +14,9 @@ from urllib.parse import unquote, urlparse
 import pytest
 
 import wts
+from tests.support.processes import ROOT
 from wts import _version
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 CHANGELOG = ROOT / "CHANGELOG.md"
 # "## [0.2.0] - 2026-12-06": a release, as Keep a Changelog heads it.
 RELEASE = re.compile(r"^## \[(?P<version>[^\]]+)\] - (?P<date>\d{4}-\d{2}-\d{2})$", re.M)

@@ -9,15 +9,14 @@ played on the mismatch.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 import wts
+from tests.support.processes import ROOT
 from wts import Color, Piece, Status, limits
 from wts.engine import pieces
 
-ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "wts"
 CORE_PXD = SRC / "engine" / "_core.pxd"
 # The C side's status codes and last turn number.

@@ -10,7 +10,7 @@
 #      Python's headers, from a copy of the sources, so both builds of the
 #      core are made: `aarch64` and `aarch64-neon` (games in NEON lanes);
 #   3. run by that Python under qemu, from a copy of tests/ outside the source
-#      tree: tests/test_kernels.py, which runs each build in its own process
+#      tree: tests/engine/test_kernels.py, which runs each build in its own process
 #      against the reference engine and checks that both play the same games
 #      (simulate from many starts, BatchGame.step); and the rule tests
 #      (rulebook figures and rulings) on the default build, aarch64-neon, on the
@@ -113,7 +113,7 @@ assert wts.__file__.startswith("'"$lib"'"), wts.__file__
 assert kernels == ("aarch64", "aarch64-neon"), kernels
 print(f"wts {wts.__version__} on {platform.machine()}: kernels {kernels}, default {wts.cpu_kernel()}")'
 # WTS_ENGINES=fast: the rule tests' Game fixture on the fast engine only;
-# tests/test_kernels.py names the reference itself. One process (-n 0): this
+# tests/engine/test_kernels.py names the reference itself. One process (-n 0): this
 # runs beside the fuzzers.
-WTS_ENGINES=fast "$work/bin/python3" -m pytest -p no:cacheprovider -q -n 0 tests/test_kernels.py \
-    tests/test_clarifications.py tests/test_rulebook_figures.py
+WTS_ENGINES=fast "$work/bin/python3" -m pytest -p no:cacheprovider -q -n 0 tests/engine/test_kernels.py \
+    tests/engine/test_clarifications.py tests/engine/test_rulebook_figures.py

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Installs what tests/test_serve_browser.py needs: Debian's Chromium (Playwright
+# Installs what tests/serve/test_serve_browser.py needs: Debian's Chromium (Playwright
 # cannot download its own browsers here) and the Python packages of the serve
 # tests. Run as root on Debian/Ubuntu, in the environment that runs the tests;
 # then run pytest with WTS_REQUIRE_BROWSER=1, so the browser tests fail, not skip,

@@ -21,7 +21,7 @@
 #      The whole suite runs once, in the development install (.ci/run).
 #
 #     tools/check_wheel.sh                            # from anywhere; Linux only
-#     CHECK_WHEEL_TESTS=tests/test_api.py tools/check_wheel.sh  # other tests
+#     CHECK_WHEEL_TESTS=tests/engine/test_api.py tools/check_wheel.sh  # other tests
 #
 # About 2 minutes of processor time: one build of the extensions (two compilers
 # at once), one venv, the tests.
@@ -30,8 +30,8 @@ cd "$(dirname "$0")/.."
 root=$PWD
 python=${PYTHON:-python3}
 # pytest's arguments, relative to the copy of the tests (word-split by eval).
-tests=${CHECK_WHEEL_TESTS:-"tests/test_version.py tests/test_kernels.py tests/test_cimport.py
-    tests/test_portability.py::test_header_is_shipped_beside_the_pxd_files"}
+tests=${CHECK_WHEEL_TESTS:-"tests/test_version.py tests/engine/test_kernels.py tests/engine/test_cimport.py
+    tests/engine/test_portability.py::test_header_is_shipped_beside_the_pxd_files"}
 started=$SECONDS
 step() { printf '\n== %s [%ds]\n' "$*" $((SECONDS - started)); }
 fail() { echo "check_wheel.sh: $*" >&2; exit 1; }

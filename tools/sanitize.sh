@@ -12,7 +12,7 @@
 #
 # WTS_SANITIZE_OPT picks the optimisation level (-O2 by default; -O0 keeps every
 # access the source makes). WTS_SANITIZE_CORPUS=1 then runs the differential
-# tests, tests/test_fuzz.py with its slow ones (the 10,000-game corpus and the
+# tests, tests/devtools/test_fuzz.py with its slow ones (the 10,000-game corpus and the
 # two-engine state machine), against the same build: the nightly workflow
 # (.github/workflows/fuzz.yml) does both. .ci/run runs the default: about 5
 # minutes of processor time, over 2 cores.
@@ -109,12 +109,12 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$work/report/u
 # The plain scalar C loop of the benchmarks (bench/test_scalar_loop.py builds
 # it) is instrumented too.
 groups=(
-    "tests/test_clarifications.py tests/test_rulebook_figures.py tests/test_wts_rulings.py
-     tests/test_errors.py tests/test_api.py tests/test_squares.py tests/test_history.py
-     tests/test_batch.py tests/test_simulate.py tests/test_perft.py tests/test_keys.py
-     tests/test_symmetry.py tests/test_undo.py tests/test_kernels.py"
-    "tests/test_agents.py tests/test_threads.py tests/test_openspiel.py tests/test_env.py
-     tests/test_search_team.py tests/test_prior.py bench/test_scalar_loop.py"
+    "tests/engine/test_clarifications.py tests/engine/test_rulebook_figures.py tests/engine/test_wts_rulings.py
+     tests/test_errors.py tests/engine/test_api.py tests/engine/test_squares.py tests/engine/test_history.py
+     tests/engine/test_batch.py tests/engine/test_simulate.py tests/engine/test_perft.py tests/engine/test_keys.py
+     tests/engine/test_symmetry.py tests/engine/test_undo.py tests/engine/test_kernels.py"
+    "tests/players/test_agents.py tests/test_threads.py tests/adapters/test_openspiel.py tests/adapters/test_env.py
+     tests/players/test_search_team.py tests/players/test_prior.py bench/test_scalar_loop.py"
 )
 step "building every extension with -fsanitize=address,undefined at $level ($cc)"
 tree="$work/tree"
@@ -171,7 +171,7 @@ run_group() {  # run_group N [PYTEST_ARGS...]: group N's tests; its status in a 
     WTS_SCALAR_LOOP_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all $level -g" \
     WTS_SCALAR_LOOP_LDFLAGS="-fsanitize=address,undefined" \
     sanitized "$tree" malloc "$python" -m pytest -q -p no:cacheprovider -n 0 \
-        --deselect tests/test_keys.py::test_a_million_distinct_positions_have_distinct_keys \
+        --deselect tests/engine/test_keys.py::test_a_million_distinct_positions_have_distinct_keys \
         "${present[@]}" "$@" >"$work/output$group" 2>&1 || status=$?
     echo "$status" >"$work/status$group"
 }
@@ -188,9 +188,9 @@ done
 if [[ ${WTS_SANITIZE_CORPUS:-0} == 1 && $status -eq 0 ]]; then
     # Mostly Python (the reference engine), so it keeps pymalloc: it is there
     # for the many positions it drives through the C kernels.
-    step "the differential tests and corpus (tests/test_fuzz.py, slow ones too) at $level"
+    step "the differential tests and corpus (tests/devtools/test_fuzz.py, slow ones too) at $level"
     sanitized "$tree" pymalloc "$python" -m pytest -q -p no:cacheprovider -n 0 -m "" \
-        tests/test_fuzz.py "$@" >"$work/output-corpus" 2>&1 || status=$?
+        tests/devtools/test_fuzz.py "$@" >"$work/output-corpus" 2>&1 || status=$?
     cat "$work/output-corpus"
 fi
 if grep -q 'runtime error:' "$work"/output*; then

@@ -1,5 +1,5 @@
 """The seed corpus, written out: ``python -m tests.fuzz --write-seeds`` writes
-each seed to ``corpus/TARGET/seed-NAME``, and tests/test_fuzz_targets.py checks
+each seed to ``corpus/TARGET/seed-NAME``, and tests/devtools/test_fuzz_targets.py checks
 the files still match. Reproducers of bugs the fuzzer found sit next to them
 as ``corpus/TARGET/bug-*`` files, written by hand.
 
@@ -29,7 +29,7 @@ from .targets import (
 NEW, EARLY, BIG_TURN, BOTH_NEAR_FIVE, SUDDEN_DEATH, BLACK_WON, ONE_SQUARE_LEFT, CROWDED, \
     LATE = range(len(START_FENS))
 
-# --- Position strings: docs/notation.md and tests/test_notation.py ------------------------
+# --- Position strings: docs/notation.md and tests/engine/test_notation.py ------------------------
 
 FEN_SEEDS = {
     "new-game": "9/9/9/9/9/9/9/9/9 - 0",
@@ -74,7 +74,7 @@ FEN_SEEDS = {
     "error-two-turns": "9/9/9/9/9/9/9/9/9 - 0 1",
 }
 
-# --- Game records: docs, tests/test_record.py and tests/golden, trimmed ------------------
+# --- Game records: docs, tests/formats/test_record.py and tests/golden, trimmed ------------------
 
 _HEADERS = '[Black "Ann"]\n[White "Bob"]\n[Date "2025.06.01"]\n[Result "*"]\n\n'
 RECORD_SEEDS = {

@@ -1,5 +1,5 @@
 """The scenarios of docs/rules.md's numbered points, one row each, named
-``point_NN_...`` after the point they pin; tests/test_clarifications.py runs
+``point_NN_...`` after the point they pin; tests/engine/test_clarifications.py runs
 them on both engines. Each is built so that a plausible other reading of the
 point would give a different result."""
 

@@ -1,5 +1,5 @@
 """One scenario per figure of the rulebook (rules-en.txt), named ``figure_...``;
-tests/test_rulebook_figures.py runs them on both engines.
+tests/engine/test_rulebook_figures.py runs them on both engines.
 
 The figures themselves are pictures that are not part of the text; each row
 builds a concrete position that matches the caption exactly, then checks the

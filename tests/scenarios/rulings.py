@@ -1,5 +1,5 @@
 """The wts rulings of docs/rules.md that are scenarios, one row each, named
-``ruling_N_...`` after the ruling they check; tests/test_wts_rulings.py runs
+``ruling_N_...`` after the ruling they check; tests/engine/test_wts_rulings.py runs
 them on both engines, beside the rulings that are not scenarios."""
 
 from __future__ import annotations

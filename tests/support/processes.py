@@ -19,7 +19,7 @@ import wts
 SOURCE = pathlib.Path(wts.__file__).resolve().parent.parent
 #: The folder that holds tests/ (the source tree, or a copy of its tests).
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-#: The test modules' folder: a child names their classes (``test_fuzz:DropsHatches``).
+#: The tests' folder (a child names a test's class by module: ``tests.devtools.test_fuzz:X``).
 TESTS = ROOT / "tests"
 #: Seconds a child may run unless a test says otherwise: imports are slow on a loaded machine.
 TIMEOUT = 120.0

@@ -1,4 +1,4 @@
-"""What the run folder tests (tests/test_runfolder_*.py) share: the run they
+"""What the run folder tests (tests/scale/test_runfolder_*.py) share: the run they
 play, its digest, manifest and shard edits, and the command line they check.
 The ``finished_run`` and the ``run`` copy of it are fixtures of conftest.py."""
 

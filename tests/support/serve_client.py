@@ -1,4 +1,4 @@
-"""What the web app's tests (tests/test_serve_*.py) share: a test client of a
+"""What the web app's tests (tests/serve/test_serve_*.py) share: a test client of a
 new app, and a WebSocket session that keeps every message it received. The
 ``client`` fixture (conftest.py) is a client on a new database."""
 

@@ -1,4 +1,4 @@
-"""Backend tasks for tests/test_scale.py, in a module that worker processes and
+"""Backend tasks for tests/scale/test_scale.py, in a module that worker processes and
 Ray workers can import (``tests.support.tasks``)."""
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The rules look the same in every image of the board: a line of five stays a
 line, a bracket stays a bracket, and the eggs keep their order. So a game seen
 through a symmetry is a game, and playing a turn then transforming gives what
-transforming then playing gives (``tests/test_symmetry.py`` checks it on both
+transforming then playing gives (``tests/engine/test_symmetry.py`` checks it on both
 engines). Only the order of the captures of one step depends on the square
 indices (point 14), and so does which end of a bracket closed from
 both ends is its closer (docs/rules.md, wts ruling 1); :meth:`Symmetry.turn`

@@ -23,7 +23,7 @@
  * dissolves or hatches, nor with one in a game with no egg (point 8); with
  * no run of five on the board both counts are 0, so the game goes on (points
  * 10-12) unless the board fills or the turn is the last, which
- * wts_lane_ends rules out. tests/test_kernels.py and tests/test_lanes_builds.py
+ * wts_lane_ends rules out. tests/engine/test_kernels.py and tests/engine/test_lanes_builds.py
  * hold every build's games to the scalar turn's, turn by turn.
  *
  * Boards and generators are held in structure-of-arrays form, one vector of

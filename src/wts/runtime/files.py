@@ -18,7 +18,7 @@ not refused at open, only the exclusive creation and the checks of what is
 read hold: do not share a run folder with people you do not trust there.
 
 Every system call goes through :data:`disk`, so a test can trace the calls or
-cut the power between any two of them (tests/test_runfolder_crashes.py).
+cut the power between any two of them (tests/scale/test_runfolder_crashes.py).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 ``lessons.json``. A lesson sets up a position (a position string), asks the
 learner for the move that shows its rule, plays the other side's scripted
 reply and explains what happened; ``expect`` says what the turn must do,
-and tests/test_serve_lessons.py plays every lesson on both engines."""
+and tests/serve/test_serve_lessons.py plays every lesson on both engines."""
 
 from __future__ import annotations
 

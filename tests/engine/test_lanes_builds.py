@@ -4,7 +4,7 @@ prints a digest of every mask and lane they wrote, with counts of each kind
 of turn; each build must print the digest recorded here: the AVX2 lanes on
 an x86-64 CPU with AVX2, the NEON lanes on an AArch64 one or, elsewhere,
 built with a cross compiler and run under qemu. The AVX2 lanes are held to
-the reference engine by tests/test_kernels.py, so this holds the NEON ones
+the reference engine by tests/engine/test_kernels.py, so this holds the NEON ones
 to it too. .ci/run installs the cross compiler and qemu and sets
 WTS_REQUIRE_AARCH64=1, so there no NEON check skips."""
 
@@ -18,9 +18,10 @@ import pytest
 
 import wts
 from tests.support.compilers import aarch64_tools, unix_c_compiler
+from tests.support.processes import TESTS
 from wts.engine._cpu import cpu_level
 
-DRIVER = Path(__file__).parent / "native" / "lanes_check.c"
+DRIVER = TESTS / "native" / "lanes_check.c"
 ROUNDS = "6000"  # 192,000 lane-turns stepped and 96,000 placed a seed
 # What every build prints for each seed with ROUNDS rounds (the vector width
 # aside). Most lane-turns are played in the lanes ("simple"); the rest are

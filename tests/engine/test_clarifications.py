@@ -16,6 +16,7 @@ from scenarios.clarifications import CLARIFICATIONS, STEPS, ray, star, star_capt
 
 import wts
 from tests.support.games import cap, hatch, names, play_for, setup, snapshot, turn
+from tests.support.processes import ROOT
 from wts import Color, GameOverError, IllegalMoveError, Piece, SetupError, Status, parse_square
 
 BLACK, WHITE = Color.BLACK, Color.WHITE
@@ -342,12 +343,11 @@ def test_point_13_not_a_square_is_a_setup_error(Game, field: str, bad: object) -
 def test_the_rules_page_is_a_player_s_page_first() -> None:
     """docs/rules.md opens with the rules; the tests that prove each point
     are in its last section, for developers."""
-    import pathlib
 
-    page = pathlib.Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+    page = ROOT / "docs" / "rules.md"
     if not page.is_file():
         pytest.skip("no docs/ beside the tests")
     text = page.read_text(encoding="utf-8")
     developers = text.index("## For developers: the tests of each rule")
     assert "tests/" not in text[:developers] and "test_" not in text[:developers]
-    assert "tests/test_clarifications.py" in text[developers:]
+    assert "tests/engine/test_clarifications.py" in text[developers:]

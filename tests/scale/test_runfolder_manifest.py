@@ -1,7 +1,7 @@
 """A run folder's manifest is hostile until checked: hand-edited, malformed,
 with keys given twice, dense with lists, listing too many shards, or written
 by another version of wts. Each is refused by name before anything is
-written. The other cases are in tests/test_runfolder_*.py."""
+written. The other cases are in tests/scale/test_runfolder_*.py."""
 
 from __future__ import annotations
 

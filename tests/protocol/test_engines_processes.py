@@ -15,11 +15,12 @@ from pathlib import Path
 import pytest
 
 import wts
+from tests.support.processes import TESTS
 from wts.protocol import Engine, Limit
 from wts.protocol.errors import EngineProtocolError, EngineTerminatedError
 from wts.runtime import backends
 
-MISBEHAVING = Path(__file__).resolve().parent / "engines" / "misbehaving.py"
+MISBEHAVING = TESTS / "protocol" / "engines" / "misbehaving.py"
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(),
                                 reason="needs /proc and fork")

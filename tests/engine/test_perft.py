@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-import pathlib
 
 import pytest
 
 import wts
 import wts.engine.reference
+from tests.support.processes import TESTS
 from wts.engine.perft import MAX_DEPTH
 
-ENTRIES = json.loads((pathlib.Path(__file__).parent / "perft" / "expected.json").read_text())
+ENTRIES = json.loads((TESTS / "perft" / "expected.json").read_text())
 CASES = [
     (entry["name"], entry["setup"], int(depth), counts)
     for entry in ENTRIES

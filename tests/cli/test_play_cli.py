@@ -2,7 +2,7 @@
 against golden outputs in ``tests/golden/``.
 
 Regenerate the golden files after an intended change of the output with
-``PYTHONPATH=src python tests/test_play_cli.py --regenerate`` and review the diff.
+``PYTHONPATH=src python -m tests.cli.test_play_cli --regenerate`` and review the diff.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import wts
-from tests.support.processes import python_env, run_python
+from tests.support.processes import ROOT, TESTS, python_env, run_python
 from wts import record
 from wts.cli import play as terminal
 from wts.engine.text import board as board_text
@@ -29,8 +29,7 @@ if sys.platform != "win32":
 
 pty_only = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX-only")
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-GOLDEN = os.path.join(HERE, "golden")
+GOLDEN = str(TESTS / "golden")
 TERMINAL = {"COLUMNS": "100", "TERM": "dumb"}
 BOARD_LINE = re.compile(r"^ 1 .* 1$", re.M)
 
@@ -418,7 +417,7 @@ def test_a_bad_record_to_resume_is_a_typed_error_and_exit_2(tmp_path) -> None:
     unreadable.write_text("[Black \"human\"]\n\nE5 Z9\n")
     empty.write_text("")
     _saved_game(resigned, result="1-0")
-    decided = os.path.join(os.path.dirname(HERE), "docs", "example-game.wts")
+    decided = str(ROOT / "docs" / "example-game.wts")
     with pytest.raises(wts.NotationError, match="line 3: expected white's square"):
         terminal.resumable_record(str(unreadable))
     with pytest.raises(wts.NotationError, match="no game record"):

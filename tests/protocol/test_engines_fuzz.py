@@ -7,18 +7,18 @@ from __future__ import annotations
 import shlex
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 import wts
+from tests.support.processes import ROOT, TESTS
 from wts.cli import main as cli
 from wts.devtools.fuzz import replay, run_fuzz
 from wts.protocol import Engine
 from wts.protocol.rules import rules_game_class
 
-MUTANTS = Path(__file__).resolve().parent / "engines" / "mutant_rules.py"
+MUTANTS = TESTS / "protocol" / "engines" / "mutant_rules.py"
 REFERENCE_ADAPTER = [sys.executable, "-m", "wts", "engine", "--agent", "random",
                      "--rules", "wts.reference:Game"]
 
@@ -91,7 +91,7 @@ def test_wts_fuzz_against_prints_a_position_and_moves(capsys: pytest.CaptureFixt
 
 def test_wts_fuzz_against_a_program_without_the_rules_part_says_so(
         capsys: pytest.CaptureFixture[str]) -> None:
-    tiny = Path(__file__).resolve().parent.parent / "examples" / "engines" / "tiny_random.py"
+    tiny = ROOT / "examples" / "engines" / "tiny_random.py"
     status = cli.main(["fuzz", "--games", "1", "--against", f"{sys.executable} {tiny}"])
     assert status == 1
     assert "does not declare 'feature rules'" in capsys.readouterr().err

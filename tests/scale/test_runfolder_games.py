@@ -2,7 +2,7 @@
 played, an error of the machine stops the run, chunks are made and read as
 they are needed, agent specs and options are checked before any game, and a
 chunk that kills its worker is blamed alone. The other cases are in
-tests/test_runfolder_*.py."""
+tests/scale/test_runfolder_*.py."""
 
 from __future__ import annotations
 

@@ -5,14 +5,15 @@ the tests, as when an installed wheel is tested)."""
 from __future__ import annotations
 
 import importlib.util
-import pathlib
 import sys
 
 import pytest
 
+from tests.support.processes import ROOT
+
 pytest.importorskip("gymnasium", minversion="1.1")
 
-EXAMPLE = pathlib.Path(__file__).resolve().parent.parent / "examples" / "train_linear.py"
+EXAMPLE = ROOT / "examples" / "train_linear.py"
 
 
 def test_the_linear_policy_learns_to_beat_the_random_bot(

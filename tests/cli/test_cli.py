@@ -135,7 +135,7 @@ def test_fuzz_subcommand_delegates_to_the_fuzzer() -> None:
 
 def test_fuzz_subcommand_exits_1_on_a_mismatch() -> None:
     proc = run_wts("fuzz", "--games", "300", "--seed", "1", "--quiet",
-                   "--candidate", "test_fuzz:DropsHatches")
+                   "--candidate", "tests.devtools.test_fuzz:DropsHatches")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "MISMATCH" in proc.stdout and "reproducer:" in proc.stdout
     assert "Traceback" not in proc.stderr

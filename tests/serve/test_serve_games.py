@@ -1,7 +1,7 @@
 """The web app's protocol (docs/serve.md), driven through Starlette's test
 client: whole games in each mode, hidden moves, seats, records and clocks.
-The hostile client is in tests/test_serve_hostile.py, failures and stored
-games in tests/test_serve_storage.py."""
+The hostile client is in tests/serve/test_serve_hostile.py, failures and stored
+games in tests/serve/test_serve_storage.py."""
 
 from __future__ import annotations
 

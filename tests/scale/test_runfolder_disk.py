@@ -4,7 +4,7 @@ faults of the disk, a deleted lock, other users' files. Each case is refused
 with a ``wts.WtsError`` naming the file (one line from ``wts selfplay``),
 writes nothing through a link, and leaves the folder resumable to the same
 bytes as a run never disturbed; every file is flushed before its rename.
-The other cases are in tests/test_runfolder_*.py; tests/test_runfolder_crashes.py
+The other cases are in tests/scale/test_runfolder_*.py; tests/scale/test_runfolder_crashes.py
 kills and powers off runs."""
 
 from __future__ import annotations

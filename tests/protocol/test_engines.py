@@ -19,6 +19,7 @@ import pytest
 
 import wts
 from tests.support.compilers import unix_c_compiler
+from tests.support.processes import ROOT, TESTS
 from wts.cli import main as cli
 from wts.players.agents import make_agent
 from wts.players.ladder import run_ladder
@@ -34,9 +35,8 @@ from wts.protocol.errors import (
 )
 from wts.protocol.player import EngineAgent
 
-ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "engines"
-MISBEHAVING = Path(__file__).resolve().parent / "engines" / "misbehaving.py"
+MISBEHAVING = TESTS / "protocol" / "engines" / "misbehaving.py"
 PYTHON = shlex.quote(sys.executable)
 
 

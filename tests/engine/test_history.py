@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import copy
-import pathlib
 import pickle
 import random
 import re
@@ -14,6 +13,7 @@ import pytest
 
 import wts
 from tests.support.games import names
+from tests.support.processes import TESTS
 from wts import IllegalMoveError
 
 
@@ -214,7 +214,7 @@ def test_games_pickled_at_their_public_paths_still_load() -> None:
     names only the public classes (``wts.Game``, ``wts.reference.Game``,
     ``wts.TurnResult``, ...), so it keeps loading whichever module their code
     moves to."""
-    path = pathlib.Path(__file__).parent / "golden" / "games.pickle"
+    path = TESTS / "golden" / "games.pickle"
     data = path.read_bytes()
     assert set(re.findall(rb"wts[.\w]*", data)) == {b"wts", b"wts.reference"}
     fast, reference = pickle.loads(data)

@@ -2,7 +2,7 @@
 CVE-2023-47248, extension types, damaged listed shards (played again), shards
 that claim more rows than listed, of another shape, or whose values are not
 their games; and reading a run holds only its result and one shard. The
-other cases are in tests/test_runfolder_*.py."""
+other cases are in tests/scale/test_runfolder_*.py."""
 
 from __future__ import annotations
 

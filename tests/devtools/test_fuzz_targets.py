@@ -12,9 +12,9 @@ from fuzz.__main__ import TARGET_NAMES
 from fuzz.seeds import SEEDS
 from fuzz.targets import TARGETS
 
-from tests.support.processes import ROOT, run_python
+from tests.support.processes import ROOT, TESTS, run_python
 
-CORPUS = Path(__file__).parent / "fuzz" / "corpus"
+CORPUS = TESTS / "fuzz" / "corpus"
 CASES = sorted((target, path.name) for target in TARGETS
                for path in (CORPUS / target).iterdir())
 

@@ -2,7 +2,7 @@
 malformed address, or a port that is not Ray is a ``wts`` error at once, and
 Ctrl-C stops the run and leaves no Ray process. The tests that start or look
 for a Ray cluster share one worker (xdist_group "ray"). The other cases are
-in tests/test_runfolder_*.py."""
+in tests/scale/test_runfolder_*.py."""
 
 from __future__ import annotations
 
