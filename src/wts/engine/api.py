@@ -4,7 +4,7 @@ rules written out) both satisfy it; :class:`wts.engine.base.GameBase` derives
 what it can from the position and the rules each engine provides. The
 drawings (:mod:`wts.engine.text`, :mod:`wts.engine.svg`) take any game of
 it, so the base that draws itself with them and they never import each other.
-``tests/typed_example.py`` holds both engines to it under ``mypy --strict``,
+``tests/support/typed_example.py`` holds both engines to it under ``mypy --strict``,
 ``tests/engine/test_api.py`` at run time."""
 
 from __future__ import annotations
