@@ -257,7 +257,8 @@ def _check_quit(run: _Run) -> Check:
 
 
 def _check_rules(run: _Run, games: int, seed: int) -> Check:
-    from wts.devtools.fuzz import run_fuzz
+    from wts.devtools.fuzz import BRANCHES, run_fuzz
+    from wts.devtools.fuzz.compare import ENGINE_FAILURE
     from wts.engine.reference import Game as Reference
     from wts.protocol.rules import rules_game_class
 
@@ -266,15 +267,19 @@ def _check_rules(run: _Run, games: int, seed: int) -> Check:
         report = run_fuzz(Reference, candidate, seed=seed, games=games, shrink_seconds=20.0)
     finally:
         candidate.close()
-    if report.failure is not None:
-        return Check("rules part", False, f"differs from the rules in game "
-                                          f"{report.failure.index}: "
-                                          f"{report.failure.shrunk_difference.describe()}; "
+    failure = report.failure
+    if failure is not None:
+        what = "failed as a program" if failure.difference.field == ENGINE_FAILURE else \
+            "differs from the rules"
+        told = " ".join(candidate.describe_difference(failure.shrunk_difference).split())
+        return Check("rules part", False, f"{what} in game {failure.index}: {told}; "
                                           "wts fuzz --against CMD prints a reproducer")
+    unreached = "; ".join(BRANCHES[key] for key in report.unreached)
     return Check("rules part", True, f"{report.games} fuzzed games, {report.turns} turns, "
-                                     f"the same as this package's rules "
-                                     f"({len(report.unreached)} rule branches not reached; "
-                                     "wts fuzz --against CMD runs longer)")
+                                     f"the same as this package's rules ("
+                                     + (f"not reached: {unreached}" if unreached
+                                        else "every rule branch reached")
+                                     + "; wts fuzz --against CMD runs longer)")
 
 
 def check_engine(command: str | Sequence[str], *, positions: int = 300, games: int = 3,
