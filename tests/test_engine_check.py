@@ -98,3 +98,16 @@ def test_the_rules_part_names_the_branches_it_did_not_reach() -> None:
     part = checks([sys.executable, "-m", "wts", "engine", "--agent", "random"])["rules part"]
     assert part.passed and "not reached: " in part.detail  # type: ignore[attr-defined]
     assert "rule branches not reached" not in part.detail  # type: ignore[attr-defined]
+
+
+def test_the_protocol_document_settles_each_question() -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text()
+    summary = text.split("## The game in one paragraph")[1].split("### ")[0]
+    assert "wins at once" in summary and "*dissolve*" in summary and "turn cap" in summary
+    assert "decided by who has more" not in summary
+    for settled in ("a number\n(`40`) is never a square", "`quit now` is answered with `error`",
+                    "during a search it answers\n`error`", "During a search it is answered at once",
+                    "declares its `default`", "a field not listed here",
+                    "start a new engine process for each game", "`rules illegal` is only for",
+                    "hatching for no one (rules point 8)", "no side may rely on it"):
+        assert settled.lower().replace("\n", " ") in " ".join(text.lower().split()), settled
