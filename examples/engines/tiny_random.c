@@ -7,6 +7,7 @@
  *     cc -O2 -o tiny_random examples/engines/tiny_random.c
  *     wts tournament "engine:./tiny_random" greedy --games 10
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,9 +113,24 @@ int main(void) {
             say("ready");
         } else if (strcmp(command, "isready") == 0) {
             say("readyok");
-        } else if (strncmp(command, "setoption name seed value ", 26) == 0) {
-            rng_state = strtoull(command + 26, NULL, 10) * 2654435761u + 0x9E3779B97F4A7C15ull;
-            if (rng_state == 0) rng_state = 1;
+        } else if (strncmp(command, "setoption name seed", 19) == 0) {
+            /* a value the option does not take is refused, and the seed kept */
+            const char *value = command + 19;
+            char *end = NULL;
+            unsigned long long seed = 0;
+            int ok = strncmp(value, " value ", 7) == 0 && value[7] >= '0' && value[7] <= '9';
+            if (ok) {
+                errno = 0;
+                seed = strtoull(value + 7, &end, 10);
+                while (*end == ' ' || *end == '\t') end++;
+                ok = errno == 0 && *end == '\0' && seed <= 4294967295ull;
+            }
+            if (!ok) {
+                say("error option seed takes a whole number from 0 to 4294967295");
+            } else {
+                rng_state = seed * 2654435761u + 0x9E3779B97F4A7C15ull;
+                if (rng_state == 0) rng_state = 1;
+            }
         } else if (strcmp(command, "newgame") == 0) {
             empties = -1;
         } else if (strncmp(command, "position ", 9) == 0) {

@@ -41,6 +41,7 @@ def empty_squares(board):
 
 
 SQUARES = {f + r for f in FILES for r in "123456789"}
+SEED_MAX = 4294967295
 LIMITS = {"movetime", "btime", "wtime", "binc", "winc", "playouts"}
 
 
@@ -79,12 +80,17 @@ def main():
             say("id name tiny random (Python)")
             say("id author the wts examples")
             say("protocol 1")
-            say("option name seed type spin default 0 min 0 max 4294967295")
+            say(f"option name seed type spin default 0 min 0 max {SEED_MAX}")
             say("ready")
-        elif command == "isready":
+        elif command == "isready" and len(words) == 1:
             say("readyok")
-        elif command == "setoption" and len(words) == 5 and words[2] == "seed":
-            rng = random.Random(int(words[4]))
+        elif command == "setoption" and words[1:3] == ["name", "seed"]:
+            # a value the option does not take is refused, and the seed kept
+            value = words[4] if len(words) == 5 and words[3] == "value" else ""
+            if value.isdigit() and value.isascii() and int(value) <= SEED_MAX:
+                rng = random.Random(int(value))
+            else:
+                say(f"error option seed takes a whole number from 0 to {SEED_MAX}")
         elif command == "newgame":
             empty = None
         elif command == "position" and position_ok(words) and empty_squares(words[1]) is not None:
@@ -97,9 +103,9 @@ def main():
             else:
                 say("info string a random empty square")
                 say("move " + rng.choice(empty))
-        elif command == "stop":
+        elif command == "stop" and len(words) == 1:
             pass  # the answer to go is immediate: there is never a search to stop
-        elif command == "quit":
+        elif command == "quit" and len(words) == 1:
             break
         else:
             say("error unknown command: " + line.strip()[:80])

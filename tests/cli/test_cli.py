@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
 
 import wts
 import wts.engine.reference
-from tests.support.processes import run_python
+from tests.support.processes import ROOT, run_python
 from wts.cli import main as cli
 from wts.engine import text
 
@@ -320,3 +321,40 @@ def test_each_command_is_one_module_that_runs_it() -> None:
         assert module is not None and module.__name__ == f"wts.cli.{name.replace('-', '_')}"
     source = inspect.getsource(cli.main)
     assert "args.run(" in source and "args.command ==" not in source
+
+
+def test_elo_is_never_printed_as_minus_zero() -> None:
+    from wts.players import pairs, tournament
+
+    assert tournament._signed(-0.4) == "0" and tournament._signed(0.4) == "0"
+    assert tournament._signed(-3.2) == "-3" and tournament._signed(7.6) == "+8"
+    source = Path(pairs.__file__).read_text()
+    assert '"0.0"  # never "-0.0"' in source
+
+
+def test_a_bad_openings_file_is_a_bad_argument(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "openings.txt"
+    bad.write_text("not a position\n")
+    status = cli.main(["tournament", "random", "random", "--sprt", "elo0=0,elo1=5",
+                       "--openings", str(bad)])
+    assert status == 2
+    assert "wts tournament: error: --openings" in capsys.readouterr().err
+    missing = cli.main(["tournament", "random", "random", "--sprt", "elo0=0,elo1=5",
+                        "--openings", str(tmp_path / "none.txt")])
+    assert missing == 2
+
+
+@pytest.mark.parametrize(("command", "words"), [
+    ("engine-check", ("in seconds", "default 0.05", "a count, default 300")),
+    ("fuzz", ("a count", "default 1", "one per CPU core")),
+])
+def test_the_help_gives_units_and_defaults(command: str, words: tuple[str, ...],
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main([command, "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for word in words:
+        assert word in text
+    row = next(line for line in (ROOT / "docs" / "cli.md")
+               .read_text().splitlines() if line.startswith(f"| `wts {command} "))
+    assert "default" in row and ("seconds" in row or "CPU core" in row)

@@ -616,3 +616,62 @@ def test_a_difference_seen_once_is_reported_as_it_was_seen() -> None:
     assert failure is not None and not failure.reproducible
     assert failure.difference.field.startswith("TurnResult.collision (flaky: on the first run")
     assert failure.difference.step >= 0
+
+
+def test_classify_the_turn_cap_draw() -> None:
+    # Two turns short of the cap, nothing decided: the second turn is drawn by the cap.
+    game = Setup(black=squares("A1"), white=squares("I9"), turn=wts.MAX_TURN - 2).build(REFERENCE)
+    game.play("E5", "E4")
+    status, eggs = game.status, game.eggs
+    result = game.play("C3", "C4")
+    hit = classify_turn(result, status, eggs, turn=game.turn)
+    assert result.status is Status.DRAW and game.turn == wts.MAX_TURN
+    assert "turn_cap" in hit and "draw" not in hit
+    # A full-board draw is not the cap's, even with the turn given.
+    full = Setup(eggs=tuple(sq for sq in range(81) if SQUARE_NAMES[sq] != "E5")).build(REFERENCE)
+    result = full.play("E5", "E5")
+    assert "draw" in classify_turn(result, Status.ONGOING, (), board_full=True, turn=1)
+
+
+def test_a_set_up_turn_is_part_of_the_script() -> None:
+    setup = Setup(black=squares("A1"), turn=wts.MAX_TURN - 1)
+    assert setup.build(FAST).turn == wts.MAX_TURN - 1
+    assert setup.python().endswith(f"eggs=[], turn={wts.MAX_TURN - 1})")
+    assert "turn_cap" in fuzz.SETUPS and "turn_cap" in BRANCHES
+
+
+class IgnoresTheTurnCap(wts.reference.Game):
+    """Plays on past the turn cap's draw, as if the cap were not there."""
+
+    def play(self, black_move: Any, white_move: Any) -> TurnResult:
+        result = super().play(black_move, white_move)
+        room = any(self.piece_at(sq) is Piece.EMPTY for sq in range(81))
+        if self.turn == wts.MAX_TURN and result.status is Status.DRAW and room:
+            return result._replace(status=Status.ONGOING)
+        return result
+
+
+def test_an_engine_that_ignores_the_turn_cap_fails_the_fuzz() -> None:
+    report = run_fuzz(REFERENCE, IgnoresTheTurnCap, seed=0, games=400, shrink_seconds=5)
+    assert report.failure is not None
+    assert report.failure.shrunk.setup.turn > wts.MAX_TURN - 5
+
+
+class CopiesThatFail(wts.reference.Game):
+    """A copy whose play raises, though the game's own play does not: only the
+    fuzzer's look-ahead plays on copies meet it."""
+
+    def copy(self) -> Any:
+        game = super().copy()
+        game.play = self._refuse  # type: ignore[method-assign]
+        return game
+
+    def _refuse(self, black_move: Any, white_move: Any) -> TurnResult:
+        raise RuntimeError("a copy cannot play")
+
+
+def test_a_look_ahead_that_raises_is_a_finding() -> None:
+    report = run_fuzz(REFERENCE, CopiesThatFail, seed=0, games=200, shrink_seconds=2)
+    assert report.failure is not None, "a failing look-ahead was swallowed"
+    assert report.failure.difference.field == "copy().play"
+    assert "raised on a copy of the candidate" in str(report.failure.difference.candidate)

@@ -189,5 +189,5 @@ def test_the_command_line_takes_an_openings_file(capsys: pytest.CaptureFixture[s
     bad = tmp_path / "bad.txt"
     bad.write_text("# fine\n" + stored_openings()[0] + "\nnot a position\n")
     assert cli.main(["tournament", "greedy", "random", "--sprt", "elo0=0,elo1=400",
-                     "--openings", str(bad)]) == 1
+                     "--openings", str(bad)]) == 2  # a bad argument, as docs/cli.md says
     assert "line 3" in capsys.readouterr().err

@@ -326,7 +326,7 @@ def test_engine_check_passes_the_examples(c_engine: str) -> None:
         assert report.passed, report.format()
         names = [check.name for check in report.checks]
         assert names == ["handshake", "isready", "options", "malformed input", "positions",
-                         "games", "game clock", "stop", "quit"]
+                         "games", "game clock", "stop", "during a search", "quit"]
 
 
 def test_engine_check_reports_a_broken_engine(capsys: pytest.CaptureFixture[str]) -> None:

@@ -25,12 +25,14 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                         help="the engine's command line, as one argument (split like a shell)")
     parser.add_argument("--positions", type=arguments.integer("a number of positions", 1,
                                                               100_000), default=300,
-                        help="positions to ask a move in (default 300)")
+                        metavar="N", help="set-up positions to ask a move in, one go each "
+                        "(a count, default 300), besides 3 whole games")
     parser.add_argument("--seed", type=arguments.seed, default=0,
                         help="seed of the positions (default 0)")
     parser.add_argument("--movetime", type=arguments.real("a number of seconds", 0.0, 60.0,
                                                           low_open=True), default=0.05,
-                        metavar="SECONDS", help="movetime of each go (default 0.05)")
+                        metavar="SECONDS", help="the movetime of each go, in seconds "
+                        "(default 0.05, sent as movetime 50, in milliseconds)")
     parser.set_defaults(run=run)
     return parser
 

@@ -42,7 +42,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="stop after this many games")
     parser.add_argument(
         "--jobs", type=arguments.jobs_or_all, default=1,
-        help="worker processes (default: 1; 0 means one per CPU)",
+        metavar="J", help="worker processes, each with its own copy of the engines (a count, "
+        "default 1; 0 means one per CPU core)",
     )
     engines = parser.add_mutually_exclusive_group()
     engines.add_argument(

@@ -11,7 +11,7 @@ import sys
 from typing import Any, TextIO
 
 from wts.cli import arguments
-from wts.errors import ParameterError
+from wts.errors import ParameterError, WtsError
 from wts.players import tournament
 from wts.players.sprt import parse_sprt
 
@@ -98,6 +98,14 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         if args.jobs != 1:
             raise ParameterError("--sprt plays pairs on the process or ray backend "
                                  "(--workers), not on --jobs threads")
+        if isinstance(args.openings, str):  # a bad file is a bad argument: exit 2
+            from wts.players.openings import read_openings
+
+            try:
+                read_openings(args.openings)
+            except WtsError as exc:
+                print(f"wts tournament: error: --openings {exc}", file=sys.stderr)
+                return 2
         decided = play_sprt(args.a, args.b, args.sprt, seed=args.seed, suite=args.openings,
                             max_pairs=args.max_pairs, level=args.level,
                             time_limit=args.time_limit, backend=args.backend,

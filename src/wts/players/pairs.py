@@ -288,7 +288,9 @@ def format_sprt(result: SPRTResult) -> str:
                None: "no verdict yet"}[status.verdict]
 
     def signed(value: float) -> str:
-        return ("+inf" if value > 0 else "-inf") if math.isinf(value) else f"{value:+.1f}"
+        if math.isinf(value):
+            return "+inf" if value > 0 else "-inf"
+        return f"{value:+.1f}" if round(value, 1) else "0.0"  # never "-0.0"
 
     lines = [
         f"wts tournament: {result.a} vs {result.b}, SPRT elo0={test.elo0:g} elo1={test.elo1:g} "

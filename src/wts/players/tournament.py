@@ -354,7 +354,7 @@ def _play_on_threads(one: Callable[[int], _Played | None], games: int, jobs: int
 def _signed(value: float) -> str:
     if math.isinf(value):
         return "+inf" if value > 0 else "-inf"
-    return f"{value:+.0f}"
+    return f"{value:+.0f}" if round(value) else "0"  # never "-0"
 
 
 def _label(spec: str | AgentSpec, level: int | None) -> str:

@@ -1,14 +1,19 @@
 """``wts engine-check CMD``: a conformance run of an engine program, for its authors.
 
 It checks, in order: the handshake (name, author, protocol version, options);
-``isready``; every declared option set to its default; answers to malformed
-input (each must be an ``error`` line, the engine still running); a move in
-each of hundreds of positions (set-ups with rows about to close, sudden death,
-crowded boards, many eggs, and whole games followed turn by turn with
-``position ... moves``), each legal and in time; a game clock; ``stop`` ending
-an ``infinite`` search; ``quit``; and, for an engine that declares the rules
-part, a short differential fuzz of its rules against this package's
-(``wts fuzz --against CMD`` runs the long one).
+``isready``; every declared option tried (a value it takes other than its
+default, each button pressed, and values it must refuse with ``error``: out
+of range, of the wrong type, an unknown choice), a move with them set, then
+the defaults again; answers to malformed input (each must be an ``error``
+line, the engine still running); a move in each of hundreds of positions
+(set-ups with rows about to close, sudden death, crowded boards, many eggs,
+turns near the turn cap, and whole games followed turn by turn with
+``position ... moves``), each legal and in time; a game clock; ``stop``
+ending an ``infinite`` search; ``isready``, a second ``wtsp`` and a
+``position`` during a search; ``quit``; and, for an engine that declares the
+rules part, the turn cap and malformed rules requests asked directly, then a
+short differential fuzz of its rules against this package's (``wts fuzz
+--against CMD`` runs the long one).
 """
 
 from __future__ import annotations
@@ -20,10 +25,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from wts.engine.game import Game
-from wts.engine.pieces import Color
+from wts.engine.pieces import MAX_TURN, Color
 from wts.protocol.client import QUIT_GRACE, Engine, split_command
-from wts.protocol.errors import EngineError, EngineTimeoutError
-from wts.protocol.lines import Limit
+from wts.protocol.errors import EngineError, EngineProtocolError, EngineTimeoutError
+from wts.protocol.lines import Limit, Option, parse_engine_line
 
 __all__ = ["Check", "CheckReport", "check_engine", "MALFORMED"]
 
@@ -35,6 +40,10 @@ MALFORMED = (
     "go purple movetime 100",
     "go black movetime soon",
     "setoption name no-such-option value 1",
+    "position 9/9/9/9/9/9/9/9/9 - 0 moves 40 41",  # squares are names, never numbers
+    "go black movetime -5",
+    "quit now",  # a line the protocol does not define, even one starting with quit
+    "isready now",
 )
 
 
@@ -144,12 +153,81 @@ def _check_ready(run: _Run) -> Check:
     return Check("isready", True, "readyok")
 
 
+def _trials(option: Option) -> tuple[list[str | None], list[str]]:
+    """Values to set ``option`` to: ones it takes, other than its default (None:
+    press a button), and ones it must refuse with ``error``."""
+    if option.type == "button":
+        return [None], ["1"]
+    if option.type == "check":
+        return ["false" if option.default == "true" else "true"], ["maybe"]
+    if option.type == "spin":
+        assert option.min is not None and option.max is not None  # the grammar requires both
+        default = int(option.default) if option.default is not None else option.min
+        other = default + 1 if default < option.max else default - 1
+        good: list[str | None] = [str(other)] if option.min <= other <= option.max else []
+        return good, [str(option.max + 1), str(option.min - 1), "x"]
+    if option.type == "combo":
+        others = [choice for choice in option.choices if choice != option.default]
+        unknown = "wts-no-such-choice"
+        return list(others[:3]), [unknown] if unknown not in option.choices else []
+    return ["wts-engine-check"], []  # a string takes any one-line value
+
+
+def _default_error(option: Option) -> str | None:
+    """Why ``option``'s declared default is wrong, or None."""
+    if option.type == "button":
+        return None if option.default is None else "a button has no default"
+    if option.default is None:
+        return "declares no default"
+    try:
+        option.check(option.default)
+    except EngineProtocolError as exc:
+        return f"its default is not a value it takes ({exc})"
+    return None
+
+
+def _setoption(name: str, value: str | None) -> str:
+    return f"setoption name {name}" + ("" if value is None else f" value {value}")
+
+
 def _check_options(run: _Run) -> Check:
+    """Each option set to a value it takes (each button pressed) and to values it
+    must refuse, then a move asked with the values set; then the defaults again."""
     engine = run.start()
-    values = {o.name: o.default for o in engine.options.values()
-              if o.type != "button" and o.default is not None}
-    engine.configure(values)
-    return Check("options", True, f"{len(values)} set to their defaults, then isready answered")
+    failures: list[str] = []
+    taken = refused = 0
+    for option in engine.options.values():
+        wrong = _default_error(option)
+        if wrong is not None:
+            failures.append(f"{option.name}: {wrong}")
+        good, bad = _trials(option)
+        for value in good:
+            said = run.raw(_setoption(option.name, value))
+            taken += 1
+            if said:
+                failures.append(f"{_setoption(option.name, value)!r} got {said!r}, not nothing")
+        for value in bad:
+            said = run.raw(_setoption(option.name, value))
+            refused += 1
+            if [answer.split()[0] for answer in said] != ["error"]:
+                failures.append(f"{_setoption(option.name, value)!r} got "
+                                f"{said!r}, not one error line")
+    try:
+        game, color = _positions(1, 0)[0]
+        run.start().play(game, color, run.limit)
+    except EngineError as exc:
+        failures.append(f"no move with the options set: {exc}")
+    defaults = {o.name: o.default for o in engine.options.values()
+                if o.type != "button" and o.default is not None and _default_error(o) is None}
+    if run.engine is engine and engine.alive:
+        engine.configure(defaults)
+    if failures:
+        return Check("options", False, "; ".join(failures[:5]))
+    return Check("options", True, f"{len(engine.options)} declared: {taken} settings they "
+                                  f"take (a value other than the default, a button pressed), "
+                                  f"answered with nothing; {refused} wrong values, each "
+                                  "answered with error; a move with them set; then the "
+                                  "defaults again")
 
 
 def _check_malformed(run: _Run) -> Check:
@@ -240,6 +318,51 @@ def _check_stop(run: _Run) -> Check:
     return Check("stop", True, f"go infinite answered {took - 0.3:.3f} s after stop")
 
 
+def _read_until(engine: Engine, wanted: str, seconds: float, what: str) -> list[str]:
+    """The lines the engine says up to one starting with ``wanted`` (included),
+    within ``seconds``; EngineTimeoutError if it does not come."""
+    said: list[str] = []
+    deadline = time.monotonic() + seconds
+    while True:
+        line = engine._readline(deadline, what)
+        if line is None:
+            raise engine._fail(EngineTimeoutError(f"no {wanted} in {seconds:g} s to {what} "
+                                                  f"(it said {said[-3:]!r})"))
+        said.append(line.strip())
+        if line.split()[0] == wanted:
+            return said
+
+
+def _check_search(run: _Run) -> Check:
+    """While ``go infinite`` runs: ``isready`` answered at once, a second
+    ``wtsp`` and a ``position`` refused with ``error``, then ``stop`` answered."""
+    engine = run.start()
+    engine.new_game()
+    engine._send("position 9/9/9/9/9/9/9/9/9 - 0")
+    engine.ping()
+    engine._send("go black infinite")
+    engine._send("isready")
+    said = _read_until(engine, "readyok", 1.0 + engine.overhead, "isready during a search")
+    if any(line.split()[0] == "move" for line in said):  # it does not search
+        return Check("during a search", True, "go infinite answered at once: no search "
+                                              "runs, nothing to check during one")
+    problems = [line for line in said if line.split()[0] != "info"][:-1]
+    refused = []
+    for line in ("wtsp 1", "position 9/9/9/9/9/9/9/9/9 - 0"):
+        engine._send(line)
+        answer = _read_until(engine, "error", engine.overhead + 1.0, f"{line!r} during a search")
+        problems += [got for got in answer[:-1] if got.split()[0] != "info"]
+        refused.append(line)
+    engine._send("stop")
+    said = _read_until(engine, "move", engine.overhead + 1.0, "stop")
+    problems += [got for got in said[:-1] if got.split()[0] != "info"]
+    if problems:
+        return Check("during a search", False, f"said {problems[:3]!r} beside the answers")
+    return Check("during a search", True, "isready answered while go infinite ran; "
+                                          f"{' and '.join(refused)} refused with error; "
+                                          "stop ended the search with a move")
+
+
 def _check_quit(run: _Run) -> Check:
     engine = run.start()
     engine._send("quit")
@@ -257,7 +380,8 @@ def _check_quit(run: _Run) -> Check:
 
 
 def _check_rules(run: _Run, games: int, seed: int) -> Check:
-    from wts.devtools.fuzz import run_fuzz
+    from wts.devtools.fuzz import BRANCHES, run_fuzz
+    from wts.devtools.fuzz.compare import ENGINE_FAILURE
     from wts.engine.reference import Game as Reference
     from wts.protocol.rules import rules_game_class
 
@@ -266,15 +390,76 @@ def _check_rules(run: _Run, games: int, seed: int) -> Check:
         report = run_fuzz(Reference, candidate, seed=seed, games=games, shrink_seconds=20.0)
     finally:
         candidate.close()
-    if report.failure is not None:
-        return Check("rules part", False, f"differs from the rules in game "
-                                          f"{report.failure.index}: "
-                                          f"{report.failure.shrunk_difference.describe()}; "
+    failure = report.failure
+    if failure is not None:
+        what = "failed as a program" if failure.difference.field == ENGINE_FAILURE else \
+            "differs from the rules"
+        told = " ".join(candidate.describe_difference(failure.shrunk_difference).split())
+        return Check("rules part", False, f"{what} in game {failure.index}: {told}; "
                                           "wts fuzz --against CMD prints a reproducer")
+    unreached = "; ".join(BRANCHES[key] for key in report.unreached)
     return Check("rules part", True, f"{report.games} fuzzed games, {report.turns} turns, "
-                                     f"the same as this package's rules "
-                                     f"({len(report.unreached)} rule branches not reached; "
-                                     "wts fuzz --against CMD runs longer)")
+                                     f"the same as this package's rules ("
+                                     + (f"not reached: {unreached}" if unreached
+                                        else "every rule branch reached")
+                                     + "; wts fuzz --against CMD runs longer)")
+
+
+def _cap_requests() -> list[tuple[str, str]]:
+    """Rules requests at the turn cap (docs/rules.md, wts ruling 8) and the
+    reference's answers: a draw there, sudden death drawn, a win still a win,
+    and no turn played from it."""
+    from wts.engine.reference import Game as Reference
+    from wts.protocol.rules import transcript
+
+    cap = MAX_TURN
+    row = [f"{file}1" for file in "ABCDE"]
+    cases = [  # (black, white, turn, moves)
+        (["A1"], ["I9"], cap, []),
+        (["A1"], ["I9"], cap - 1, [("E5", "E4")]),
+        (row, [f"{file}9" for file in "ABCDE"], cap - 1, [("E5", "E4")]),
+        (row[:4], ["I9"], cap - 1, [("E1", "E4")]),
+        (["A1"], ["I9"], cap, [("E5", "E4")]),
+    ]
+    pairs: list[tuple[str, str]] = []
+    for black, white, turn, moves in cases:
+        start = Reference.from_setup(black=black, white=white, turn=turn).fen()
+        said = transcript(start, moves, Reference)
+        pairs += [(said[i], said[i + 1].removeprefix("  reference: "))
+                  for i in range(0, len(said), 2)]
+    return pairs
+
+
+#: Rules requests that are no request of the protocol: a square is a name.
+RULES_MALFORMED = (
+    "rules play 9/9/9/9/9/9/9/9/9 - 0 J1 A1",
+    "rules play 9/9/9/9/9/9/9/9/9 - 0 40 41",
+    "rules status 9/9/9/9/9/9/9/9/9 - 4294967296",
+)
+
+
+def _check_rules_lines(run: _Run) -> Check:
+    """The turn cap asked directly, and rules requests that must get ``error``."""
+    failures = []
+    pairs = _cap_requests()
+    for request, expected in pairs:
+        said = run.raw(request)
+        try:
+            same = len(said) == 1 and parse_engine_line(said[0]) == parse_engine_line(expected)
+        except EngineProtocolError:
+            same = False
+        if not same:
+            failures.append(f"{request!r}: the reference answers {expected!r}, the engine "
+                            f"{said!r}")
+    for request in RULES_MALFORMED:
+        said = run.raw(request)
+        if [answer.split()[0] for answer in said] != ["error"]:
+            failures.append(f"{request!r} got {said!r}, not one error line")
+    if failures:
+        return Check("rules lines", False, "; ".join(failures[:3]))
+    return Check("rules lines", True, f"{len(pairs)} requests at the turn cap ({MAX_TURN}) "
+                                      "answered as the rules do; "
+                                      f"{len(RULES_MALFORMED)} malformed ones with error")
 
 
 def check_engine(command: str | Sequence[str], *, positions: int = 300, games: int = 3,
@@ -293,6 +478,7 @@ def check_engine(command: str | Sequence[str], *, positions: int = 300, games: i
         ("games", lambda: _check_games(run, games, seed)),
         ("game clock", lambda: _check_clock(run)),
         ("stop", lambda: _check_stop(run)),
+        ("during a search", lambda: _check_search(run)),
         ("quit", lambda: _check_quit(run)),
     ]
     try:
@@ -305,6 +491,11 @@ def check_engine(command: str | Sequence[str], *, positions: int = 300, games: i
                 if name == "handshake":
                     return report
         if "rules" in run.start().features:
+            run.say("checking the rules lines")
+            try:
+                report.checks.append(_check_rules_lines(run))
+            except EngineError as exc:
+                report.checks.append(Check("rules lines", False, str(exc)))
             run.say("checking the rules part")
             try:
                 report.checks.append(_check_rules(run, rules_games, seed))

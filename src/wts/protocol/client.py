@@ -139,6 +139,8 @@ class Engine:
         # Commands with no answer of their own sent since the last answer: an
         # ``error`` may answer one of them rather than the request read for.
         self._unanswered: list[str] = []
+        #: The last non-empty line the engine wrote, as it wrote it (for reports).
+        self.last_line: str | None = None
         assert process.stdout is not None and process.stderr is not None
         self._threads = [
             threading.Thread(target=pipes.read_lines,
@@ -309,6 +311,7 @@ class Engine:
                     self._lines.put_nowait(None)  # the end stays the end for later reads
                 raise self._fail(self._terminated(f"during {what}"))
             if line.strip():
+                self.last_line = line
                 return line
 
     def _next(self, deadline: float | None, what: str) -> lines.EngineLine | None:

@@ -15,6 +15,12 @@ engine wrote.
 Each process runs its own copy of the program (the fuzzer's workers each start
 theirs), started at the first request and ended with the process.
 
+A crash, a hang (no answer within ``timeout`` seconds) or a malformed answer
+is a finding, as a mismatch is: it is kept (:meth:`RulesGame.take_faults`)
+and the fuzzer reports it at the step it happened in, even when it happened
+in a look-ahead play on a copy; the program is started again for the next
+request.
+
 >>> import sys
 >>> Game = rules_game_class([sys.executable, "-m", "wts", "engine", "--agent", "random"])
 >>> game = Game.from_setup(black=["H5"], white=["F5", "G5"], eggs=["C3"])
@@ -29,10 +35,10 @@ import atexit
 import os
 import shlex
 import threading
-from collections.abc import Iterable, Sequence
-from typing import ClassVar
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, ClassVar, TypeVar
 
-from wts.devtools.fuzz.compare import Difference, Script
+from wts.devtools.fuzz.compare import ENGINE_FAILURE, Difference, Script
 from wts.engine._history import NEW_GAME, History
 from wts.engine.base import (
     GameBase,
@@ -42,22 +48,29 @@ from wts.engine.base import (
     move_square,
     occupied_error,
 )
-from wts.engine.events import TurnResult
+from wts.engine.events import Capture, Hatch, TurnResult
 from wts.engine.keys import position_key
 from wts.engine.notation import STARTING_FEN, parse_fen
 from wts.engine.pieces import Color, Piece, Status, check_color
 from wts.engine.squares import NUM_SQUARES, SQUARE_NAMES, Square, SquareLike, to_square
 from wts.errors import IllegalMoveError, NoTurnError, ParameterError
 from wts.protocol import lines
-from wts.protocol.client import Engine, split_command
+from wts.protocol.client import TIMEOUT, Engine, split_command
+from wts.protocol.errors import EngineError
 
 __all__ = ["RulesGame", "rules_game_class", "transcript"]
+
+_T = TypeVar("_T")
 
 
 class RulesGame(GameBase):
     """A game whose rules are an engine's (see :func:`rules_game_class`)."""
 
     command: ClassVar[tuple[str, ...]] = ()
+    #: Seconds the engine has to answer each request.
+    timeout: ClassVar[float] = TIMEOUT
+    #: The failures seen and not yet taken (:meth:`take_faults`), in this process.
+    _faults: ClassVar[list[str]]
     #: Per class: (pid, engine) of the engine this process runs.
     _engine: ClassVar[tuple[int, Engine] | None] = None
     _lock: ClassVar[threading.Lock]  # held while the engine starts
@@ -79,6 +92,7 @@ class RulesGame(GameBase):
             held = cls._engine
             if held is None or held[0] != os.getpid() or not held[1].alive:
                 engine = Engine.popen(list(cls.command))
+                engine.timeout = cls.timeout  # each request's; the start keeps TIMEOUT
                 if "rules" not in engine.features:
                     engine.quit()
                     raise ParameterError(f"{shlex.join(cls.command)} does not declare "
@@ -87,6 +101,24 @@ class RulesGame(GameBase):
                 cls._engine = (os.getpid(), engine)
                 return engine
             return held[1]
+
+    @classmethod
+    def _ask(cls, request: Callable[[Engine], _T]) -> _T:
+        """One request to the engine; a failure of the engine is kept as a fault
+        (a finding) before it is raised."""
+        with cls._call_lock:
+            try:
+                return request(cls.engine())
+            except EngineError as exc:
+                cls._faults.append(str(exc))
+                raise
+
+    @classmethod
+    def take_faults(cls) -> list[str]:
+        """The engine's failures (crashes, hangs, malformed answers) since the last
+        call, oldest first; the fuzzer reports each as a finding."""
+        faults, cls._faults[:] = list(cls._faults), []
+        return faults
 
     @classmethod
     def close(cls) -> None:
@@ -105,8 +137,8 @@ class RulesGame(GameBase):
         game = cls()
         game._black, game._white = frozenset(black_squares), frozenset(white_squares)
         game._eggs, game._turn = egg_squares, check_turn(turn)
-        with cls._call_lock:
-            answer = cls.engine().rules_status(game.fen())
+        fen = game.fen()
+        answer = cls._ask(lambda engine: engine.rules_status(fen))
         game._status, game._counts = answer.status, answer.counts
         return game
 
@@ -181,8 +213,8 @@ class RulesGame(GameBase):
                 raise sq
         b, w = squares[0], squares[1]
         assert isinstance(b, int) and isinstance(w, int)
-        with self._call_lock:
-            answer = self.engine().rules_play(self.fen(), b, w)
+        fen = self.fen()
+        answer = self._ask(lambda engine: engine.rules_play(fen, b, w))
         if isinstance(answer, lines.RulesIllegal):
             if answer.who == "over":
                 raise game_over_error(self._status)
@@ -211,17 +243,57 @@ class RulesGame(GameBase):
     @classmethod
     def describe_script(cls, script: Script, difference: Difference) -> str:
         """A fuzzer's shrunk script as an engine author replays it: the start
-        position, the moves, and the rules requests with the answers expected."""
+        position, the moves, and the rules requests, each with the answer of
+        this package's reference rules and the answer of the engine, up to the
+        step where they differ."""
         from wts.engine.reference import Game as Reference
 
         start = script.setup.build(Reference).fen()
         moves = ", ".join(f"{_shown(b)} {_shown(w)}" for b, w in script.steps) or "(none)"
-        header = [f"# {difference.field} differs. Start position: {start}",
-                 f"# moves (black white): {moves}",
-                 f"# Send these lines to {getattr(cls, 'engine_name', 'the engine')} after "
-                 f"the handshake ({lines.PROTOCOL_NAME} {lines.PROTOCOL_VERSION}); "
-                 "each is followed by this package's answer:"]
-        return "\n".join(header + transcript(start, script.steps, Reference))
+        header = [f"# Start position: {start}",
+                  f"# moves (black white): {moves}",
+                  f"# Send these lines to {getattr(cls, 'engine_name', 'the engine')} after "
+                  f"the handshake ({lines.PROTOCOL_NAME} {lines.PROTOCOL_VERSION}); "
+                  "under each, the reference's answer and the engine's:"]
+        return "\n".join(header + transcript(start, script.steps[:difference.step + 1],
+                                              Reference, cls._answer_line))
+
+    @classmethod
+    def _answer_line(cls, request: str) -> str:
+        """What the engine answers ``request`` (a rules request line), as it wrote it."""
+        engine: Engine | None = None
+        try:
+            engine = cls.engine()
+            with cls._call_lock:
+                engine.last_line = None
+                if request.startswith("rules status "):
+                    engine.rules_status(request.removeprefix("rules status "))
+                else:
+                    *fen, black, white = request.removeprefix("rules play ").split()
+                    engine.rules_play(" ".join(fen), lines.parse_square_token(black),
+                                      lines.parse_square_token(white))
+        except EngineError as exc:
+            said = engine.last_line if engine is not None else None
+            return f"{said.strip()}   (refused: {exc})" if said else f"(no answer: {exc})"
+        assert engine.last_line is not None  # a request was answered
+        return engine.last_line.strip()
+
+    @classmethod
+    def describe_difference(cls, difference: Difference) -> str:
+        """What differed, in the protocol's words: the part of the answer, and
+        what the reference and the engine said there."""
+        where = ("the start position's rules status" if difference.step < 0
+                 else f"step {difference.step + 1}")
+        if difference.field == ENGINE_FAILURE:
+            return (f"the engine failed at {where}: {difference.candidate}\n"
+                    f"  reference: {_protocol_words('', difference.reference)}")
+        prefix, _dot, part = difference.field.rpartition(".")
+        what = _PART_WORDS.get(part, part or difference.field)
+        if prefix.startswith("position"):
+            what = f"the position written back ({what})"
+        return (f"{what}: the answers differ at {where}\n"
+                f"  reference: {_protocol_words(part, difference.reference)}\n"
+                f"  engine:    {_protocol_words(part, difference.candidate)}")
 
     def pop(self) -> TurnResult:
         """Undo the last turn: the game is played again from its start, without it."""
@@ -240,6 +312,61 @@ class RulesGame(GameBase):
         return last
 
 
+_PART_WORDS = {
+    "collision": "the collision event", "captures": "the capture events",
+    "dissolved": "the dissolve events", "hatched": "the hatch events",
+    "status": "the status", "winning_counts": "the winning counts (black, white)",
+    "black": "the black turtles", "white": "the white turtles",
+    "eggs": "the eggs, oldest first", "turn": "the turn number",
+    "legal_moves": "the empty squares", "key": "the position", "str": "the board",
+    "from_setup": "the answer to rules status", "error": "the verdict (rules illegal or not)",
+    "TurnResult": "the rules result",
+}
+
+
+def _protocol_words(part: str, value: Any) -> str:
+    """``value`` (a part of a position or of a turn's result) as protocol tokens."""
+    if value is None:
+        return "none"
+    if isinstance(value, TurnResult):
+        events = [_protocol_words(p, getattr(value, p)) for p in (
+            "collision", "captures", "dissolved", "hatched")
+            if getattr(value, p) not in (None, ())]
+        return (f"rules result (the position after) {value.status.value} "
+                f"{value.winning_counts[0]} {value.winning_counts[1]} {' '.join(events)}"
+                ).strip()
+    if isinstance(value, Capture):
+        names = [SQUARE_NAMES[sq] for sq in (*value.squares, value.closer, value.anchor)]
+        return f"capture {value.color.value} {value.round} {' '.join(names)}"
+    if isinstance(value, Hatch):
+        return f"hatch {SQUARE_NAMES[value.square]} {value.color.value} {value.wave}"
+    if isinstance(value, Status):
+        return value.value
+    if isinstance(value, IllegalMoveError) or type(value).__name__ == "_Raised":
+        return f"refused ({getattr(value, 'message', value)})"
+    if isinstance(value, (tuple, list, frozenset, set)):
+        items = sorted(value) if isinstance(value, (frozenset, set)) else list(value)
+        if part == "winning_counts":
+            return " ".join(str(n) for n in items)
+        word = {"dissolved": "dissolve "}.get(part, "")
+        text = " ".join(_protocol_words(part, item) if not isinstance(item, int)
+                        else word + SQUARE_NAMES[item] for item in items)
+        return text or "none"
+    if part == "collision" and isinstance(value, int):
+        return f"collision {SQUARE_NAMES[value]}"
+    if isinstance(value, str) and "\n" in value:
+        return "\n    " + value.replace("\n", "\n    ")
+    return str(value)
+
+
+def _same_answer(said: str, expected: str) -> bool:
+    """The two answer lines mean the same (each kind of event in the same order)."""
+    try:
+        return lines.parse_engine_line(said) == lines.parse_engine_line(expected)
+    except ValueError:
+        return False
+
+
 def _shown(move: object) -> str:
     try:
         return SQUARE_NAMES[to_square(move)]
@@ -247,25 +374,37 @@ def _shown(move: object) -> str:
         return repr(move)
 
 
-def rules_game_class(command: str | Sequence[str]) -> type[RulesGame]:
-    """A ``Game`` class whose rules are those of the engine ``command`` runs."""
+def rules_game_class(command: str | Sequence[str], *, timeout: float = TIMEOUT
+                     ) -> type[RulesGame]:
+    """A ``Game`` class whose rules are those of the engine ``command`` runs;
+    ``timeout`` seconds to answer each request (an engine that takes longer hangs)."""
     args = tuple(split_command(command))
     name = shlex.join(args)
     return type("RulesGame", (RulesGame,), {
-        "command": args, "_engine": None, "_lock": threading.Lock(),
+        "command": args, "timeout": float(timeout), "_faults": [], "_engine": None,
+        "_lock": threading.Lock(),
         "_call_lock": threading.Lock(), "engine_name": name,
         "__module__": __name__, "__doc__": f"The rules of {name!r}, through the protocol.",
     })
 
 
-def transcript(start: str, moves: Sequence[tuple[object, object]], reference: type[GameBase]
-               ) -> list[str]:
+def transcript(start: str, moves: Sequence[tuple[object, object]], reference: type[GameBase],
+               answer: Callable[[str], str] | None = None) -> list[str]:
     """The rules requests that replay ``moves`` from position ``start`` (a
-    position string), each followed by the answer ``reference`` gives: what an
-    engine author types into the engine to see the turn where it differs."""
+    position string), each followed by the answer ``reference`` gives and, with
+    ``answer`` (a request line to the engine's answer line), the engine's: what
+    an engine author types into the engine to see the turn where it differs."""
     game = reference.from_fen(start) if start != STARTING_FEN else reference()
-    requests = [f"rules status {start}",
-                f"  expected: {lines.format_rules_status(game.status, game.winning_counts)}"]
+    requests: list[str] = []
+
+    def ask(request: str, expected: str) -> None:
+        requests.extend([request, f"  reference: {expected}"])
+        if answer is not None:
+            said = answer(request)
+            mark = "" if _same_answer(said, expected) else "   <- differs"
+            requests.append(f"  engine:    {said}{mark}")
+
+    ask(f"rules status {start}", lines.format_rules_status(game.status, game.winning_counts))
     for black, white in moves:
         try:
             b, w = to_square(black), to_square(white)
@@ -274,16 +413,15 @@ def transcript(start: str, moves: Sequence[tuple[object, object]], reference: ty
                             "refuses it before the engine sees it)")
             continue
         fen = game.fen()
-        requests.append(f"rules play {fen} {SQUARE_NAMES[b]} {SQUARE_NAMES[w]}")
+        request = f"rules play {fen} {SQUARE_NAMES[b]} {SQUARE_NAMES[w]}"
         try:
             result = game.play(b, w)
         except IllegalMoveError as exc:
             who = "over" if game.status.is_over else (
                 "black" if str(exc).startswith("black") else "white")
-            requests.append(f"  expected: rules illegal {who}")
+            ask(request, f"rules illegal {who}")
             continue
-        requests.append("  expected: " + lines.format_rules_result(
+        ask(request, lines.format_rules_result(
             game.fen(), result.status, result.winning_counts, result.collision,
             result.captures, result.dissolved, result.hatched))
     return requests
-

@@ -16,7 +16,10 @@ that break it) and answers isready; then, at the first ``go``:
 - ``setsid``: the same, but the child leaves the engine's session (``setsid``);
 - ``early``: says ``move A1`` unasked, right after ``ready``;
 - ``errposition``: answers ``position`` with ``error``;
-- ``rulesexit``: declares ``feature rules``, and exits at the first rules request.
+- ``rulesexit``: declares ``feature rules``, and exits at the first rules request;
+- ``quitwords``: exits at any line whose first word is ``quit`` (``quit now``);
+- ``searchy``: answers ``go ... infinite`` only at ``stop``, and a ``wtsp``
+  during that search with the handshake again, not ``error``.
 """
 
 from __future__ import annotations
@@ -31,9 +34,17 @@ def main(mode: str) -> None:
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
+    searching = False
     for line in sys.stdin:
         word = line.split()[0] if line.split() else ""
-        if word == "wtsp":
+        if word == "quit" and mode == "quitwords":
+            return
+        if word == "stop" and searching:
+            searching = False
+            say("move E5")
+        elif word == "go" and mode == "searchy" and "infinite" in line.split():
+            searching = True
+        elif word == "wtsp":
             if mode == "silent":
                 continue
             child = ""

@@ -36,12 +36,18 @@ def full_board_draws(board, black_count, white_count, turn):  # type: ignore[no-
     return TRUE_DECIDE(board, black_count, white_count, turn)
 
 
+def no_turn_cap(board, black_count, white_count, turn):  # type: ignore[no-untyped-def]
+    """The turn cap is ignored: a game at turn 4294967295 goes on."""
+    return TRUE_DECIDE(board, black_count, white_count, 0)
+
+
 TRUE_HATCH = reference.hatch_wave
 TRUE_DECIDE = reference.decide_status
 MUTANTS = {
     "no-dissolve": ("dissolve", no_dissolve),
     "newest-egg-first": ("hatch_wave", newest_egg_first),
     "full-board-draws": ("decide_status", full_board_draws),
+    "no-turn-cap": ("decide_status", no_turn_cap),
 }
 
 if __name__ == "__main__":

@@ -3,6 +3,10 @@
 A branch no game reaches is a branch the comparison never tested: a bug copied
 into both engines that kills it would go unseen. So a run whose coverage table
 leaves one unreached fails (see :func:`describe_unreached`).
+
+An *anticipatory capture* is a placement capture that holds the turtle the
+opponent placed on the same turn: both turtles land at once (rules point 14),
+so the new turtle is already there to be captured.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from wts.engine.events import TurnResult
-from wts.engine.pieces import Color, Status
+from wts.engine.pieces import MAX_TURN, Color, Status
 
 __all__ = ["BRANCHES", "classify_turn", "unreached", "format_coverage", "describe_unreached"]
 
@@ -33,6 +37,7 @@ BRANCHES: dict[str, str] = {
     "sd_broken": "both rows broken (back to normal play)",
     "sd_won": "won from sudden death",
     "draw": "full-board draw",
+    "turn_cap": "draw at the turn cap (turn 4294967295)",
     "won_full": "won on the turn that filled the board",
     "illegal": "illegal move rejected",
     "game_over": "move after the game is over rejected",
@@ -44,14 +49,15 @@ _WINS = (Status.BLACK_WINS, Status.WHITE_WINS)
 
 def classify_turn(
     result: TurnResult, before_status: Status, before_eggs: Iterable[int],
-    board_full: bool = False,
+    board_full: bool = False, turn: int | None = None,
 ) -> list[str]:
     """The branches (keys of :data:`BRANCHES`) one turn reached.
 
     Everything is read off the reference engine's ``result``; the position
     before the turn adds only what a TurnResult cannot say: the status it
     came from, and which captured squares held eggs; ``board_full`` says that no
-    empty square is left after the turn.
+    empty square is left after the turn, ``turn`` is the turn number after it
+    (a draw at :data:`~wts.MAX_TURN` on a board with room left is the turn cap's).
     """
     hit: list[str] = []
     captures = result.captures
@@ -84,6 +90,8 @@ def classify_turn(
         if any(c.round >= 1 and (c.round, c.anchor) in hatched_in for c in captures):
             hit.append("both_ends")
     hit += _status_branches(before_status, result.status)
+    if result.status is Status.DRAW:
+        hit.append("turn_cap" if turn == MAX_TURN and not board_full else "draw")
     if board_full and result.status in _WINS:
         hit.append("won_full")
     return hit
@@ -116,7 +124,7 @@ def _status_branches(before: Status, after: Status) -> list[str]:
             return ["sd_broken"]
         if after in _WINS:
             return ["sd_won"]
-    return ["draw"] if after is Status.DRAW else []
+    return []
 
 
 def unreached(counts: Counter[str] | dict[str, int]) -> list[str]:

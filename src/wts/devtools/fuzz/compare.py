@@ -4,6 +4,11 @@ After every step the whole position (turtles, eggs in age order, turn,
 status, winning counts, legal moves and the printed board) and every field of
 the :class:`TurnResult` must agree; an illegal move must raise the same
 exception type and message in both and leave both positions unchanged.
+
+A candidate that runs another program (an engine's rules part) may also fail
+as a program: crash, hang or answer something malformed. Such a class has
+``take_faults()``, the failures since it was last asked; any is a
+difference of its own, :data:`ENGINE_FAILURE`, found at the step it came in.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from wts.engine.squares import SQUARE_NAMES
 
 __all__ = [
     "EngineClass",
+    "ENGINE_FAILURE",
     "Move",
     "POSITION_FIELDS",
     "Snapshot",
@@ -32,6 +38,9 @@ __all__ = [
 
 EngineClass = Any
 """A class with the ``wts.Game`` API (``from_setup``, ``play``, ``copy``, ...)."""
+
+ENGINE_FAILURE = "engine failure"
+"""The :attr:`Difference.field` of a candidate program's crash, hang or malformed answer."""
 
 Move = tuple[object, object]
 """What one step feeds to ``play``: black's move and white's move, as given."""
@@ -89,17 +98,22 @@ def position_part(position: Snapshot, name: str) -> Any:
 
 @dataclass(frozen=True)
 class Setup:
-    """A start position: turtles of each colour and the eggs, oldest first."""
+    """A start position: turtles of each colour, the eggs, oldest first, and the
+    turns already played (near the turn cap, ``wts.MAX_TURN``, for its draw)."""
 
     black: tuple[int, ...] = ()
     white: tuple[int, ...] = ()
     eggs: tuple[int, ...] = ()
+    turn: int = 0
 
     def build(self, engine: EngineClass) -> Any:
-        """A game of ``engine`` in this position (``engine()`` when empty)."""
-        if not (self.black or self.white or self.eggs):
+        """A game of ``engine`` in this position (``engine()`` when new)."""
+        if not (self.black or self.white or self.eggs or self.turn):
             return engine()
-        return engine.from_setup(black=self.black, white=self.white, eggs=self.eggs)
+        if not self.turn:
+            return engine.from_setup(black=self.black, white=self.white, eggs=self.eggs)
+        return engine.from_setup(black=self.black, white=self.white, eggs=self.eggs,
+                                 turn=self.turn)
 
     def pieces(self) -> int:
         """How many turtles and eggs the position holds."""
@@ -107,15 +121,16 @@ class Setup:
 
     def python(self) -> str:
         """The Python expression that builds this position with a ``Game`` class."""
-        if not self.pieces():
+        if not (self.pieces() or self.turn):
             return "Game()"
 
         def names(squares: tuple[int, ...]) -> str:
             return "[" + ", ".join(f'"{SQUARE_NAMES[s]}"' for s in squares) + "]"
 
+        turn = f", turn={self.turn}" if self.turn else ""
         return (
             f"Game.from_setup(black={names(self.black)}, white={names(self.white)}, "
-            f"eggs={names(self.eggs)})"
+            f"eggs={names(self.eggs)}{turn})"
         )
 
 
@@ -133,7 +148,8 @@ class Difference:
 
     ``step`` is the index of the step in the script (-1: the start position);
     ``field`` names what differed, e.g. ``"TurnResult.hatched"``,
-    ``"position.str"``, ``"error"`` or ``"position after error.eggs"``.
+    ``"position.str"``, ``"error"``, ``"position after error.eggs"`` or
+    :data:`ENGINE_FAILURE` (``candidate`` then says how the program failed).
     """
 
     step: int
@@ -184,6 +200,14 @@ class _Missing:
 _MISSING = _Missing()
 
 
+def take_fault(candidate: EngineClass) -> str | None:
+    """The first failure of a candidate program since it was last asked (the
+    others are dropped: the first is the finding), or None."""
+    take = getattr(candidate, "take_faults", None)
+    faults = take() if callable(take) else None
+    return faults[0] if faults else None
+
+
 def _compare_results(step: int, ref: TurnResult, cand: Any) -> Difference | None:
     values = [getattr(cand, name, _MISSING) for name in TurnResult._fields]
     found = _first_difference(step, "TurnResult", TurnResult._fields, ref, values)
@@ -206,8 +230,13 @@ class EnginePair:
         self.difference: Difference | None = None
         self.ref_position: Snapshot = ()
         self.cand_position: Snapshot = ()
+        self.candidate = candidate
         ref, ref_err = _call(lambda: setup.build(reference))
         cand, cand_err = _call(lambda: setup.build(candidate))
+        fault = take_fault(candidate)
+        if fault is not None:
+            self.difference = Difference(-1, ENGINE_FAILURE, ref_err or "a status", fault)
+            return
         if ref_err or cand_err:  # both refusing the position alike leaves nothing to play
             if ref_err != cand_err:
                 self.difference = Difference(-1, "from_setup", ref_err or "ok", cand_err or "ok")
@@ -237,6 +266,10 @@ class EnginePair:
         """
         ref_result, ref_err = _call(lambda: self.ref.play(black_move, white_move))
         cand_result, cand_err = _call(lambda: self.cand.play(black_move, white_move))
+        fault = take_fault(self.candidate)
+        if fault is not None:
+            self.difference = Difference(index, ENGINE_FAILURE, ref_err or ref_result, fault)
+            return ref_result, ref_err
         if ref_err or cand_err:
             if ref_err != cand_err:
                 self.difference = Difference(

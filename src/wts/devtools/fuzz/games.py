@@ -10,7 +10,7 @@ from wts.engine.squares import NUM_SQUARES
 
 from .branches import classify_turn
 from .compare import Difference, EngineClass, EnginePair, Move, Script, position_part
-from .policies import Plan, View, choose_moves, draw_plan, illegal_move, spell
+from .policies import LookAheadFailed, Plan, View, choose_moves, draw_plan, illegal_move, spell
 from .setups import SETUPS
 
 __all__ = ["game_rng", "FuzzGame", "play_fuzz_game"]
@@ -41,11 +41,9 @@ def play_fuzz_game(
     plan = draw_plan(rng)
     setup = SETUPS[plan.setup_kind](rng)
     for _ in range(5):  # a start that is already decided wastes the game
-        try:
-            if not setup.build(candidate).status.is_over:
-                break
-        except Exception:
-            break  # the comparison reports it
+        # Asked of the reference: a candidate's failure here would go unreported.
+        if not setup.build(reference).status.is_over:
+            break
         setup = SETUPS[plan.setup_kind](rng)
     pair = EnginePair(reference, candidate, setup)
     steps: list[Move] = []
@@ -76,7 +74,12 @@ def play_fuzz_game(
             if error is not None and pair.difference is None:
                 coverage["illegal"] += 1
             continue
-        black_move, white_move = choose_moves(view, plan, rng)
+        looked: LookAheadFailed | None = None
+        try:
+            black_move, white_move = choose_moves(view, plan, rng)
+        except LookAheadFailed as failed:  # played for real: the comparison reports it
+            black_move, white_move = failed.moves
+            looked = failed
         # The policies try moves on copies of the candidate: a copy() that shares
         # state with the original would have changed the live game.
         compared = (view.black, view.white, view.eggs, position_part(cand_pos, "turn"))
@@ -89,10 +92,14 @@ def play_fuzz_game(
         move = (spell(black_move, rng), spell(white_move, rng))
         steps.append(move)
         result, _error = pair.step(len(steps) - 1, *move)
+        if looked is not None and pair.difference is None:
+            pair.difference = Difference(len(steps) - 1, "copy().play", "the turn played",
+                                         str(looked))
         if result is not None:
             turns += 1
             after = pair.ref_position
             pieces = sum(len(position_part(after, part)) for part in ("black", "white", "eggs"))
             coverage.update(classify_turn(result, status, position_part(before, "eggs"),
-                                          board_full=pieces == NUM_SQUARES))
+                                          board_full=pieces == NUM_SQUARES,
+                                          turn=position_part(after, "turn")))
     return FuzzGame(index, plan, Script(setup, tuple(steps)), turns, coverage, pair.difference)

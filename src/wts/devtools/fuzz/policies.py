@@ -22,7 +22,8 @@ from .board import LINES_OF_FIVE, captures_by, piece_board
 from .compare import Move
 from .setups import SETUP_WEIGHTS
 
-__all__ = ["Plan", "POLICIES", "draw_plan", "View", "choose_moves", "illegal_move", "spell"]
+__all__ = ["Plan", "POLICIES", "draw_plan", "View", "choose_moves", "illegal_move", "spell",
+           "LookAheadFailed"]
 
 
 @dataclass
@@ -89,16 +90,28 @@ class View(NamedTuple):
     legal: list[int]
 
 
+class LookAheadFailed(Exception):
+    """A turn tried on a copy of the candidate raised: the game plays that turn
+    next, for real, so the comparison reports the failure with a reproducer."""
+
+    def __init__(self, moves: tuple[int, int]) -> None:
+        super().__init__(f"the turn {SQUARE_NAMES[moves[0]]} {SQUARE_NAMES[moves[1]]} "
+                         "raised on a copy of the candidate")
+        self.moves = moves
+
+
 def _candidate_captures(game: Any, black_move: int, white_move: int, color: Color) -> int:
     """Captures ``color`` makes in the turn, tried on a copy of the candidate.
 
     Trying moves on the candidate's copies also tests ``copy()``: a copy that
     shares state with the game changes the live game, which the caller checks.
+    Both moves are legal in the candidate's own position, so a failure is a
+    finding: :class:`LookAheadFailed`.
     """
     try:
         result = game.copy().play(black_move, white_move)
-    except Exception:  # a broken candidate is caught by the comparison, not here
-        return 0
+    except Exception:
+        raise LookAheadFailed((black_move, white_move)) from None
     return sum(1 for c in result.captures if c.color is color)
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .branches import describe_unreached, format_coverage
-from .compare import Difference, EngineClass, Script
+from .compare import ENGINE_FAILURE, Difference, EngineClass, Script
 from .runner import FuzzReport
 from .shrink import reproducer
 
@@ -11,7 +13,8 @@ __all__ = ["EXIT_MISMATCH", "EXIT_UNREACHED", "describe_start", "describe_progre
            "describe_end"]
 
 EXIT_MISMATCH = 1
-"""The engines differed: a shrunk reproducer is printed."""
+"""The engines differed, or the candidate program failed (crashed, hung, or
+answered something malformed): a shrunk reproducer is printed."""
 
 EXIT_UNREACHED = 3
 """The engines agreed, but some rule branch was never reached, so never compared."""
@@ -75,11 +78,21 @@ def describe_end(report: FuzzReport, candidate: EngineClass, quiet: bool) -> tup
         if incomplete is None:
             return "\n".join(lines), 0
         return "\n".join([*lines, incomplete]), EXIT_UNREACHED
+    describe = _describer(candidate)
+    finding = ("ENGINE FAILURE" if failure.difference.field == ENGINE_FAILURE
+               else "MISMATCH")
     lines += [
         "",
-        f"MISMATCH in game {failure.index} of seed {failure.seed}: "
-        f"{failure.difference.describe()}",
+        f"{finding} in game {failure.index} of seed {failure.seed}: "
+        f"{describe(failure.difference)}",
     ]
+    if not failure.reproducible and finding == "ENGINE FAILURE":
+        lines.append(
+            "replaying the moves does not make the program fail again: it failed after "
+            "many requests, not at one (the failing request is above). Rerun with "
+            f"--seed {failure.seed} --games {failure.index + 1} to replay the game"
+        )
+        return "\n".join(lines), EXIT_MISMATCH
     if not failure.reproducible:
         lines.append(
             "replaying the moves alone shows no difference: it needs the fuzzer's own trial "
@@ -91,8 +104,17 @@ def describe_end(report: FuzzReport, candidate: EngineClass, quiet: bool) -> tup
     lines += [
         f"shrunk from {len(failure.script.steps)} steps and {failure.script.setup.pieces()} "
         f"set-up pieces to {len(shrunk.steps)} steps and {shrunk.setup.pieces()} pieces: "
-        f"{failure.shrunk_difference.describe()}",
+        f"{describe(failure.shrunk_difference)}",
         "reproducer:",
         _reproducer(shrunk, failure.shrunk_difference, candidate),
     ]
     return "\n".join(lines), EXIT_MISMATCH
+
+
+def _describer(candidate: EngineClass) -> Callable[[Difference], str]:
+    """How a difference is told: in the protocol's words for an engine program's
+    rules part (``describe_difference``), else as Python values."""
+    describe = getattr(candidate, "describe_difference", None)
+    if callable(describe):
+        return lambda difference: str(describe(difference))
+    return Difference.describe

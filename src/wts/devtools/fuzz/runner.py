@@ -20,7 +20,7 @@ from typing import NamedTuple, Protocol
 from wts._interrupts import stop_pool, wait_for_first
 
 from .branches import unreached
-from .compare import Difference, EngineClass, Script
+from .compare import ENGINE_FAILURE, Difference, EngineClass, Script
 from .games import play_fuzz_game
 from .shrink import shrink
 
@@ -229,11 +229,16 @@ def run_fuzz(
         # A flaky candidate (one whose answers depend on its past, say) may
         # agree on the second run: the first run's difference is reported.
         seen = failed[index]
-        difference = record.difference or Difference(
-            seen.step if seen is not None else -1,
-            f"{seen.field if seen is not None else 'a difference'} (flaky: on the first "
-            "run only)", seen.reference if seen is not None else "-",
-            seen.candidate if seen is not None else "none on a second run")
+        difference = record.difference
+        if difference is None and seen is not None and seen.field == ENGINE_FAILURE:
+            difference = Difference(seen.step, ENGINE_FAILURE, seen.reference,
+                                    f"{seen.candidate} (on the first run only)")
+        elif difference is None:
+            difference = Difference(
+                seen.step if seen is not None else -1,
+                f"{seen.field if seen is not None else 'a difference'} (flaky: on the first "
+                "run only)", seen.reference if seen is not None else "-",
+                seen.candidate if seen is not None else "none on a second run")
         try:
             shrunk, shrunk_difference = shrink(reference, candidate, record.script, shrink_seconds)
             reproducible = True

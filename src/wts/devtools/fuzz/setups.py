@@ -5,17 +5,19 @@ rows (sudden death, wins), both rows of five already standing (sudden death
 held, broken or won), many eggs with capture motifs around the oldest ones
 (dissolves, hatching cascades), the two oldest eggs hatching together
 (brackets closed from both ends), and nearly full boards (draws, and wins on
-the turn that fills the board). No
+the turn that fills the board), and positions a few turns short of the turn
+cap (a draw at turn ``wts.MAX_TURN``, or sudden death drawn there). No
 builder leaves a row of five unless it means to: a decided start position
 would waste the game.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 
-from wts.engine.pieces import Color, Piece
+from wts.engine.pieces import MAX_TURN, Color, Piece
 from wts.engine.reference import DIRECTIONS, is_trappable, step
 from wts.engine.squares import NUM_SQUARES
 
@@ -285,6 +287,13 @@ def _setup_full_win(rng: random.Random) -> Setup:
     return builder.setup(rng)
 
 
+def _setup_turn_cap(rng: random.Random) -> Setup:
+    """One to four turns before the turn cap: a few pieces, near rows, or two
+    rows of five in sudden death, which the cap draws if it holds."""
+    base = rng.choice((_setup_sparse, _setup_lines, _setup_sudden_death))(rng)
+    return dataclasses.replace(base, turn=MAX_TURN - rng.randint(1, 4))
+
+
 SETUPS: dict[str, Callable[[random.Random], Setup]] = {
     "empty": lambda rng: Setup(),
     "sparse": _setup_sparse,
@@ -294,11 +303,12 @@ SETUPS: dict[str, Callable[[random.Random], Setup]] = {
     "both_ends": _setup_both_ends,
     "near_full": _setup_near_full,
     "full_win": _setup_full_win,
+    "turn_cap": _setup_turn_cap,
 }
 """Start-position generators by name."""
 
 SETUP_WEIGHTS = {
-    "empty": 22, "sparse": 9, "lines": 20, "sudden_death": 15, "eggs": 16, "both_ends": 6,
-    "near_full": 6, "full_win": 6,
+    "empty": 19, "sparse": 9, "lines": 20, "sudden_death": 15, "eggs": 16, "both_ends": 6,
+    "near_full": 6, "full_win": 6, "turn_cap": 3,
 }
 """How often each generator starts a game (in percent)."""

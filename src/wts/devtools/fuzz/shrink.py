@@ -91,7 +91,8 @@ def _with_setup_items(script: Script, items: list[tuple[str, int]]) -> Script:
     def pick(kind: str) -> tuple[int, ...]:
         return tuple(sq for k, sq in items if k == kind)
 
-    return Script(Setup(pick("black"), pick("white"), pick("eggs")), script.steps)
+    return Script(Setup(pick("black"), pick("white"), pick("eggs"), script.setup.turn),
+                  script.steps)
 
 
 def _as_name(move: object) -> object:
