@@ -339,8 +339,10 @@ def test_ctrl_c_before_the_command_begins_is_reported_like_any_other(
 
 
 #: One Ctrl-C test of each kind: SIGINT sent to the test's own process, to a
-#: child in a long call, and by a child to itself while another thread runs.
+#: child in a long call, by a child to itself while another thread runs, and
+#: through a pseudo-terminal.
 CTRL_C_TESTS = [
+    "tests/cli/test_play_cli.py::test_ctrl_c_and_end_of_input_stop_cleanly",
     "tests/protocol/test_engines.py::test_ctrl_c_during_a_search_kills_the_engine",
     "tests/test_interrupt.py::test_a_long_library_call_stops_on_ctrl_c[Search.run]",
     "tests/test_interrupt.py::"

@@ -112,7 +112,7 @@ def test_the_engine_draws_itself_with_its_own_drawings() -> None:
 
 
 def test_import_wts_hands_the_players_their_makers() -> None:
-    assert set(agents._makers) == {"engine", "openspiel"}
+    assert agents._makers.engine is not None and agents._makers.openspiel is not None
     with pytest.raises(wts.ParameterError, match="no program"):
         agents.make_agent("engine:./no-such-program-here")
 
@@ -130,6 +130,12 @@ def test_a_public_class_is_shown_and_pickled_by_its_public_path() -> None:
         named = set(re.findall(rb"wts[.\w]*", data))
         assert named == {public} or named == {b"wts", public}, named
         assert pickle.loads(data) == value
+    from wts.agents import AgentSpec, RandomAgent
+
+    for value, public in [(AgentSpec.parse("mcts:2"), b"wts.agents"),
+                          (RandomAgent(seed=1), b"wts.agents")]:
+        named = set(re.findall(rb"wts[.\w]*", pickle.dumps(value)))
+        assert named <= {b"wts", public} and public in named, named
     assert wts.Game.__module__ == "wts" and wts.Color.__module__ == "wts"
     assert wts.reference.Game.__module__ == "wts.reference"
     assert wts.record.GameRecord.__module__ == "wts.record"

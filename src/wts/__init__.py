@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from wts import _wiring, notation, record, reference, svg
+from wts import _wiring, agents, notation, record, reference, svg
 from wts._public import publish
 from wts._version import __version__
 from wts.engine.batch import NO_MOVE, STATUSES, BatchGame, StepResult
@@ -66,6 +66,7 @@ __all__ = [
     "notation",
     "record",
     "svg",
+    "agents",
     "Color",
     "Piece",
     "Status",

@@ -77,18 +77,21 @@ def check_float(value: object, name: str, minimum: float, maximum: float, *,
     ``(minimum, maximum]`` with ``exclude_minimum``); NaN and infinities are refused."""
     if is_masked_array(value):
         raise ParameterTypeError(masked_array_refused(name))
-    if isinstance(value, bool) or (not isinstance(value, (int, float)) and not hasattr(
+    if isinstance(value, (bool, np.bool_)) or (not isinstance(value, (int, float)) and not hasattr(
             type(value), "__float__")):
         raise ParameterTypeError(f"{name} must be a number, not {type(value).__name__}")
     try:
         number = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError, OverflowError):
+    except OverflowError:  # an int past the floats: a number, out of range
+        number = math.inf
+    except (TypeError, ValueError):
         raise ParameterTypeError(f"{name} must be a number, not {type(value).__name__}") from None
     low_ok = number > minimum if exclude_minimum else number >= minimum
     if not (math.isfinite(number) and low_ok and number <= maximum):
         low = "(" if exclude_minimum else "["
+        shown = describe_int(value) if isinstance(value, int) else repr(value)
         raise ParameterError(f"{name} must be a finite number in {low}{minimum}, {maximum}], "
-                             f"not {value!r}")
+                             f"not {shown}")
     return number
 
 
@@ -98,11 +101,14 @@ def check_seed(value: object, name: str = "seed") -> int:
 
 
 def check_choice(value: object, name: str, choices: tuple[str, ...]) -> str:
-    """One of the strings ``choices``."""
-    if not isinstance(value, str) or value not in choices:
+    """One of the strings ``choices``, as a plain str (``numpy.str_`` too)."""
+    if not isinstance(value, str):
+        raise ParameterTypeError(f"{name} must be a str, one of "
+                                 f"{', '.join(map(repr, choices))}, not {type(value).__name__}")
+    if value not in choices:
         raise ParameterError(f"{name} must be one of {', '.join(map(repr, choices))}, "
-                             f"not {value!r}")
-    return value
+                             f"not {value[:60]!r}")
+    return str(value)
 
 
 def check_bool(value: object, name: str) -> bool:

@@ -1,12 +1,8 @@
 """The reference engine: the rules of What the Shell, written out plainly.
 
 The one documented path of what :mod:`wts.engine.reference` defines
-(docs/development.md, "Public paths"). Its classes show and pickle as
-``wts.reference.NAME``.
+(docs/development.md, "Public paths").
 """
 
-from wts._public import publish
 from wts.engine.reference import *  # noqa: F403
-from wts.engine.reference import __all__
-
-publish(__name__, __all__, globals())
+from wts.engine.reference import __all__  # noqa: F401

@@ -112,13 +112,29 @@ def test_version() -> None:
         ["fuzz", "--seconds", "nan"],
         ["fuzz", "--candidate", "nowhere"],
         ["fuzz", "--candidate", "wts:NoSuchEngine"],
+        # A value inside a player spec, checked by the agent it makes.
+        ["tournament", "mcts:1,threads=0", "greedy"],
+        ["tournament", "mcts:1,policy=foo", "greedy"],
+        ["tournament", "mcts:1,prior_weight=1", "greedy"],
+        ["tournament", "engine:/nonexistent/engine", "greedy"],
+        ["engine", "--agent", "mcts:1,threads=0"],
+        ["selfplay", "--agent", "mcts:1,exploration=inf", "--games", "2", "--out", "x"],
+        ["ladder", "--anchors", "random,mcts:1,playouts=0"],
+        # Settings that do not go together, or options of another mode.
+        ["tournament", "random", "greedy", "--backend", "process", "--jobs", "2"],
+        ["tournament", "random", "greedy", "--backend", "local", "--workers", "2"],
+        ["tournament", "random", "greedy", "--out", "x.json"],
+        ["tournament", "random", "greedy", "--openings", "5"],
+        ["simulate", "--games", "99999999999999999999999"],
+        ["tournament", "random", "greedy", "--games", "10000000000000000000"],
     ],
 )
 def test_bad_arguments_exit_2_without_traceback(args: list[str]) -> None:
     proc = run_wts(*args)
-    assert proc.returncode == 2
+    assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "usage: wts" in proc.stderr and "error:" in proc.stderr
     assert "Traceback" not in proc.stderr + proc.stdout
+    assert proc.stdout == ""  # refused before anything is played or printed
 
 
 def test_bad_arguments_in_process_return_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -185,7 +201,7 @@ def test_an_unknown_option_gets_the_command_s_own_usage(command: str,
     (["demo", "--seed", "-1"], "--seed: expected an integer seed from 0 to 2**64 - 1, got '-1'"),
     (["simulate", "--seed", "-1"], "--seed: expected an integer seed from 0 to 2**64 - 1"),
     (["simulate", "--threads", "5000"], "expected a number of threads from 1 to 1,024"),
-    (["simulate", "--games", "-1"], "expected a number of games of at least 0, got '-1'"),
+    (["simulate", "--games", "-1"], "expected a number of games from 0 to 9,223,372,036,854,775,807"),
     (["tournament", "random", "random", "--jobs", "5000"], "a number of jobs from 1 to 1,024"),
     (["tournament", "mcts", "random", "--time-limit", "1e9"],
      "expected a number of seconds above 0 and at most 86400, got '1e9'"),

@@ -11,6 +11,7 @@ import io
 import os
 import random
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -34,10 +35,15 @@ TERMINAL = {"COLUMNS": "100", "TERM": "dumb"}
 BOARD_LINE = re.compile(r"^ 1 .* 1$", re.M)
 
 
+def _default_sigint() -> None:
+    # A suite started with SIGINT ignored would pass that on: Ctrl-C is sent here.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(*args: str, timeout: float = 60) -> pexpect.spawn:
     child = pexpect.spawn(sys.executable, ["-m", "wts", *args], env=python_env(TERMINAL),
-                          encoding="utf-8",
-                          timeout=timeout, dimensions=(50, 120))
+                          encoding="utf-8", timeout=timeout, dimensions=(50, 120),
+                          preexec_fn=_default_sigint)
     return child
 
 
@@ -409,6 +415,19 @@ def test_a_program_is_never_taken_from_a_record(tmp_path) -> None:
     assert terminal.recorded_players(record.read(source)) is None
     _saved_game(source, white="mcts:2,reuse=false (seed 9)")
     assert terminal.recorded_players(record.read(source)) == ("human", "mcts:2,reuse=false")
+
+
+def test_a_resumed_game_keeps_the_seeds_its_tags_name(tmp_path) -> None:
+    source, path = tmp_path / "club.wts", tmp_path / "again.wts"
+    _saved_game(source, white="mcts:1 (seed 6)")
+    assert terminal.recorded_seed(record.read(source)) == 5  # white's is the game's + 1
+    _saved_game(source, white="random (seed 6)")
+    proc = run_wts("play", "--resume", str(source), "--save", str(path), stdin="quit\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "(game seed 5)" in proc.stdout.splitlines()[0]
+    assert record.read(path).headers["White"] == "random (seed 6)"
+    _saved_game(source, white="human")
+    assert terminal.recorded_seed(record.read(source)) is None
 
 
 def test_a_bad_record_to_resume_is_a_typed_error_and_exit_2(tmp_path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pickle
 import threading
 import time
+from typing import Any
 
 import pytest
 
@@ -369,3 +370,36 @@ def test_an_agent_checks_its_search_options_once_and_builds_no_search_to_do_so(
         MCTSAgent(policy="best")  # refused by the options, before any tree
     agent.select(wts.Game(), "black")
     assert len(built) == 1 and built[0][2] is agent.options  # the same checked value
+
+
+@pytest.mark.parametrize("build", [
+    lambda: AgentSpec("bogus"),
+    lambda: AgentSpec("engine"),
+    lambda: AgentSpec("engine", 2, command="x"),
+    lambda: AgentSpec("mcts", command="x"),
+    lambda: AgentSpec("mcts", 9),
+    lambda: AgentSpec("mcts", True),
+    lambda: AgentSpec("random", 5),
+    lambda: AgentSpec("mcts", 1, (("evil", 1),)),
+    lambda: AgentSpec("mcts", 1, (("threads", "2"),)),
+    lambda: AgentSpec("mcts", 1, (("threads", 2), ("threads", 3))),
+    lambda: AgentSpec("random", None, (("threads", 2),)),
+], ids=range(11))
+def test_a_spec_built_field_by_field_is_held_to_what_parse_makes(build: Any) -> None:
+    with pytest.raises(wts.ParameterError):
+        build()
+
+
+def test_a_non_finite_option_is_refused_when_parsed() -> None:
+    for text in ("nan", "inf", "-inf", "1e309"):
+        with pytest.raises(wts.ParameterError, match="expected float"):
+            AgentSpec.parse(f"mcts:1,exploration={text}")
+
+
+def test_check_agent_says_a_bad_value_before_any_game() -> None:
+    from wts.players.agents import check_agent
+
+    assert check_agent("mcts:1,threads=2") == AgentSpec("mcts", 1, (("threads", 2),))
+    for bad in ("mcts:1,threads=0", "mcts:1,policy=foo", "engine:/nonexistent/engine"):
+        with pytest.raises(wts.ParameterError):
+            check_agent(bad)

@@ -99,7 +99,7 @@ def test_wts_fuzz_against_a_program_without_the_rules_part_says_so(
         capsys: pytest.CaptureFixture[str]) -> None:
     tiny = ROOT / "examples" / "engines" / "tiny_random.py"
     status = cli.main(["fuzz", "--games", "1", "--against", f"{sys.executable} {tiny}"])
-    assert status == 1
+    assert status == 2  # a program that cannot be fuzzed is a bad argument
     assert "does not declare 'feature rules'" in capsys.readouterr().err
 
 

@@ -74,7 +74,7 @@ class _Stopped(Exception):
 class OpenSpielMCTSAgent:
     """OpenSpiel's ``MCTSBot`` seated as the first mover of every turn.
 
-    ``simulations`` (1 to :data:`wts.players.specs.MAX_OPENSPIEL_SIMULATIONS`) a
+    ``simulations`` (1 to :data:`wts.agents.MAX_OPENSPIEL_SIMULATIONS`) a
     move, ``seed`` as for every agent, ``uct_c`` the UCT constant (default 2), ``stop`` a
     :class:`threading.Event`: once set, a running search stops within one
     simulation and ``select`` answers with a random legal square.

@@ -14,8 +14,8 @@ import importlib
 import math
 from collections.abc import Callable
 
-from wts.limits import MAX_THREADS, SEED_MAX
-from wts.players.agents import MAX_TIME_LIMIT
+from wts.limits import MAX_GAMES, MAX_THREADS, SEED_MAX
+from wts.players.agents import MAX_TIME_LIMIT, check_agent
 from wts.players.specs import LEVELS, AgentSpec
 
 __all__ = [
@@ -107,17 +107,19 @@ jobs_or_all = integer("a number of jobs (0: one per CPU)", 0, MAX_THREADS)
 
 
 def game_count(minimum: int) -> Callable[[str], int]:
-    """A converter to a number of games, at least ``minimum``, digit groups allowed."""
-    return integer("a number of games", minimum, digit_groups=True)
+    """A converter to a number of games, at least ``minimum`` and at most
+    :data:`wts.limits.MAX_GAMES`, digit groups allowed."""
+    return integer("a number of games", minimum, MAX_GAMES, digit_groups=True)
 
 
 def agent_spec(text: str) -> AgentSpec:
     """An agent as ``wts tournament`` names it: ``random``, ``greedy``, ``mcts``, ``mcts:3``,
     ``openspiel-mcts``, ``openspiel-mcts:1000``, or an engine program, ``engine:CMD``
-    (kept as written: a command's case matters), parsed once, here."""
+    (kept as written: a command's case matters), parsed once, here, and its
+    options' values checked: a bad one is a bad argument."""
     try:
-        return AgentSpec.parse(text)
-    except ValueError as exc:
+        return check_agent(text)
+    except (ValueError, ImportError) as exc:  # ImportError: a missing extra (OpenSpiel)
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 

@@ -36,7 +36,7 @@ from wts.cli import (
     tournament,
 )
 from wts.cli.arguments import one_line
-from wts.errors import WtsError
+from wts.errors import ParameterError, WtsError
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
@@ -75,6 +75,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return status
     except KeyboardInterrupt:
         return report_interrupt(f"wts {args.command}")
+    except ParameterError as exc:  # a value the command's code refused: a bad argument
+        args.subparser.print_usage(sys.stderr)
+        print(f"wts {args.command}: error: {one_line(str(exc))}", file=sys.stderr)
+        return 2
     except (WtsError, ImportError) as exc:  # a run's directory, a missing extra, a lost worker
         print(f"wts {args.command}: {one_line(str(exc))}", file=sys.stderr)
         return 1

@@ -134,7 +134,7 @@ def bot_label(spec: str, seed: int, bot: object) -> str:
 
 
 #: A bot's tag as :func:`bot_label` writes it.
-_SEEDED_TAG = re.compile(r"(.+) \(seed [0-9]+\)")
+_SEEDED_TAG = re.compile(r"(.+) \(seed ([0-9]{1,20})\)")
 
 
 def recorded_players(game_record: records.GameRecord) -> tuple[str, str] | None:
@@ -154,6 +154,16 @@ def recorded_players(game_record: records.GameRecord) -> tuple[str, str] | None:
         except ValueError:
             return None
     return specs[0], specs[1]
+
+
+def recorded_seed(game_record: records.GameRecord) -> int | None:
+    """The game's seed its Black and White tags name (``mcts:3 (seed 7)``:
+    black's bot has the game's seed, white's the next), or None."""
+    for offset, tag in enumerate(("Black", "White")):
+        seeded = _SEEDED_TAG.fullmatch(game_record.headers.get(tag, "").strip())
+        if seeded is not None:
+            return (int(seeded.group(2)) - offset) % 2**64
+    return None
 
 
 def resumable_record(file: str) -> records.GameRecord:
@@ -611,7 +621,11 @@ def run(args: argparse.Namespace) -> int:
                 parser.error(f"--save: cannot write a file at {args.save!r}")
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 2
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    seed = args.seed
+    if seed is None and game_record is not None:  # the bots keep the seeds of their tags
+        seed = recorded_seed(game_record)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
     try:
         outcome = play_in_terminal(specs[0], specs[1], seed=seed, level=level, start=start,
                                    record=game_record, save=args.save, delay=args.delay)

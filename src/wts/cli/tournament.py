@@ -1,6 +1,6 @@
 """The command line of matches: ``wts tournament A B``, its arguments and its report.
 
-The match itself is :func:`wts.players.tournament.play_match`, the paired
+The match itself is :func:`wts.tournament.play_match`, the paired
 sequential test :func:`wts.players.pairs.play_sprt`.
 """
 
@@ -14,6 +14,9 @@ from wts.cli import arguments
 from wts.errors import ParameterError, WtsError
 from wts.players import tournament
 from wts.players.sprt import parse_sprt
+
+#: The pairs --sprt plays at most unless --max-pairs says.
+MAX_PAIRS = 1000
 
 __all__ = ["add_parser", "add_arguments", "run"]
 
@@ -67,7 +70,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "# comments), or the first N of the stored suite of 100 balanced "
                         "openings (default: all of them)")
     parser.add_argument("--max-pairs", type=arguments.integer("a number of pairs", 1, 1_000_000),
-                        default=1000, help="--sprt stops after this many pairs (default 1000)")
+                        default=None,
+                        help=f"--sprt stops after this many pairs (default {MAX_PAIRS})")
     parser.add_argument("--out", default=None, metavar="FILE",
                         help="--sprt saves every pair and the test's status here as JSON, and "
                         "resumes a match saved there")
@@ -92,6 +96,14 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     report's first line is printed before the first game, and a progress bar
     (on standard error) counts the games with the time left."""
     out = sys.stdout if out is None else out
+    if args.sprt is None:
+        given = [name for name, value in (("--openings", args.openings),
+                                          ("--max-pairs", args.max_pairs), ("--out", args.out))
+                 if value is not None]
+        if given:
+            verb = "goes" if len(given) == 1 else "go"
+            raise ParameterError(f"{' and '.join(given)} {verb} only with --sprt")
+    tournament.check_where(args.jobs, args.backend, args.workers, args.address)
     if args.sprt is not None:
         from wts.players.pairs import format_sprt, play_sprt
 
@@ -106,9 +118,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             except WtsError as exc:
                 print(f"wts tournament: error: --openings {exc}", file=sys.stderr)
                 return 2
+        max_pairs = MAX_PAIRS if args.max_pairs is None else args.max_pairs
         decided = play_sprt(args.a, args.b, args.sprt, seed=args.seed, suite=args.openings,
-                            max_pairs=args.max_pairs, level=args.level,
-                            time_limit=args.time_limit, backend=args.backend,
+                            max_pairs=max_pairs, level=args.level, time_limit=args.time_limit,
+                            backend=args.backend,
                             workers=args.workers, address=args.address, out=args.out)
         print(format_sprt(decided), file=out)
         return 0

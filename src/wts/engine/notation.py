@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from wts._public import publish
 from wts.engine.squares import BOARD_SIZE, FILE_NAMES, RANK_NAMES, SQUARE_NAMES, Square
 from wts.errors import NotationError
 from wts.limits import MAX_TURN
@@ -212,3 +213,7 @@ def parse_fen(text: str) -> Position:
     if i < n:
         raise _fail(i, f"expected the end of the string after the turn number, got {text[i]!r}")
     return Position(tuple(sorted(black)), tuple(sorted(white)), tuple(queue), turn)
+
+
+# Shown and pickled under the documented path, whatever module holds the code.
+publish("wts.notation", __all__, globals())

@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable
 
+from wts._public import publish
 from wts.engine._history import NEW_GAME, History
 from wts.engine.base import GameBase, check_moves, check_setup, check_turn
 from wts.engine.events import Capture, Hatch, TurnResult
@@ -378,3 +379,7 @@ class Game(GameBase):
         white = len(winning_turtles(self._board, Color.WHITE))
         self._counts = (black, white)
         self._status = decide_status(self._board, black, white, self._turn)
+
+
+# Shown and pickled under the documented path, whatever module holds the code.
+publish("wts.reference", __all__, globals())

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, Union
 
+from wts._public import publish
 from wts.engine.events import TurnResult
 from wts.engine.notation import STARTING_FEN
 from wts.engine.pieces import Status
@@ -442,3 +443,7 @@ def write(
             target.write(text)
         except TypeError:  # a binary file
             target.write(text.encode("utf-8"))
+
+
+# Shown and pickled under the documented path, whatever module holds the code.
+publish("wts.record", __all__, globals())

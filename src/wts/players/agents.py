@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from wts._public import publish
 from wts.engine._game import GameCore
 from wts.engine.game import as_fast_game
 from wts.engine.pieces import Color, check_color
@@ -64,9 +65,7 @@ __all__ = [
     "ucb_exploration",
     "default_prior_weight",
     "make_agent",
-    "EngineMaker",
-    "OpenSpielMaker",
-    "register_makers",
+    "check_agent",
 ]
 
 def ucb_exploration(playouts: int) -> float:
@@ -475,20 +474,19 @@ class OpenSpielMaker(Protocol):
 
 # The engine protocol and the adapters sit above the players, which never
 # import them: ``import wts`` registers their players' makers here.
-_makers: dict[str, Any] = {}
+@dataclass
+class _Makers:
+    engine: EngineMaker | None = None
+    openspiel: OpenSpielMaker | None = None
+
+
+_makers = _Makers()
 
 
 def register_makers(*, engine: EngineMaker, openspiel: OpenSpielMaker) -> None:
     """Set the makers of ``engine:CMD`` and ``openspiel-mcts`` players
     (``import wts`` does); registering again replaces them."""
-    _makers.update(engine=engine, openspiel=openspiel)
-
-
-def _maker(name: str) -> Any:
-    try:
-        return _makers[name]
-    except KeyError:
-        raise ParameterError(f"no maker of {name} players: import wts registers it") from None
+    _makers.engine, _makers.openspiel = engine, openspiel
 
 
 def make_agent(
@@ -499,7 +497,7 @@ def make_agent(
     time_limit: float | None = None,
     stop: threading.Event | None = None,
 ) -> Agent:
-    """An agent from a spec (:class:`wts.players.specs.AgentSpec`, or its text):
+    """An agent from a spec (:class:`wts.agents.AgentSpec`, or its text):
     ``"random"``, ``"greedy"``, ``"mcts"``, ``"mcts:2"``,
     ``"openspiel-mcts:1000"`` (:class:`wts.adapters.openspiel_agent.OpenSpielMCTSAgent`,
     which needs OpenSpiel; 1,000 simulations when the spec names none), and
@@ -517,16 +515,36 @@ def make_agent(
     spec = AgentSpec.parse(spec)
     options = spec.keywords()
     if spec.command is not None:
-        engine: EngineMaker = _maker("engine")
-        return engine(spec.command, seed=seed, time_limit=time_limit, stop=stop)
+        if _makers.engine is None:
+            raise ParameterError("no maker of engine players: import wts registers it")
+        return _makers.engine(spec.command, seed=seed, time_limit=time_limit, stop=stop)
     if spec.name == "random":
         return RandomAgent(seed=seed)
     if spec.name == "greedy":
         return GreedyAgent(seed=seed)
     if spec.name == "openspiel-mcts":
         simulations = spec.number if spec.number is not None else OPENSPIEL_SIMULATIONS
-        openspiel: OpenSpielMaker = _maker("openspiel")
-        return openspiel(simulations, seed=seed, stop=stop, **options)
+        if _makers.openspiel is None:
+            raise ParameterError("no maker of openspiel-mcts players: import wts registers it")
+        return _makers.openspiel(simulations, seed=seed, stop=stop, **options)
     chosen = spec.number if spec.number is not None else (level if level is not None else 3)
     options.setdefault("time_limit", time_limit)  # type: ignore[arg-type]
     return MCTSAgent(level=chosen, seed=seed, stop=stop, **options)  # type: ignore[arg-type]
+
+
+def check_agent(spec: str | AgentSpec, *, level: int | None = None,
+                time_limit: float | None = None) -> AgentSpec:
+    """The spec, parsed, with its options' values checked by the agent it
+    makes (made once and closed, never started: an engine's program is only
+    looked for), so that a bad value is said before a match, not in its first
+    game. The matches, the ladder, self-play and the command line call it."""
+    spec = AgentSpec.parse(spec)
+    agent = make_agent(spec, seed=0, level=level, time_limit=time_limit)
+    close = getattr(agent, "close", None)
+    if close is not None:
+        close()
+    return spec
+
+
+# Shown and pickled under the documented path, whatever module holds the code.
+publish("wts.agents", __all__, globals())

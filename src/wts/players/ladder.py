@@ -4,7 +4,7 @@ Every level plays its neighbours in the list of levels and every anchor
 (``random``, ``greedy`` and OpenSpiel's ``MCTSBot`` at 1,000 simulations by
 default); the anchors do not play each other, since the levels connect them
 and a sweep between anchors (greedy against random) tells nothing the
-levels' games do not. Each pairing is a :func:`wts.players.tournament.play_match`
+levels' games do not. Each pairing is a :func:`wts.tournament.play_match`
 of ``games`` games, each side black in half of them, with a seed made from
 the ladder's seed and the two specs, so a pairing's games do not depend on
 the other pairings or on the backend.
@@ -36,7 +36,7 @@ from wts._seeds import derive
 from wts.errors import ParameterError
 from wts.limits import MAX_THREADS
 from wts.params import check_int, check_seed
-from wts.players.agents import make_agent
+from wts.players.agents import check_agent
 from wts.players.specs import LEVELS, OPENSPIEL_SIMULATIONS, AgentSpec
 from wts.players.tournament import MatchResult, _label, play_match
 from wts.runtime.backends import check_backend
@@ -239,7 +239,7 @@ def run_ladder(
     if len(set(players)) != len(players):
         raise ParameterError(f"a player is named twice in the ladder: {', '.join(players)}")
     for spec in anchors:  # a missing OpenSpiel says so now, not after an hour of games
-        make_agent(spec, seed=0)
+        check_agent(spec)
     pairs = ladder_pairings(levels, players[len(levels):])
     result = LadderResult(players, players[len(levels)], games, seed)
     total = games * len(pairs)

@@ -39,7 +39,7 @@ from wts.engine.squares import SQUARE_NAMES
 from wts.errors import ParameterTypeError, WtsError
 from wts.limits import MATCH_TURNS
 from wts.params import check_int, check_seed
-from wts.players.agents import make_agent
+from wts.players.agents import check_agent, make_agent
 from wts.players.openings import read_openings, stored_openings, suite_digest
 from wts.players.specs import AgentSpec
 from wts.players.sprt import SPRT, SPRTStatus, parse_sprt
@@ -227,9 +227,8 @@ def play_sprt(a: str | AgentSpec, b: str | AgentSpec, test: SPRT, *, seed: int =
     ``out`` saves the match as pairs finish (at most every :data:`SAVE_EVERY`
     seconds, and when it ends or is interrupted) and resumes one saved there.
     """
-    specs = AgentSpec.parse(a), AgentSpec.parse(b)
-    for spec in specs:  # bad options fail here, not in a worker; starts no engine
-        make_agent(spec, seed=0, level=level, time_limit=time_limit)
+    specs = (check_agent(a, level=level, time_limit=time_limit),
+             check_agent(b, level=level, time_limit=time_limit))
     seed = check_seed(seed)
     max_pairs = check_int(max_pairs, "max_pairs", 1, 1_000_000)
     backend, count = check_backend(backend, workers, address)

@@ -1,7 +1,7 @@
 """Several searches of one position on several threads, kept from turn to turn.
 
 :class:`SearchTeam` drives the C searches (:class:`wts.players._search.Search`)
-behind :class:`wts.players.agents.MCTSAgent`:
+behind :class:`wts.agents.MCTSAgent`:
 
 - *root parallelism*: ``threads`` independent trees of the same position,
   each with its own seed, searched at once (the C loop runs without the

@@ -15,14 +15,16 @@ folders store: lower case, each option as its type writes it.
 'mcts:2,threads=2,reuse=false'
 
 What an option's value may be (a thread count, a policy's name) is checked
-by the agent that takes it, when it is made (:func:`wts.players.agents.make_agent`).
+by the agent that takes it, when it is made (:func:`wts.agents.make_agent`).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
+from wts._public import publish
 from wts.errors import ParameterError, ParameterTypeError
 
 __all__ = ["AgentSpec", "AGENT_NAMES", "AGENT_OPTIONS", "ENGINE_PREFIX", "LEVELS",
@@ -87,6 +89,31 @@ class AgentSpec:
     options: tuple[tuple[str, Option], ...] = ()
     command: str | None = None
 
+    def __post_init__(self) -> None:
+        # A spec built field by field is held to what parse makes.
+        if self.name == "engine":
+            if not isinstance(self.command, str) or not self.command.strip() or (
+                    self.number is not None or self.options):
+                raise ParameterError("an engine spec has a command and nothing else: "
+                                     "AgentSpec('engine', command='./my-engine')")
+            return
+        if self.name not in AGENT_NAMES or self.command is not None:
+            raise ParameterError(f"unknown agent {self.name!r}: expected one of "
+                                 f"{', '.join(AGENT_NAMES)}, or engine with a command")
+        if self.number is not None:
+            _check_number(self.name, self.number, str(self))
+        known = AGENT_OPTIONS[self.name]
+        if not isinstance(self.options, tuple):
+            raise ParameterTypeError("an AgentSpec's options are a tuple of (name, value)")
+        for option in self.options:
+            if not (isinstance(option, tuple) and len(option) == 2 and option[0] in known
+                    and type(option[1]) is known[option[0]]):
+                raise ParameterError(f"bad option {option!r} for {self.name}: expected "
+                                     f"(name, value) with name one of: "
+                                     f"{', '.join(known) or 'none'}, of its type")
+        if len({key for key, _ in self.options}) != len(self.options):
+            raise ParameterError(f"an option is given twice in {str(self)!r}")
+
     @classmethod
     def parse(cls, spec: str | AgentSpec) -> AgentSpec:
         """The spec ``spec`` names (an :class:`AgentSpec` is returned as it is).
@@ -136,17 +163,21 @@ class AgentSpec:
 
 def _number(spec: str, name: str, text: str) -> int:
     """The number after ``name:`` in ``spec``."""
+    number = int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else 0
+    return _check_number(name, number, spec)
+
+
+def _check_number(name: str, number: object, spec: str) -> int:
+    """``number``, the level or simulations of the agent ``name`` (of ``spec``)."""
     if name == "mcts":
-        level = {str(k): k for k in LEVELS}.get(text, 0)
-        if level not in LEVELS:
+        if type(number) is not int or number not in LEVELS:
             raise ParameterError(f"bad level in {spec!r}: expected mcts:1 to mcts:{max(LEVELS)}")
-        return level
+        return number
     if name == "openspiel-mcts":
-        simulations = int(text) if text.isascii() and text.isdigit() else 0
-        if not 1 <= simulations <= MAX_OPENSPIEL_SIMULATIONS:
+        if type(number) is not int or not 1 <= number <= MAX_OPENSPIEL_SIMULATIONS:
             raise ParameterError(f"bad number of simulations in {spec!r}: expected "
                                  f"openspiel-mcts:1 to openspiel-mcts:{MAX_OPENSPIEL_SIMULATIONS}")
-        return simulations
+        return number
     raise ParameterError(f"agent {name!r} takes no level: {spec!r}")
 
 
@@ -176,8 +207,14 @@ def _options(spec: str, name: str, items: list[str]) -> tuple[tuple[str, Option]
                 if not text.isascii():
                     raise ValueError(text)
                 options[key] = kind(text)
+                if kind is float and not math.isfinite(options[key]):  # type: ignore[arg-type]
+                    raise ValueError(text)
         except ValueError:
             wanted = {bool: "true or false", int: "digits"}.get(kind, kind.__name__)
             raise ParameterError(f"bad value for {key} in {_shown(spec)}: expected {wanted}, "
                                  f"not {_shown(text)}") from None
     return tuple(options.items())
+
+
+# Shown and pickled under the documented path, whatever module holds the code.
+publish("wts.agents", __all__, globals())

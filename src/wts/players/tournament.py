@@ -1,6 +1,6 @@
 """Matches between agents: ``wts tournament A B --games N --seed S``.
 
-An agent is a spec of :func:`wts.players.agents.make_agent`; ``openspiel-mcts:N``
+An agent is a spec of :func:`wts.agents.make_agent`; ``openspiel-mcts:N``
 is OpenSpiel's ``MCTSBot`` seated as the first mover of every turn
 (:mod:`wts.adapters.openspiel_agent`).
 
@@ -33,9 +33,9 @@ from wts._seeds import derive
 from wts.engine.game import Game
 from wts.engine.pieces import Color
 from wts.errors import ParameterError, PlayerError
-from wts.limits import MATCH_TURNS, MAX_THREADS
+from wts.limits import MATCH_TURNS, MAX_GAMES, MAX_THREADS
 from wts.params import check_int, check_seed
-from wts.players.agents import Agent, make_agent
+from wts.players.agents import Agent, check_agent, make_agent
 from wts.players.specs import OPENSPIEL_SIMULATIONS, AgentSpec
 from wts.players.sprt import elo_from_score
 from wts.runtime.backends import check_backend, run_chunks
@@ -45,6 +45,7 @@ __all__ = [
     "MatchResult",
     "play_match_game",
     "play_match",
+    "check_where",
     "elo_difference",
     "format_header",
     "format_result",
@@ -243,6 +244,22 @@ def play_match_chunk(chunk: _MatchChunk) -> list[_Played]:
     return played
 
 
+def check_where(jobs: int, backend: str, workers: int | None,
+                address: str | None) -> tuple[int, str]:
+    """A match's ``jobs`` and ``backend``, checked with ``workers`` and
+    ``address`` (:func:`play_match` says what each is); ParameterError if they
+    do not go together."""
+    jobs = check_int(jobs, "jobs", 1, MAX_THREADS)
+    backend, _ = check_backend(backend, workers, address)
+    if backend == "local" and workers is not None:
+        raise ParameterError("workers= is for the process and ray backends; "
+                             "the local one plays jobs= games at once")
+    if backend != "local" and jobs != 1:
+        raise ParameterError(f"jobs= plays games on threads of the local backend; the "
+                             f"{backend} backend plays workers= chunks at once")
+    return jobs, backend
+
+
 #: Games a process or Ray task plays: enough that a task's overhead does not
 #: count, few enough that a lost worker costs little.
 CHUNK_GAMES = 4
@@ -277,19 +294,11 @@ def play_match(
     >>> result.games, result.a_wins + result.b_wins + result.draws
     (2, 2)
     """
-    a, b = AgentSpec.parse(spec_a), AgentSpec.parse(spec_b)
-    games = check_int(games, "games", 0)
+    a = check_agent(spec_a, level=level, time_limit=time_limit)
+    b = check_agent(spec_b, level=level, time_limit=time_limit)
+    games = check_int(games, "games", 0, MAX_GAMES)
     seed = check_seed(seed)
-    jobs = check_int(jobs, "jobs", 1, MAX_THREADS)
-    backend, _ = check_backend(backend, workers, address)
-    if backend == "local" and workers is not None:
-        raise ParameterError("workers= is for the process and ray backends; "
-                             "the local one plays jobs= games at once")
-    if backend != "local" and jobs != 1:
-        raise ParameterError(f"jobs= plays games on threads of the local backend; the "
-                             f"{backend} backend plays workers= chunks at once")
-    for spec in (a, b):  # bad options fail here, not in a worker
-        make_agent(spec, seed=0, level=level, time_limit=time_limit)  # starts no engine
+    jobs, backend = check_where(jobs, backend, workers, address)
     result = MatchResult(str(a), str(b), seed)
     stop = threading.Event()
     started = time.perf_counter()

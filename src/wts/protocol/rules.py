@@ -36,7 +36,7 @@ import os
 import shlex
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 from wts.devtools.fuzz.compare import ENGINE_FAILURE, Difference, Script
 from wts.engine._history import NEW_GAME, History
@@ -275,8 +275,10 @@ class RulesGame(GameBase):
         except EngineError as exc:
             said = engine.last_line if engine is not None else None
             return f"{said.strip()}   (refused: {exc})" if said else f"(no answer: {exc})"
-        assert engine.last_line is not None  # a request was answered
-        return engine.last_line.strip()
+        # The request set it (a type checker keeps the None written above).
+        answered = cast("str | None", engine.last_line)
+        assert answered is not None  # a request was answered
+        return answered.strip()
 
     @classmethod
     def describe_difference(cls, difference: Difference) -> str:

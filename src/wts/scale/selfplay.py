@@ -56,7 +56,7 @@ from wts.errors import ParameterError, ParameterTypeError, WtsError
 from wts.formats import record
 from wts.limits import MATCH_TURNS, MAX_GAMES, MAX_SELFPLAY_TURNS
 from wts.params import check_choice, check_int, check_seed
-from wts.players.agents import MCTSAgent, RandomAgent, make_agent
+from wts.players.agents import MCTSAgent, RandomAgent, check_agent, make_agent
 from wts.players.specs import AgentSpec
 from wts.runtime.backends import check_backend, run_chunks
 from wts.runtime.files import RunFolderError
@@ -296,7 +296,7 @@ def selfplay(
         raise ParameterError(f"{games:,} games in shards of {shard_size:,} make more than the "
                              f"{manifests.MAX_SHARDS:,} shards a run may have: take a larger "
                              "shard_size")
-    make_agent(spec, seed=0)  # a bad option fails here, not in every game
+    check_agent(spec)  # a bad option fails here, not in every game
     settings = {"agent": agent, "games": games, "seed": seed, "shard_size": shard_size,
                 "max_turns": max_turns}
     with RunFolder(out, create=True) as folder, folder.top.lock(

@@ -8,7 +8,7 @@ from typing import Final
 
 __all__ = ["BOT_LEVEL", "PLAYER_COLOR"]
 
-#: The bot's MCTS level (:data:`wts.players.specs.LEVELS`).
+#: The bot's MCTS level (:data:`wts.agents.LEVELS`).
 BOT_LEVEL: Final = 1
 #: The colour the player takes; the bot plays the other.
 PLAYER_COLOR: Final = "black"

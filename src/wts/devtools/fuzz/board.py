@@ -1,9 +1,9 @@
 """The board as the set-up builders and the move policies read it.
 
 Nothing here decides a rule: squares are stepped with the reference engine's
-:func:`~wts.engine.reference.step` along its ``DIRECTIONS`` and
+:func:`~wts.reference.step` along its ``DIRECTIONS`` and
 ``LINE_DIRECTIONS``, a row of five is whatever its
-:func:`~wts.engine.reference.winning_turtles` says, and what a turn would
+:func:`~wts.reference.winning_turtles` says, and what a turn would
 capture is asked of the fast engine by playing it on a copy.
 """
 
