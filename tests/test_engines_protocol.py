@@ -155,6 +155,8 @@ def test_the_line_limit_is_one_limit_in_bytes() -> None:
     head = "info string "
     fits = head + "a" * (lines.MAX_LINE - len(head))
     assert lines.line_bytes(fits) == lines.MAX_LINE
+    assert [lines.line_bytes(text) for text in ("E5", "\u00a0", "\u3000", "\U0001f422")] == \
+        [2, 2, 3, 4]
     assert lines.parse_engine_line(fits) == Info(string="a" * (lines.MAX_LINE - len(head)))
     wide = head + "\u3000" * ((lines.MAX_LINE - len(head)) // 3)
     assert lines.parse_engine_line(wide).string is not None

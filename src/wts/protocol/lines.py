@@ -54,7 +54,6 @@ _MAX_COUNT = 2**63 - 1
 # Only spaces and tabs separate tokens: str.split() would also split at a
 # no-break space, U+3000, a vertical tab or U+001F, which the protocol does not.
 _TOKEN = re.compile(r"[^ \t]+")
-_BLANKS = " \t"
 # A square's file, either case, tested before any case folding: str.upper()
 # maps some letters outside ASCII (the dotless i) onto A-I.
 _FILES = FILE_NAMES + FILE_NAMES.lower()
@@ -74,18 +73,12 @@ def _after(line: str, count: int) -> str:
     end = 0
     for _, match in zip(range(count), _TOKEN.finditer(line)):
         end = match.end()
-    return line[end:].strip(_BLANKS)
+    return line[end:].strip(" \t")
 
 
 def line_bytes(line: str) -> int:
     """The length of ``line`` in bytes of UTF-8, as the limit counts it."""
-    if 4 * len(line) <= MAX_LINE:  # no character takes more than 4 bytes
-        return len(line)
-    return len(line.encode("utf-8", "surrogatepass"))
-
-
-def _too_long(line: str) -> bool:
-    return len(line) > MAX_LINE or line_bytes(line) > MAX_LINE
+    return len(line) if line.isascii() else len(line.encode("utf-8", "surrogatepass"))
 
 
 def _bad(line: str, why: str) -> EngineProtocolError:
@@ -483,7 +476,7 @@ def _parse_rules(line: str, tokens: list[str]) -> EngineLine:
 def parse_engine_line(line: str) -> EngineLine:
     """One line from an engine as a typed value; EngineProtocolError if it is not
     one the protocol allows."""
-    if _too_long(line):
+    if len(line) > MAX_LINE or line_bytes(line) > MAX_LINE:
         raise _bad(line, f"longer than {MAX_LINE} bytes")
     tokens = split_line(line)
     if not tokens:
@@ -650,7 +643,7 @@ def _parse_go(line: str, tokens: list[str]) -> GoCommand:
 def parse_client_line(line: str) -> ClientLine:
     """One line from a client as a typed command; EngineProtocolError (its message
     is what an engine answers after ``error``) if the protocol has no such line."""
-    if _too_long(line):
+    if len(line) > MAX_LINE or line_bytes(line) > MAX_LINE:
         raise _bad(line, f"longer than {MAX_LINE} bytes")
     tokens = split_line(line)
     if not tokens:
