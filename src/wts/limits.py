@@ -1,8 +1,9 @@
 """Every bound of wts that more than one place needs, named once, with why it is what it is.
 
-Two kinds: the rules' own limit on the turn counter (:data:`MAX_TURN`), and
-the caps a caller's request is held to: threads, games, and the turns after
-which a game is stopped before the rules end it. ``tests/test_vocabulary.py``
+Three kinds: the rules' own limit on the turn counter (:data:`MAX_TURN`),
+the caps a caller's request is held to (threads, games, and the turns after
+which a game is stopped before the rules end it), and what an engine program
+may make the client keep (a line, its options, its handshake). ``tests/test_vocabulary.py``
 holds the C side's copies (``WTS_MAX_TURN``, the search's
 ``MAX_PLAYOUT_TURNS``) to these numbers.
 """
@@ -22,6 +23,9 @@ __all__ = [
     "MAX_OPENSPIEL_TURNS",
     "MAX_SELFPLAY_TURNS",
     "MAX_MESSAGE_TURN",
+    "MAX_LINE_BYTES",
+    "MAX_OPTIONS",
+    "MAX_HANDSHAKE_BYTES",
 ]
 
 # --- The rules -------------------------------------------------------------------------
@@ -71,3 +75,19 @@ MAX_SELFPLAY_TURNS = 1 << 20
 #: The largest turn number a web app's move message may carry: a game there
 #: starts from the empty board and none goes anywhere near it.
 MAX_MESSAGE_TURN = 10_000
+
+# --- The engine protocol (docs/protocol.md): what a program may make the client keep ------
+
+#: The longest line of the protocol, in bytes of UTF-8 without the newline:
+#: the longest a side must accept, and the most the client keeps of a line
+#: before it refuses it (the rest is read and dropped).
+MAX_LINE_BYTES = 65_536
+#: The most options an engine may declare in its handshake: engines declare a
+#: few dozen (UCI's largest, about a hundred), and the client keeps each one,
+#: so a program cannot make it hold millions.
+MAX_OPTIONS = 256
+#: The most bytes of lines a handshake may take, newlines left out: 256
+#: options of 4 KB each, and the ids and features; the client keeps what they
+#: declare, so a handshake of many long lines (a combo's values, a feature a
+#: line) is bounded as a whole, not only line by line.
+MAX_HANDSHAKE_BYTES = 1 << 20

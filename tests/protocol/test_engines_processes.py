@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import wts
-from tests.support.processes import TESTS
+from tests.support.processes import TESTS, ends, running
 from wts.protocol import Engine, Limit
 from wts.protocol.errors import EngineProtocolError, EngineTerminatedError
 from wts.runtime import backends
@@ -28,25 +28,6 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(),
 
 def misbehaving(mode: str) -> list[str]:
     return [sys.executable, str(MISBEHAVING), mode]
-
-
-def running(pid: int) -> bool:
-    """The process exists and is not a zombie (a killed one waiting to be reaped)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
-
-
-def ends(pid: int) -> bool:
-    """Whether the process ends (a SIGKILL is delivered when the process is next
-    scheduled, so a killed one may show as running for a moment)."""
-    for _ in range(1000):
-        if not running(pid):
-            return True
-        threading.Event().wait(0.01)
-    return False
 
 
 def child_pid(engine: Engine) -> int:

@@ -108,3 +108,61 @@ def test_the_modules_examples_run(module: str) -> None:
     # the examples close what they start: no engine's reader thread is left
     left = [t for t in threading.enumerate() if t not in before and t.name.startswith("wts-")]
     assert not left, left
+
+
+# Characters that str.split() and str.upper() treat as blanks or as ASCII
+# letters, which the protocol does not: no-break space, U+2003, U+3000,
+# vertical tab, form feed, U+001F, and the dotless i.
+NOT_BLANKS = ["\u00a0", "\u2003", "\u3000", "\x0b", "\x0c", "\x1f"]
+
+
+@pytest.mark.parametrize("line", [
+    *(f"move{blank}E5" for blank in NOT_BLANKS),
+    *(f"move E5{blank}" for blank in NOT_BLANKS),
+    *(f"{blank}readyok" for blank in NOT_BLANKS),
+    "move \u01315", "move E\u0665", "move \uff255", "info pv E5:\u01315",
+    "info value 1e-1", "info value nan", "info value 0_5", "info value \u0660.5",
+    "info nodes \u0665", "option name x type spin min --1 max 3",
+    "option name x type spin min 0 max " + "9" * 5000,
+    "rules result 9/9/9/9/9/9/9/9/9 - \u0661 ongoing 0 0",
+])
+def test_only_spaces_and_tabs_separate_and_only_ascii_names_a_square(line: str) -> None:
+    with pytest.raises(EngineProtocolError, match="malformed line"):
+        lines.parse_engine_line(line)
+
+
+@pytest.mark.parametrize("line", [
+    "go black movetime \u0665", "position 9/9/9/9/9/9/9/9/9\u00a0- 0",
+    "rules play 9/9/9/9/9/9/9/9/9 - 0 E5 \u01315", "isready\u3000", "stop\x0b",
+])
+def test_a_client_line_is_held_to_the_same_grammar(line: str) -> None:
+    with pytest.raises(EngineProtocolError, match="malformed line"):
+        lines.parse_client_line(line)
+
+
+def test_spaces_and_tabs_are_the_blanks_and_free_text_keeps_the_rest() -> None:
+    assert lines.parse_engine_line(" \tmove\t e5 \t") == lines.Move(E5)
+    assert lines.parse_engine_line("id name\tthe\u00a0bot  2 ") == \
+        lines.Id("name", "the\u00a0bot  2")
+    assert lines.parse_engine_line("info value .5\tstring  a\u3000b ") == \
+        Info(value=0.5, string="a\u3000b")
+    assert lines.parse_client_line("setoption\tname x\tvalue  a b ") == \
+        lines.SetOptionCommand("x", "a b")
+
+
+def test_the_line_limit_is_one_limit_in_bytes() -> None:
+    # U+3000 is 3 bytes of UTF-8: a line short in characters may be long in bytes
+    head = "info string "
+    fits = head + "a" * (lines.MAX_LINE - len(head))
+    assert lines.line_bytes(fits) == lines.MAX_LINE
+    assert [lines.line_bytes(text) for text in ("E5", "\u00a0", "\u3000", "\U0001f422")] == \
+        [2, 2, 3, 4]
+    assert lines.parse_engine_line(fits) == Info(string="a" * (lines.MAX_LINE - len(head)))
+    wide = head + "\u3000" * ((lines.MAX_LINE - len(head)) // 3)
+    assert lines.parse_engine_line(wide).string is not None
+    for line in (fits + "a", wide + "\u3000", "move E5" + "\u3000" * 30_000):
+        assert len(line) <= lines.MAX_LINE + 1
+        with pytest.raises(EngineProtocolError, match=f"longer than {lines.MAX_LINE} bytes"):
+            lines.parse_engine_line(line)
+        with pytest.raises(EngineProtocolError, match=f"longer than {lines.MAX_LINE} bytes"):
+            lines.parse_client_line(line)

@@ -10,6 +10,7 @@ import os
 import pathlib
 import subprocess
 import sys
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -96,3 +97,25 @@ def traced_in_a_fresh_process(script: str) -> Any:
     assert done.returncode == 0, f"exit {done.returncode}: {done.stderr}"
     return json.loads(done.stdout.splitlines()[-1])
 
+
+
+def running(pid: int) -> bool:
+    """The process exists and is not a zombie (one ended, waiting to be reaped);
+    Linux only (it reads /proc)."""
+    try:
+        stat = pathlib.Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def ends(pid: int, within: float = 10.0) -> bool:
+    """Whether the process ends within ``within`` seconds (a SIGKILL is
+    delivered when the process is next scheduled, so a killed one may show as
+    running for a moment)."""
+    deadline = time.monotonic() + within
+    while running(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True

@@ -8,7 +8,10 @@ function that runs it (``args.run``).
 0 on success, 1 when the fuzzer finds a mismatch, 2 on bad arguments (with
 argparse's message, never a traceback), 3 when a fuzz run leaves a rule
 branch unreached, 130 when Ctrl-C stopped the command (with one line,
-``wts simulate: interrupted``, never a traceback).
+``wts simulate: interrupted``, never a traceback), and 143 or 129 when SIGTERM
+or SIGHUP did (``wts tournament: stopped by SIGTERM``): either is raised as
+Ctrl-C is, so the same clean-up runs (threads and workers stopped, engine
+programs' process groups killed).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import sys
 from collections.abc import Sequence
 
 import wts
-from wts._interrupts import report_interrupt
+from wts._interrupts import report_interrupt, report_termination, termination_raised
 from wts.cli import (
     bench,
     demo,
@@ -70,20 +73,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else 2
     except KeyboardInterrupt:  # before the command began
         return report_interrupt("wts")
-    try:
-        status: int = args.run(args)
+    command = f"wts {args.command}"
+    with termination_raised() as received:
+        status = 1
+        try:
+            status = args.run(args)
+        except KeyboardInterrupt:
+            # Ctrl-C; or SIGTERM or SIGHUP, raised as Terminated, which a library
+            # (Ray) may turn into a plain KeyboardInterrupt on the way
+            if not received:
+                return report_interrupt(command)
+        except ParameterError as exc:  # a value the command's code refused: a bad argument
+            args.subparser.print_usage(sys.stderr)
+            print(f"{command}: error: {one_line(str(exc))}", file=sys.stderr)
+            status = 2
+        except (WtsError, ImportError) as exc:  # a run's directory, a missing extra, a lost worker
+            print(f"{command}: {one_line(str(exc))}", file=sys.stderr)
+        except BrokenPipeError:
+            # The reader went away (``wts demo | head``): stop quietly.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        if received:  # also when the command caught it itself (wts play saves its game)
+            return report_termination(command, received[0])
         return status
-    except KeyboardInterrupt:
-        return report_interrupt(f"wts {args.command}")
-    except ParameterError as exc:  # a value the command's code refused: a bad argument
-        args.subparser.print_usage(sys.stderr)
-        print(f"wts {args.command}: error: {one_line(str(exc))}", file=sys.stderr)
-        return 2
-    except (WtsError, ImportError) as exc:  # a run's directory, a missing extra, a lost worker
-        print(f"wts {args.command}: {one_line(str(exc))}", file=sys.stderr)
-        return 1
-    except BrokenPipeError:
-        # The reader went away (``wts demo | head``): stop quietly.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1

@@ -27,6 +27,7 @@ import contextlib
 import os
 import queue
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -43,6 +44,7 @@ from wts.engine.events import TurnResult
 from wts.engine.pieces import Color
 from wts.engine.squares import SQUARE_NAMES, Square
 from wts.errors import ParameterError, ParameterTypeError
+from wts.limits import MAX_HANDSHAKE_BYTES, MAX_OPTIONS
 from wts.protocol import lines, pipes
 from wts.protocol.errors import (
     EngineError,
@@ -67,6 +69,11 @@ OVERHEAD = 1.0
 SEARCH_TIMEOUT = 60.0
 #: Seconds an engine has to exit after ``quit`` before it is killed.
 QUIT_GRACE = 1.0
+#: Seconds an engine whose pipe ended has to exit; after them it went on running.
+END_GRACE = 1.0
+#: Seconds the client waits, once an engine has exited, for the rest of what it
+#: wrote to be read (a child of it may hold its pipes open: no end comes).
+DRAIN = 1.0
 #: Lines read ahead of the client; an engine writing more waits (its pipe fills).
 LINES_AHEAD = 256
 
@@ -134,6 +141,9 @@ class Engine:
         self._lines: queue.Queue[str | None] = queue.Queue(LINES_AHEAD)
         self._closed = threading.Event()
         self._stderr = pipes.Stderr(stderr_limit)
+        self._stdout_quiet = pipes.Quiet()
+        self._stderr_quiet = pipes.Quiet()
+        self._read_bytes = 0  # of the lines read, for the handshake's bound
         self._ended = False
         self._sent: tuple[str, tuple[TurnResult, ...]] | None = None
         # Commands with no answer of their own sent since the last answer: an
@@ -144,10 +154,12 @@ class Engine:
         assert process.stdout is not None and process.stderr is not None
         self._threads = [
             threading.Thread(target=pipes.read_lines,
-                             args=(process.stdout, self._lines, self._closed),
+                             args=(process.stdout, self._lines, self._closed,
+                                   self._stdout_quiet),
                              name="wts-engine-stdout", daemon=True),
             threading.Thread(target=pipes.read_stderr,
-                             args=(process.stderr, self._stderr, self._closed),
+                             args=(process.stderr, self._stderr, self._closed,
+                                   self._stderr_quiet),
                              name="wts-engine-stderr", daemon=True),
         ]
         pipes.LIVE[process.pid] = (process, self._closed)
@@ -195,6 +207,10 @@ class Engine:
         features: set[str] = set()
         while True:
             line = self._expect(deadline, "the handshake")
+            if self._read_bytes > MAX_HANDSHAKE_BYTES:
+                raise self._fail(EngineProtocolError(
+                    f"the handshake is longer than {MAX_HANDSHAKE_BYTES} bytes "
+                    "(wts.limits.MAX_HANDSHAKE_BYTES)"))
             if isinstance(line, lines.Ready):
                 break
             if isinstance(line, lines.Id):
@@ -205,6 +221,10 @@ class Engine:
             elif isinstance(line, lines.Version):
                 self.version = line.version
             elif isinstance(line, lines.OptionLine):
+                if line.option.name not in self.options and len(self.options) >= MAX_OPTIONS:
+                    raise self._fail(EngineProtocolError(
+                        f"the engine declares more than {MAX_OPTIONS} options "
+                        "(wts.limits.MAX_OPTIONS)"))
                 self.options[line.option.name] = line.option
             elif isinstance(line, lines.Feature):
                 features.add(line.name)
@@ -278,39 +298,63 @@ class Engine:
             stdin.write(line.encode("utf-8") + b"\n")
             stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
-            raise self._fail(self._terminated("while a command was sent")) from None
+            raise self._fail(self._terminated("while a command was sent", "input")) from None
         word = line.split(" ", 1)[0]
         if word in ("newgame", "setoption", "position"):
             self._unanswered.append(word)
 
-    def _terminated(self, when: str) -> EngineTerminatedError:
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self._process.wait(1)
+    def _terminated(self, when: str, closed: str | None = None) -> EngineTerminatedError:
+        """What ended the session, ``when``: the engine exited (its status), a
+        signal killed it, or it closed its end of a pipe (``closed``: "output"
+        or "input") and went on running, which the caller then kills. The last
+        line of its standard error is quoted."""
+        if closed is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._process.wait(END_GRACE)
         code = self._process.poll()
-        for thread in self._threads[1:]:
-            thread.join(1)
-        tail = self.stderr.strip().splitlines()[-1:] if self.stderr.strip() else []
-        said = f"; its last words on stderr: {tail[0][:200]!r}" if tail else ""
-        status = "was killed" if code is None or code < 0 else f"exited with status {code}"
-        return EngineTerminatedError(f"the engine {status} {when}{said}")
+        self._stderr_quiet.wait(DRAIN)
+        text = self.stderr.strip()
+        said = f"; its last words on stderr: {text.splitlines()[-1][:200]!r}" if text else ""
+        if code is None:
+            return EngineTerminatedError(
+                f"the engine closed its standard {closed} and went on running ({when}); "
+                f"its process group was killed{said}")
+        if code < 0:
+            return EngineTerminatedError(
+                f"the engine was killed by signal {_signal_name(-code)} {when}{said}")
+        return EngineTerminatedError(f"the engine exited with status {code} {when}{said}")
+
+    def _exited(self) -> bool:
+        """The engine's process has ended and every line it wrote has been taken:
+        a child of it that still holds its output open does not keep it going."""
+        if self._process.poll() is None:
+            return False
+        self._stdout_quiet.wait(DRAIN)
+        return self._lines.empty()
 
     def _readline(self, deadline: float | None, what: str) -> str | None:
         """The next line, or None once ``deadline`` passed; EngineTerminatedError
-        if the engine's output ended. The wait is sliced, so that Ctrl-C is seen
-        whichever thread takes the signal."""
+        if the engine's output ended or its process did. The wait is sliced, so
+        that Ctrl-C is seen whichever thread takes the signal, and the process
+        is watched at each slice."""
         while True:
             wait = WAIT_SLICE if deadline is None else deadline - time.monotonic()
             if wait <= 0:
+                if self._process.poll() is not None:  # its exit is the reason, not the time
+                    raise self._fail(self._terminated(f"during {what}"))
                 return None
             try:
                 line = self._lines.get(timeout=min(wait, WAIT_SLICE))
             except queue.Empty:
+                if self._exited():
+                    raise self._fail(self._terminated(f"during {what}")) from None
                 continue
             if line is None:
                 with contextlib.suppress(queue.Full):
                     self._lines.put_nowait(None)  # the end stays the end for later reads
-                raise self._fail(self._terminated(f"during {what}"))
-            if line.strip():
+                raise self._fail(self._terminated(f"during {what}", "output"))
+            self._read_bytes += lines.line_bytes(line)
+            if line.strip(" \t"):
                 self.last_line = line
                 return line
 
@@ -427,7 +471,9 @@ class Engine:
         ``Game``), searching under ``limit``. ``info`` is called with every
         progress line; setting ``stop`` sends ``stop`` (needed to end an
         ``infinite`` search). The square is checked: one ``color`` may not play
-        raises :class:`EngineIllegalMoveError`. Any failure kills the engine."""
+        raises :class:`EngineIllegalMoveError`. Any failure kills the engine,
+        and so does any exception mid-exchange (Ctrl-C, one raised by ``info``):
+        its next line could not be trusted."""
         name = color.value if isinstance(color, Color) else str(color).strip().lower()
         if name not in lines.COLORS:
             raise ParameterError(f"expected a colour (wts.Color, 'black' or 'white'), "
@@ -439,7 +485,7 @@ class Engine:
         what = f"go {name}"
         merged = Info()
         stopped = False
-        try:  # a Ctrl-C at any step leaves the engine mid-exchange: it is killed
+        try:  # an exception at any step leaves the engine mid-exchange: it is killed
             position = self._position(game)
             self._send(position)
             self._sync(what)
@@ -475,7 +521,7 @@ class Engine:
                                                          f"got {line}"))
                 self._unanswered.clear()
                 break
-        except KeyboardInterrupt:
+        except BaseException:
             self.kill()
             raise
         seconds = time.monotonic() - started
@@ -520,6 +566,13 @@ class Engine:
             raise self._fail(EngineProtocolError(f"expected rules result or rules illegal, "
                                                  f"got {answer}"))
         return answer
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return f"{number} ({signal.Signals(number).name})"
+    except ValueError:
+        return str(number)
 
 
 def _occupant(game: GameBase, square: Square) -> str:

@@ -22,7 +22,8 @@ class EngineProtocolError(EngineError):
 
 
 class EngineTerminatedError(EngineError):
-    """The engine's process ended (or could not start) while an answer was awaited."""
+    """The engine's process ended (or could not start) while an answer was awaited,
+    or the engine closed its end of a pipe and went on running (it is then killed)."""
 
 
 class EngineTimeoutError(EngineError):

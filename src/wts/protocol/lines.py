@@ -17,12 +17,14 @@ PositionCommand(fen='9/9/9/9/9/9/9/9/9 - 0', moves=())
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 from wts.engine.events import Capture, Hatch
 from wts.engine.notation import parse_fen
 from wts.engine.pieces import Color, Status
 from wts.engine.squares import FILE_NAMES, RANK_NAMES, SQUARE_NAMES, Square
+from wts.limits import MAX_LINE_BYTES
 from wts.protocol.errors import EngineProtocolError
 
 __all__ = [
@@ -33,14 +35,15 @@ __all__ = [
     "SimpleCommand", "RulesStatusCommand", "RulesPlayCommand", "ClientLine",
     "parse_engine_line", "parse_client_line", "format_go", "format_position",
     "format_option", "format_info", "format_rules_result", "format_rules_status",
-    "parse_square_token", "split_line",
+    "parse_square_token", "split_line", "line_bytes",
 ]
 
 #: The word that opens the handshake, and the version this package speaks.
 PROTOCOL_NAME = "wtsp"
 PROTOCOL_VERSION = 1
-#: The longest line either side must accept, in characters (without the newline).
-MAX_LINE = 65536
+#: The longest line either side must accept, in bytes of UTF-8 (without the
+#: newline): :data:`wts.limits.MAX_LINE_BYTES`.
+MAX_LINE = MAX_LINE_BYTES
 #: Option types, as UCI has them.
 OPTION_TYPES = ("check", "spin", "combo", "button", "string")
 COLORS = ("black", "white")
@@ -48,11 +51,34 @@ _STATUSES = tuple(status.value for status in Status)
 _INFO_WORDS = ("playouts", "time", "value", "nodes", "pv", "string")
 #: The largest count a line may carry (playouts, milliseconds, nodes).
 _MAX_COUNT = 2**63 - 1
+# Only spaces and tabs separate tokens: str.split() would also split at a
+# no-break space, U+3000, a vertical tab or U+001F, which the protocol does not.
+_TOKEN = re.compile(r"[^ \t]+")
+# A square's file, either case, tested before any case folding: str.upper()
+# maps some letters outside ASCII (the dotless i) onto A-I.
+_FILES = FILE_NAMES + FILE_NAMES.lower()
+# A whole number of a spin option's range (a sign allowed), and an info value.
+_WHOLE = re.compile(r"-?[0-9]{1,19}")
+_DECIMAL = re.compile(r"[0-9]{1,20}(?:\.[0-9]{0,20})?|\.[0-9]{1,20}")
 
 
 def split_line(line: str) -> list[str]:
     """The tokens of a line: runs of characters between spaces or tabs."""
-    return line.replace("\t", " ").split()
+    return _TOKEN.findall(line)
+
+
+def _after(line: str, count: int) -> str:
+    """The text of ``line`` after its first ``count`` tokens, without the blanks
+    around it: the free text that ends a line (a name, a reason)."""
+    end = 0
+    for _, match in zip(range(count), _TOKEN.finditer(line)):
+        end = match.end()
+    return line[end:].strip(" \t")
+
+
+def line_bytes(line: str) -> int:
+    """The length of ``line`` in bytes of UTF-8, as the limit counts it."""
+    return len(line) if line.isascii() else len(line.encode("utf-8", "surrogatepass"))
 
 
 def _bad(line: str, why: str) -> EngineProtocolError:
@@ -61,9 +87,9 @@ def _bad(line: str, why: str) -> EngineProtocolError:
 
 
 def parse_square_token(token: str) -> Square:
-    """A square as the protocol writes it: a file letter and a rank digit, ``E5``
-    (lower case is accepted); anything else raises EngineProtocolError."""
-    if len(token) == 2 and token[0].upper() in FILE_NAMES and token[1] in RANK_NAMES:
+    """A square as the protocol writes it: an ASCII file letter and rank digit,
+    ``E5`` (lower case is accepted); anything else raises EngineProtocolError."""
+    if len(token) == 2 and token[0] in _FILES and token[1] in RANK_NAMES:
         return RANK_NAMES.index(token[1]) * 9 + FILE_NAMES.index(token[0].upper())
     raise EngineProtocolError(f"expected a square like E5, got {token!r}")
 
@@ -163,7 +189,7 @@ class Option:
             return str(value).lower()
         if self.type == "spin":
             number = value if type(value) is int else None
-            if isinstance(value, str) and value.lstrip("-").isdigit() and value.isascii():
+            if isinstance(value, str) and _WHOLE.fullmatch(value):
                 number = int(value)
             if number is None or (self.min is not None and number < self.min) or (
                     self.max is not None and number > self.max):
@@ -309,11 +335,6 @@ EngineLine = (Id | Version | OptionLine | Feature | Ready | ReadyOk | Info | Mov
               | EngineErrorLine | RulesStatus | RulesResult | RulesIllegal)
 
 
-def _rest(line: str, word: str) -> str:
-    """The text after the first ``word`` of ``line``."""
-    return line.split(word, 1)[1].strip() if word in line else ""
-
-
 def _parse_option(line: str, tokens: list[str]) -> Option:
     if len(tokens) < 5 or tokens[1] != "name" or tokens[3] != "type":
         raise _bad(line, "expected option name NAME type TYPE ...")
@@ -332,8 +353,9 @@ def _parse_option(line: str, tokens: list[str]) -> Option:
         if word == "default":
             default = value
         elif word in ("min", "max"):
-            if not value.lstrip("-").isdigit() or not value.isascii():
-                raise _bad(line, f"{word} takes a whole number, got {value!r}")
+            if not _WHOLE.fullmatch(value):
+                raise _bad(line, f"{word} takes a whole number of at most 19 digits, "
+                                 f"got {value!r}")
             low, high = (int(value), high) if word == "min" else (low, int(value))
         else:
             choices.append(value)
@@ -351,7 +373,7 @@ def _parse_info(line: str, tokens: list[str]) -> Info:
         if word not in _INFO_WORDS:
             raise _bad(line, f"unknown info field {word!r}")
         if word == "string":
-            values["string"] = _rest(line, " string")
+            values["string"] = _after(line, i + 1)
             break
         if word == "pv":
             pv = []
@@ -369,10 +391,9 @@ def _parse_info(line: str, tokens: list[str]) -> Info:
             continue
         token = tokens[i + 1] if i + 1 < len(tokens) else None
         if word == "value":
-            try:
-                number = float(token) if token is not None else math.nan
-            except ValueError:
-                number = math.nan
+            # float() would also take "1e-1", "nan", "0_5" and digits outside ASCII
+            number = float(token) if token is not None and _DECIMAL.fullmatch(token) \
+                else math.nan
             if not 0.0 <= number <= 1.0:
                 raise _bad(line, f"value is a number from 0 to 1, got {token!r}")
             values["value"] = number
@@ -455,8 +476,8 @@ def _parse_rules(line: str, tokens: list[str]) -> EngineLine:
 def parse_engine_line(line: str) -> EngineLine:
     """One line from an engine as a typed value; EngineProtocolError if it is not
     one the protocol allows."""
-    if len(line) > MAX_LINE:
-        raise _bad(line, f"longer than {MAX_LINE} characters")
+    if len(line) > MAX_LINE or line_bytes(line) > MAX_LINE:
+        raise _bad(line, f"longer than {MAX_LINE} bytes")
     tokens = split_line(line)
     if not tokens:
         raise _bad(line, "an empty line")
@@ -475,9 +496,9 @@ def parse_engine_line(line: str) -> EngineLine:
     if word == "ready" and len(tokens) == 1:
         return Ready()
     if word == "error":
-        return EngineErrorLine(_rest(line, "error") or "(no reason given)")
+        return EngineErrorLine(_after(line, 1) or "(no reason given)")
     if word == "id" and len(tokens) >= 3 and tokens[1] in ("name", "author"):
-        return Id(tokens[1], _rest(line, tokens[1]))
+        return Id(tokens[1], _after(line, 2))
     if word == "protocol" and len(tokens) == 2:
         return Version(_count(line, "protocol", tokens[1]))
     if word == "option":
@@ -580,8 +601,8 @@ ClientLine = (HelloCommand | SetOptionCommand | NewGameCommand | PositionCommand
 
 
 def _fen(line: str, tokens: list[str]) -> str:
-    if len(tokens) < 3:
-        raise _bad(line, "expected a position string: board, eggs and turn")
+    if len(tokens) < 3 or not all(token.isascii() for token in tokens[:3]):
+        raise _bad(line, "expected a position string (ASCII): board, eggs and turn")
     fen = " ".join(tokens[:3])
     try:
         parse_fen(fen)
@@ -622,8 +643,8 @@ def _parse_go(line: str, tokens: list[str]) -> GoCommand:
 def parse_client_line(line: str) -> ClientLine:
     """One line from a client as a typed command; EngineProtocolError (its message
     is what an engine answers after ``error``) if the protocol has no such line."""
-    if len(line) > MAX_LINE:
-        raise _bad(line, f"longer than {MAX_LINE} characters")
+    if len(line) > MAX_LINE or line_bytes(line) > MAX_LINE:
+        raise _bad(line, f"longer than {MAX_LINE} bytes")
     tokens = split_line(line)
     if not tokens:
         raise _bad(line, "an empty line")
@@ -641,7 +662,7 @@ def parse_client_line(line: str) -> ClientLine:
             raise _bad(line, "expected setoption name NAME [value TEXT]")
         if len(tokens) > 3 and tokens[3] != "value":
             raise _bad(line, "an option name is one word; its value follows 'value'")
-        return SetOptionCommand(tokens[2], _rest(line, " value ") if len(tokens) > 3 else None)
+        return SetOptionCommand(tokens[2], _after(line, 4) if len(tokens) > 3 else None)
     if word == "position":
         fen = _fen(line, tokens[1:4])
         moves: list[tuple[Square, Square]] = []

@@ -18,7 +18,10 @@ from typing import IO
 
 from wts.protocol import lines
 
-__all__ = ["Stderr", "read_lines", "read_stderr", "kill", "kill_all_engines"]
+__all__ = ["Stderr", "Quiet", "read_lines", "read_stderr", "kill", "kill_all_engines"]
+
+#: Seconds a reader waits for its pipe at a time (and how soon it sees ``closed``).
+POLL = 0.1
 
 
 class Stderr:
@@ -34,10 +37,44 @@ class Stderr:
             self.text = (self.text + chunk)[-self.limit:]
 
 
-def chunks(stream: IO[bytes], closed: threading.Event) -> Iterator[bytes]:
+class Quiet:
+    """When a reader last found its pipe empty: once the engine has exited, the
+    client waits for this to learn that all the engine wrote has been read,
+    though a child of the engine may hold the pipe open and no end comes."""
+
+    def __init__(self) -> None:
+        self.condition = threading.Condition()
+        self.count = 0
+        self.ended = False
+
+    def note(self) -> None:
+        """The pipe was found empty (a wait for it timed out)."""
+        with self.condition:
+            self.count += 1
+            self.condition.notify_all()
+
+    def end(self) -> None:
+        """The reader has ended."""
+        with self.condition:
+            self.ended = True
+            self.condition.notify_all()
+
+    def wait(self, timeout: float) -> bool:
+        """Wait until the pipe has been found empty by a wait begun after this
+        call (two notes from now: the first may come from a wait begun before),
+        or the reader ended; False if ``timeout`` seconds passed first."""
+        with self.condition:
+            start = self.count
+            return self.condition.wait_for(lambda: self.ended or self.count >= start + 2,
+                                           timeout)
+
+
+def chunks(stream: IO[bytes], closed: threading.Event,
+           quiet: Quiet | None = None) -> Iterator[bytes]:
     """What ``stream`` gives, until its end or until ``closed`` is set. The
     pipe's descriptor is polled, never read blocking: a child the engine left
-    behind may hold the pipe open for ever, and the reader must still end."""
+    behind may hold the pipe open for ever, and the reader must still end.
+    ``quiet`` is told each time the pipe is found empty."""
     if sys.platform == "win32":  # no select on pipes
         while not closed.is_set():
             chunk = stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536)
@@ -47,21 +84,24 @@ def chunks(stream: IO[bytes], closed: threading.Event) -> Iterator[bytes]:
         return
     fd = stream.fileno()
     while not closed.is_set():
-        ready, _, _ = select.select([fd], [], [], 0.1)
+        ready, _, _ = select.select([fd], [], [], POLL)
         if ready:
             chunk = os.read(fd, 65536)
             if not chunk:
                 return
             yield chunk
+        elif quiet is not None:
+            quiet.note()
 
 
 def read_lines(stream: IO[bytes], received: queue.Queue[str | None],
-                closed: threading.Event) -> None:
+               closed: threading.Event, quiet: Quiet | None = None) -> None:
     """Put each line of ``stream`` on ``received`` (a line too long is cut short
     and refused by the parser), then None at the end. ``received`` is bounded, so an
     engine that writes without being read waits; ``closed`` ends the wait.
     The reader closes its own stream (closing it from another thread would
-    wait for the reader)."""
+    wait for the reader). ``quiet`` is told when the pipe is found empty,
+    everything before it on ``received``."""
 
     def put(item: str | None) -> None:
         while not closed.is_set():
@@ -77,7 +117,7 @@ def read_lines(stream: IO[bytes], received: queue.Queue[str | None],
     buffer = bytearray()
     skipping = False  # the rest of a line too long is dropped
     try:
-        for chunk in chunks(stream, closed):
+        for chunk in chunks(stream, closed, quiet):
             buffer += chunk
             while True:
                 end = buffer.find(b"\n")
@@ -102,17 +142,22 @@ def read_lines(stream: IO[bytes], received: queue.Queue[str | None],
         with contextlib.suppress(OSError):
             stream.close()
     put(None)
+    if quiet is not None:
+        quiet.end()
 
 
-def read_stderr(stream: IO[bytes], sink: Stderr, closed: threading.Event) -> None:
+def read_stderr(stream: IO[bytes], sink: Stderr, closed: threading.Event,
+                quiet: Quiet | None = None) -> None:
     try:
-        for chunk in chunks(stream, closed):
+        for chunk in chunks(stream, closed, quiet):
             sink.add(chunk.decode("utf-8", "replace"))
     except (OSError, ValueError):
         pass
     finally:
         with contextlib.suppress(OSError):
             stream.close()
+        if quiet is not None:
+            quiet.end()
 
 
 # The engines running, by pid: killed when the process exits or, in a pool's

@@ -260,9 +260,11 @@ class EngineServer:
                         more = self._stdin.readline(lines.MAX_LINE)
                         if not more or more.endswith(b"\n"):
                             break
-                    self.error(f"a line longer than {lines.MAX_LINE} characters")
+                    self.error(f"a line longer than {lines.MAX_LINE} bytes")
                     continue
-                line = raw.decode("utf-8", "replace").strip()
+                # only spaces and tabs are blanks; a \r before the \n is dropped
+                line = raw.decode("utf-8", "replace").removesuffix("\n").removesuffix(
+                    "\r").strip(" \t")
                 if line and not self.handle(line):
                     break
         finally:

@@ -124,11 +124,14 @@ def run_chunks(
 
 
 def _start_worker(driver: int) -> None:
-    """Workers leave Ctrl-C to the driver, which stops them; on Linux a worker
-    also ends with its driver, even one killed outright (``kill -9``), instead
-    of playing its chunk to the end for nobody. A worker terminated (SIGTERM,
-    how the pool ends its workers) first kills the engine programs it runs."""
+    """Workers leave Ctrl-C, and the SIGHUP of a closed terminal, to the driver,
+    which stops them; on Linux a worker also ends with its driver, even one
+    killed outright (``kill -9``), instead of playing its chunk to the end for
+    nobody. A worker terminated (SIGTERM, how the pool ends its workers) first
+    kills the engine programs it runs."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _end_worker)
     if sys.platform.startswith("linux"):
         try:
@@ -288,6 +291,10 @@ def _connect(ray: Any, workers: int, address: str | None) -> bool:
         return False
     if address is not None:
         _probe(address)
+    # ray.init replaces a SIGTERM handler with sys.exit: the command line's own
+    # (SIGTERM stopping a run as Ctrl-C does) is put back once Ray is up.
+    sigterm = (signal.getsignal(signal.SIGTERM)
+               if threading.current_thread() is threading.main_thread() else None)
     try:
         if address is None:
             # A Ctrl-C in the middle of Ray's start-up can land where Ray
@@ -304,6 +311,9 @@ def _connect(ray: Any, workers: int, address: str | None) -> bool:
     except BaseException:
         ray.shutdown()
         raise
+    finally:
+        if callable(sigterm):
+            signal.signal(signal.SIGTERM, sigterm)
     return True
 
 

@@ -1,6 +1,7 @@
-"""An engine that breaks the protocol in one chosen way, for the client's tests:
-``python misbehaving.py MODE``. It completes the handshake (but in the modes
-that break it) and answers isready; then, at the first ``go``:
+"""An engine that breaks the protocol in chosen ways, for the client's tests:
+``python misbehaving.py MODE[+MODE...] [PIDS]``. It completes the handshake
+(but in the modes that break it) and answers isready; then, at the first
+``go``:
 
 - ``crash``: exits with status 3, after a line on stderr;
 - ``hang``: never answers;
@@ -19,7 +20,17 @@ that break it) and answers isready; then, at the first ``go``:
 - ``rulesexit``: declares ``feature rules``, and exits at the first rules request;
 - ``quitwords``: exits at any line whose first word is ``quit`` (``quit now``);
 - ``searchy``: answers ``go ... infinite`` only at ``stop``, and a ``wtsp``
-  during that search with the handshake again, not ``error``.
+  during that search with the handshake again, not ``error``;
+- ``options``: declares a million options in the handshake;
+- ``features``: declares a million features in the handshake, each its own;
+- ``longline``: answers ``move E5`` followed by 3 million U+3000 (9 MB, one line);
+- ``dotless``: answers ``move`` and a dotless i and 5 (``str.upper`` makes it I5);
+- ``closeout``: closes its standard output, and goes on running;
+- ``closein``: closes its standard input, answers ``move E5``, and goes on running.
+
+Modes combine: ``forker+crash`` exits while its child holds the pipes. With
+PIDS, a file's path, the engine writes its pid and its child's there at ``go``
+(written whole, then renamed), so a test knows the search has begun.
 """
 
 from __future__ import annotations
@@ -29,61 +40,85 @@ import sys
 import time
 
 
-def main(mode: str) -> None:
+def main(mode: str, pids: str | None = None) -> None:
+    modes = set(mode.split("+"))
+    sys.stdout.reconfigure(encoding="utf-8")  # whatever the locale says
+
     def say(line: str) -> None:
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
+    child = ""
     searching = False
     for line in sys.stdin:
         word = line.split()[0] if line.split() else ""
-        if word == "quit" and mode == "quitwords":
+        if word == "quit" and "quitwords" in modes:
             return
         if word == "stop" and searching:
             searching = False
             say("move E5")
-        elif word == "go" and mode == "searchy" and "infinite" in line.split():
+        elif word == "go" and "searchy" in modes and "infinite" in line.split():
             searching = True
         elif word == "wtsp":
-            if mode == "silent":
+            if "silent" in modes:
                 continue
-            child = ""
-            if mode in ("forker", "setsid"):
+            if modes & {"forker", "setsid"}:
                 pid = os.fork()
                 if pid == 0:
-                    if mode == "setsid":
+                    if "setsid" in modes:
                         os.setsid()
                     os.execvp("sleep", ["sleep", "600"])
                 child = f" {pid}"
             say("id name misbehaving " + mode + child)
             say("id author the wts tests")
-            say("protocol " + ("2" if mode == "version" else "1"))
-            if mode == "rulesexit":
+            say("protocol " + ("2" if "version" in modes else "1"))
+            if "rulesexit" in modes:
                 say("feature rules")
+            if "options" in modes:
+                for i in range(1_000_000):
+                    say(f"option name o{i} type spin default 0 min 0 max {i}")
+            if "features" in modes:
+                for i in range(1_000_000):
+                    say(f"feature f{i}")
             say("ready")
-            if mode == "early":
+            if "early" in modes:
                 say("move A1")
-        elif word == "position" and mode == "errposition":
+        elif word == "position" and "errposition" in modes:
             say("error I refuse this position")
-        elif word == "rules" and mode == "rulesexit":
+        elif word == "rules" and "rulesexit" in modes:
             sys.exit(4)
         elif word == "isready":
             say("readyok")
         elif word == "go":
-            if mode == "crash":
+            if pids is not None:
+                with open(pids + ".part", "w") as out:
+                    out.write(f"{os.getpid()}{child}\n")
+                os.replace(pids + ".part", pids)
+            if "crash" in modes:
                 sys.stderr.write("misbehaving: crashing as asked\n")
                 sys.stderr.flush()
                 sys.exit(3)
-            if mode == "hang":
+            if "hang" in modes:
                 time.sleep(3600)
-            if mode == "flood":
+            if "closeout" in modes:
+                sys.stdout.flush()
+                os.close(1)
+                time.sleep(3600)
+            if "closein" in modes:
+                os.close(0)
+                say("move E5")
+                time.sleep(3600)
+            if "flood" in modes:
                 sys.stderr.write("x" * 300_000 + "\nthe last line\n")
                 sys.stderr.flush()
-            say({"garbage": "bestmove e2e4", "badsquare": "move J1",
-                 "refuse": "error I will not"}.get(mode, "move E5"))
+            if "longline" in modes:
+                say("move E5" + "\u3000" * 3_000_000)
+            answers = {"garbage": "bestmove e2e4", "badsquare": "move J1",
+                       "refuse": "error I will not", "dotless": "move \u01315"}
+            say(next((answers[m] for m in modes if m in answers), "move E5"))
         elif word == "quit":
             return
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(*sys.argv[1:3])
