@@ -39,7 +39,7 @@ def test_good_values_are_taken(convert, text: str, value: object) -> None:
     (arguments.threads, "0", "expected a number of threads from 1 to 1,024, got '0'"),
     (arguments.turn, "-1", "expected a turn number of at least 0, got '-1'"),
     (arguments.pixels, "10001", "expected a size in pixels from 16 to 10,000, got '10001'"),
-    (arguments.game_count(1), "0", "expected a number of games from 1 to 9,223,372,036,854,775,807, got '0'"),
+    (arguments.game_count(1), "0", "a number of games from 1 to 9,223,372,036,854,775,807"),
     (arguments.game_count(0), "many", "expected a number of games, got 'many'"),
     (arguments.time_limit, "0", "expected a number of seconds above 0 and at most 86400"),
     (arguments.time_limit, "nan", "got 'nan'"),
