@@ -6,6 +6,7 @@ can fail, each of which must forfeit a game and never take the caller down."""
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import shlex
 import signal
@@ -380,3 +381,27 @@ def test_the_protocol_document_agrees_with_the_client_and_engine_check() -> None
                  "gets it again mid-session", "standard error", "`setsid`",
                  "sends `isready` after every `position`"):
         assert fact in text, fact
+
+
+def test_reports_and_records_name_an_engine_by_the_name_it_declares(tmp_path: Path) -> None:
+    """``id name``, not the command line, in a match's table, an SPRT report
+    and a game record."""
+    from wts.cli import play as terminal
+    from wts.players.pairs import format_sprt, play_sprt
+    from wts.players.sprt import parse_sprt
+    from wts.players.tournament import format_result, play_match
+
+    tiny = spec([sys.executable, str(EXAMPLES / "tiny_random.py")])
+    result = play_match(tiny, "random", 2, seed=1, time_limit=0.2)
+    assert result.names == ["tiny random (Python)", None]
+    table = format_result(result).split("\n", 1)[1]  # the first line is the header
+    assert "tiny random (Python)" in table and "tiny_random.py" not in table
+    sprt = play_sprt(tiny, "random", parse_sprt("elo0=0,elo1=100"), max_pairs=1, suite=1,
+                     time_limit=0.2)
+    report = format_sprt(sprt)
+    assert "tiny random (Python) vs random" in report and "tiny_random.py" not in report
+    saved = tmp_path / "game.wts"
+    terminal.play_in_terminal(tiny, "random", seed=1, save=str(saved), out=io.StringIO(),
+                              stdin=io.StringIO())
+    black = wts.record.read(saved).headers["Black"]
+    assert black.startswith("tiny random (Python) (engine:") and "(seed 1)" in black

@@ -517,6 +517,10 @@ def play_in_terminal(
         outcome.status = EXIT_INTERRUPTED
     if outcome.resigned is not None:
         outcome.headers["Result"] = Status.for_winner(outcome.resigned.opponent).result
+    for tag, player in zip(("Black", "White"), players):
+        name = getattr(player, "engine_name", None)
+        if isinstance(name, str) and name:  # an engine program, by the name it declares
+            outcome.headers[tag] = f"{name} ({outcome.headers[tag]})"
     if save is not None:
         records.write(game, save, headers=outcome.headers,
                       comments={turn: note for turn, note in comments.items() if turn <= kept})

@@ -43,7 +43,7 @@ from wts.players.agents import check_agent, make_agent
 from wts.players.openings import read_openings, stored_openings, suite_digest
 from wts.players.specs import AgentSpec
 from wts.players.sprt import SPRT, SPRTStatus, parse_sprt
-from wts.players.tournament import play_game_or_forfeit
+from wts.players.tournament import engine_names, play_game_or_forfeit
 from wts.runtime.backends import check_backend, run_chunks
 from wts.runtime.files import write_atomically
 
@@ -93,6 +93,9 @@ class Pair:
     index: int
     opening: str
     games: tuple[PairGame, PairGame]
+    #: The name each engine program declared (``id name``), None for the
+    #: others; not saved: a resumed match learns them again from its games.
+    names: tuple[str | None, str | None] = field(default=(None, None), compare=False)
 
     @property
     def a_points(self) -> float:
@@ -151,6 +154,7 @@ class _PairTask:
 def play_pair(task: _PairTask) -> Pair:
     """Both games of one pair (a backend task: runs in any worker)."""
     games = []
+    names: list[str | None] = [None, None]
     for number, a_color in enumerate((Color.BLACK, Color.WHITE)):
         agents = [make_agent(spec, seed=derive(task.seed, task.index, number, side),
                              level=task.level, time_limit=task.time_limit) for side, spec in
@@ -160,6 +164,7 @@ def play_pair(task: _PairTask) -> Pair:
             game, forfeit = play_game_or_forfeit(black, white, MATCH_TURNS, threading.Event(),
                                                  start=Game.from_fen(task.opening))
         finally:
+            names = [old or new for old, new in zip(names, engine_names(agents))]
             for agent in agents:
                 close = getattr(agent, "close", None)
                 if close is not None:
@@ -169,7 +174,7 @@ def play_pair(task: _PairTask) -> Pair:
                          for t in game.history)
         games.append(PairGame(a_color.value, None if winner is None else winner.value,
                               game.turn, moves, None if forfeit is None else str(forfeit[1])))
-    return Pair(task.index, task.opening, (games[0], games[1]))
+    return Pair(task.index, task.opening, (games[0], games[1]), (names[0], names[1]))
 
 
 def _load(path: Path, result: SPRTResult) -> None:
@@ -281,8 +286,11 @@ def format_sprt(result: SPRTResult) -> str:
     games = 2 * status.pairs
     a_points = sum(pair.a_points for pair in result.pairs)
     forfeits = sum(game.forfeit is not None for pair in result.pairs for game in pair.games)
-    verdict = {"H1": f"H1 accepted: {result.a} is at least {test.elo1:g} Elo stronger",
-               "H0": f"H0 accepted: {result.a} is not {test.elo1:g} Elo stronger (the "
+    # An engine is named by the name it declares, the others by their spec.
+    a, b = (next((pair.names[side] for pair in result.pairs if pair.names[side]), spec)
+            for side, spec in enumerate((result.a, result.b)))
+    verdict = {"H1": f"H1 accepted: {a} is at least {test.elo1:g} Elo stronger",
+               "H0": f"H0 accepted: {a} is not {test.elo1:g} Elo stronger (the "
                      f"pairs favour elo0 = {test.elo0:g})",
                None: "no verdict yet"}[status.verdict]
 
@@ -292,13 +300,13 @@ def format_sprt(result: SPRTResult) -> str:
         return f"{value:+.1f}" if round(value, 1) else "0.0"  # never "-0.0"
 
     lines = [
-        f"wts tournament: {result.a} vs {result.b}, SPRT elo0={test.elo0:g} elo1={test.elo1:g} "
+        f"wts tournament: {a} vs {b}, SPRT elo0={test.elo0:g} elo1={test.elo1:g} "
         f"alpha={test.alpha:g} beta={test.beta:g}, {result.suite} openings "
         f"(SHA-256 {result.suite_sha256[:12]}), seed {result.seed}",
         f"  pairs          {status.pairs} ({games} games, each opening with colours swapped)",
         f"  pentanomial    {' '.join(str(n) for n in status.pentanomial)}  "
         "(pairs scoring 0, 1/2, 1, 3/2, 2 for A)",
-        f"  score          {a_points:g} / {games} for {result.a}",
+        f"  score          {a_points:g} / {games} for {a}",
         f"  LLR            {status.llr:.3f}  (bounds {status.lower:.3f}, {status.upper:.3f})",
         f"  Elo            {signed(status.elo)}  (95% interval {signed(status.elo_low)} to "
         f"{signed(status.elo_high)})",

@@ -24,7 +24,7 @@ import math
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
@@ -86,6 +86,8 @@ class MatchResult:
     playouts: list[int] = field(default_factory=lambda: [0, 0])
     search_seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])
     moves: list[int] = field(default_factory=lambda: [0, 0])
+    #: The name each engine program declares (``id name``), None for the others.
+    names: list[str | None] = field(default_factory=lambda: [None, None])
 
     @property
     def games(self) -> int:
@@ -186,7 +188,7 @@ def elo_difference(wins: int, draws: int, losses: int) -> tuple[float, float, fl
 
 
 # One game's record, and per side its MCTS playouts, search seconds and moves.
-_Played = tuple[MatchGame, list[int], list[float], list[int]]
+_Played = tuple[MatchGame, list[int], list[float], list[int], list[str | None]]
 
 
 def _play_one(spec_a: AgentSpec, spec_b: AgentSpec, seed: int, index: int, level: int | None,
@@ -216,7 +218,7 @@ def _play_one(spec_a: AgentSpec, spec_b: AgentSpec, seed: int, index: int, level
     # The searching agents (MCTS, OpenSpiel MCTS) count their playouts.
     playouts = [getattr(a, "total_playouts", 0) for a in agents]
     seconds = [getattr(a, "total_seconds", 0.0) for a in agents]
-    return record, playouts, seconds, [game.turn, game.turn]
+    return record, playouts, seconds, [game.turn, game.turn], engine_names(agents)
 
 
 @dataclass(frozen=True)
@@ -308,8 +310,9 @@ def play_match(
 
     def collect(played: _Played | None) -> None:
         assert played is not None  # only a stopped match has unfinished games
-        record, playouts, seconds, moves = played
+        record, playouts, seconds, moves, names = played
         result.records.append(record)
+        result.names = [old or new for old, new in zip(result.names, names)]
         for side in (0, 1):
             result.playouts[side] += playouts[side]
             result.search_seconds[side] += seconds[side]
@@ -376,8 +379,18 @@ def _label(spec: str | AgentSpec, level: int | None) -> str:
     return str(spec)
 
 
-def _labels(a: str, b: str, level: int | None) -> list[str]:
-    labels = [_label(a, level), _label(b, level)]
+def engine_names(agents: Sequence[object]) -> list[str | None]:
+    """The name each agent that is an engine program declares (``id name``),
+    once it has started; None for the others."""
+    names = [getattr(agent, "engine_name", None) for agent in agents]
+    return [name if isinstance(name, str) and name else None for name in names]
+
+
+def _labels(a: str, b: str, level: int | None,
+            names: Sequence[str | None] = (None, None)) -> list[str]:
+    """How a report names A and B: an engine by the name it declares, the
+    others by their spec."""
+    labels = [names[0] or _label(a, level), names[1] or _label(b, level)]
     if labels[0] == labels[1]:
         labels = [labels[0] + " (A)", labels[1] + " (B)"]
     return labels
@@ -391,7 +404,7 @@ def format_header(a: str, b: str, games: int, seed: int, level: int | None = Non
 
 def format_result(result: MatchResult, level: int | None = None) -> str:
     """The report ``wts tournament`` prints."""
-    labels = _labels(result.a, result.b, level)
+    labels = _labels(result.a, result.b, level, result.names)
     width = max(12, *(len(label) for label in labels))
     diff, low, high = elo_difference(result.a_wins, result.draws, result.b_wins)
     lines = [

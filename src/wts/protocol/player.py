@@ -63,6 +63,8 @@ class EngineAgent:
         self.moves = 0
         self._engine: Engine | None = None
         self._stderr = ""
+        #: The name the engine declares (``id name``), once it has started.
+        self.engine_name: str | None = None
 
     def engine(self) -> Engine:
         """The running engine, started (and configured) on first use."""
@@ -84,6 +86,7 @@ class EngineAgent:
                 engine.kill()
                 raise
             self._engine = engine
+            self.engine_name = engine.name or None
         return self._engine
 
     def select(self, game: GameBase, color: Color | str) -> Square:
