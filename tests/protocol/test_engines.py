@@ -281,7 +281,7 @@ def test_forfeits_are_recorded_and_reported_in_a_match() -> None:
     assert result.b_wins == 2 and len(result.forfeits) == 2
     assert all("forfeits: the engine named E5" in (r.forfeit or "") for r in result.forfeits)
     report = format_result(result)
-    assert "forfeits" in report and "game 0 (black engine:" in report
+    assert "forfeits" in report and "game 0 (black misbehaving occupied" in report  # its id name
 
 
 def test_python_and_c_examples_play_wts_players_on_threads(c_engine: str) -> None:
