@@ -8,10 +8,9 @@ import sys
 
 import pytest
 
-from tests.support.processes import ROOT, TESTS
+from tests.support.engines import ENGINES
+from tests.support.processes import ROOT
 from wts.protocol.check import MALFORMED, RULES_MALFORMED, check_engine
-
-ENGINES = TESTS / "protocol" / "engines"
 
 
 def program(name: str, *args: str) -> list[str]:

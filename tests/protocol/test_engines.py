@@ -20,7 +20,8 @@ import pytest
 
 import wts
 from tests.support.compilers import unix_c_compiler
-from tests.support.processes import ROOT, TESTS
+from tests.support.engines import misbehaving
+from tests.support.processes import ROOT
 from wts.cli import main as cli
 from wts.players.agents import make_agent
 from wts.players.ladder import run_ladder
@@ -37,7 +38,6 @@ from wts.protocol.errors import (
 from wts.protocol.player import EngineAgent
 
 EXAMPLES = ROOT / "examples" / "engines"
-MISBEHAVING = TESTS / "protocol" / "engines" / "misbehaving.py"
 PYTHON = shlex.quote(sys.executable)
 
 
@@ -56,10 +56,6 @@ def time_to_quit(monkeypatch: pytest.MonkeyPatch) -> None:
 def wts_engine(agent: str = "random", *more: str) -> list[str]:
     """The command of `wts engine --agent AGENT`."""
     return [sys.executable, "-m", "wts", "engine", "--agent", agent, *more]
-
-
-def misbehaving(mode: str) -> list[str]:
-    return [sys.executable, str(MISBEHAVING), mode]
 
 
 @pytest.fixture(scope="module")

@@ -12,13 +12,14 @@ from typing import Any
 import pytest
 
 import wts
-from tests.support.processes import ROOT, TESTS
+from tests.support.engines import ENGINES
+from tests.support.processes import ROOT
 from wts.cli import main as cli
 from wts.devtools.fuzz import replay, run_fuzz
 from wts.protocol import Engine
 from wts.protocol.rules import rules_game_class
 
-MUTANTS = TESTS / "protocol" / "engines" / "mutant_rules.py"
+MUTANTS = ENGINES / "mutant_rules.py"
 REFERENCE_ADAPTER = [sys.executable, "-m", "wts", "engine", "--agent", "random",
                      "--rules", "wts.reference:Game"]
 
@@ -112,7 +113,7 @@ def test_engine_check_fuzzes_the_rules_part() -> None:
     assert "the hatch events: the answers differ" in checks["rules part"].detail
 
 
-FAULTY = TESTS / "protocol" / "engines" / "faulty_rules.py"
+FAULTY = ENGINES / "faulty_rules.py"
 
 
 def faulty(*mode: str) -> list[str]:

@@ -15,23 +15,14 @@ from pathlib import Path
 import pytest
 
 import wts
+from tests.support.engines import MISBEHAVING, child_pid, misbehaving
 from tests.support.processes import ends, run_python, running, traced_in_a_fresh_process
 from wts.limits import MAX_HANDSHAKE_BYTES, MAX_LINE_BYTES, MAX_OPTIONS
 from wts.protocol import Engine, Limit
 from wts.protocol.errors import EngineProtocolError, EngineTerminatedError
 
-MISBEHAVING = Path(__file__).resolve().parent / "engines" / "misbehaving.py"
-
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(),
                                 reason="needs /proc and fork")
-
-
-def misbehaving(mode: str) -> list[str]:
-    return [sys.executable, str(MISBEHAVING), mode]
-
-
-def child_pid(engine: Engine) -> int:
-    return int(engine.name.split()[-1])
 
 
 def test_an_engine_that_exits_while_its_child_holds_its_output_is_reported_at_once() -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-import sys
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -15,23 +14,14 @@ from pathlib import Path
 import pytest
 
 import wts
-from tests.support.processes import TESTS, ends, running
+from tests.support.engines import child_pid, misbehaving
+from tests.support.processes import ends, running
 from wts.protocol import Engine, Limit
 from wts.protocol.errors import EngineProtocolError, EngineTerminatedError
 from wts.runtime import backends
 
-MISBEHAVING = TESTS / "protocol" / "engines" / "misbehaving.py"
-
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(),
                                 reason="needs /proc and fork")
-
-
-def misbehaving(mode: str) -> list[str]:
-    return [sys.executable, str(MISBEHAVING), mode]
-
-
-def child_pid(engine: Engine) -> int:
-    return int(engine.name.split()[-1])
 
 
 @pytest.fixture

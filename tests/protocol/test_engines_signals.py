@@ -16,9 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.engines import MISBEHAVING
 from tests.support.processes import ends, interruptible, run_python, running, start_python
-
-MISBEHAVING = Path(__file__).resolve().parent / "engines" / "misbehaving.py"
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(),
                                 reason="needs /proc, fork and POSIX signals")
