@@ -21,7 +21,7 @@ import shutil
 import pytest
 
 from tests.support.processes import run_python
-from tests.support.readme_blocks import DOCS, pages, python_blocks, where
+from tests.support.readme_blocks import DOCS, pages, prints, python_blocks, shows, where
 
 #: Pages whose scripts another test runs.
 RUN_ELSEWHERE = {"players.md": "tests/test_readme_agents.py"}
@@ -30,25 +30,8 @@ RUN_ELSEWHERE = {"players.md": "tests/test_readme_agents.py"}
 #: run instead). A run of 10,000 self-play games makes the same files as one of 4.
 SMALLER = [("scaling.md", "10_000", "4")]
 
-_PRINT = re.compile(r"^\s*print\(.*\)\s+#\s?(?P<shown>.*)$")
-
-
 def scripts(path: pathlib.Path) -> list[tuple[int, str]]:
     return [(lineno, text) for lineno, text in python_blocks(path=path) if ">>>" not in text]
-
-
-def shown_output(script: str) -> list[str | None]:
-    """What each ``print`` line's comment says it prints (None for any line)."""
-    shown: list[str | None] = []
-    for line in script.splitlines():
-        if re.match(r"^\s*print\(", line):
-            match = _PRINT.match(line)
-            shown.append(match["shown"].strip() if match else None)
-    return shown
-
-
-def matches(printed: str, shown: str | None) -> bool:
-    return shown is None or printed == shown or shown.startswith(printed + ":")
 
 
 PAGES = [path for path in pages() if scripts(path) and path.name not in RUN_ELSEWHERE]
@@ -84,14 +67,16 @@ def test_a_page_s_scripts_run_and_print_what_they_say(path: pathlib.Path,
     place = where(path, blocks[0][0])
     assert proc.returncode == 0, f"{place}: the scripts failed:\n{proc.stderr}"
     printed = proc.stdout.splitlines()
-    shown = shown_output(script)
+    shown = [says for *_, says in prints(script)]
     assert len(printed) == len(shown), f"{place}: {len(shown)} prints, {len(printed)} lines"
     for line, says in zip(printed, shown):
-        assert matches(line, says), f"{place}: printed {line!r}, the page says {says!r}"
+        assert says is None or shows(line, says), \
+            f"{place}: printed {line!r}, the page says {says!r}"
 
 
 def test_a_comment_gives_what_a_print_shows() -> None:
-    assert shown_output('print(1)  # 1\nx = 2\nprint(x)\nprint("a")  # a: the letter') == [
+    assert [says for *_, says in prints(
+        'print(1)  # 1\nx = 2\nprint(x)\nprint("a")  # a: the letter')] == [
         "1", None, "a: the letter"]
-    assert matches("True", "True: the TurnResults") and matches("3", "3")
-    assert not matches("False", "True: the TurnResults") and not matches("Tru", "True")
+    assert shows("True", "True: the TurnResults") and shows("3", "3")
+    assert not shows("False", "True: the TurnResults") and not shows("Tru", "True")

@@ -4,13 +4,12 @@ print what they say they print.
 Every ``python`` block of the page "Players, PettingZoo and OpenSpiel"
 (docs/players.md) is executed; a block needing PettingZoo, Gymnasium or
 OpenSpiel is skipped without it. A ``print(...)`` with a comment shows its
-output there: the output itself, or, where that is long or varies, words
-for it, which :data:`IN_WORDS` turns into a check.
+output there (:func:`tests.support.readme_blocks.shows`), or, where that is
+long or varies, words for it, which :data:`IN_WORDS` turns into a check.
 """
 
 from __future__ import annotations
 
-import ast
 import importlib.util
 import io
 import re
@@ -21,7 +20,7 @@ from typing import Any
 import pytest
 
 import wts
-from tests.support.readme_blocks import page, python_blocks
+from tests.support.readme_blocks import page, prints, python_blocks, shows
 
 PAGE = page("players")
 BLOCKS = [text for _, text in python_blocks(path=PAGE)]
@@ -38,22 +37,7 @@ def _board_after_a_collision_on_e5() -> str:
 IN_WORDS: dict[str, Callable[[str], bool]] = {
     "wts greedy, and its square": lambda out: re.fullmatch(f"wts greedy {SQUARE}", out) is not None,
     "the board, egg 1 on E5": lambda out: out == _board_after_a_collision_on_e5(),
-    "1.0: the egg's age": lambda out: out == "1.0",
 }
-
-
-def _commented_prints(code: str) -> dict[tuple[int, int], str]:
-    """The lines (first, last) of each ``print(...)`` call with a comment
-    on its first line, and that comment."""
-    lines = code.splitlines()
-    found = {}
-    for node in ast.walk(ast.parse(code)):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id == "print"):
-            _, hash_, comment = lines[node.lineno - 1][node.col_offset:].partition("  # ")
-            if hash_:
-                found[(node.lineno, node.end_lineno or node.lineno)] = comment.strip()
-    return found
 
 
 def _run_printing(code: str) -> list[tuple[int, str]]:
@@ -74,7 +58,7 @@ def test_the_section_has_examples() -> None:
     if not PAGE.is_file():
         pytest.skip("no docs/players.md beside the tests")
     assert len(BLOCKS) >= 3
-    assert sum(len(_commented_prints(code)) for code in BLOCKS) >= 5
+    assert sum(shown is not None for code in BLOCKS for *_, shown in prints(code)) >= 5
 
 
 @pytest.mark.parametrize("code", BLOCKS, ids=[f"block{i}" for i in range(len(BLOCKS))])
@@ -84,11 +68,14 @@ def test_readme_example_prints_what_it_shows(code: str) -> None:
         if needs in code and importlib.util.find_spec(module) is None:
             pytest.skip(f"needs {module}")
     printed = _run_printing(code)
-    for (first, last), shown in _commented_prints(code).items():
+    for first, last, shown in prints(code):
+        if shown is None:
+            continue
         outputs = [out for line, out in printed if first <= line <= last]
         assert len(outputs) == 1, f"line {first} printed {len(outputs)} times, not once"
         check = IN_WORDS.get(shown)
         if check is None:
-            assert outputs[0] == shown, f"line {first}: printed {outputs[0]!r}, shows {shown!r}"
+            assert shows(outputs[0], shown), \
+                f"line {first}: printed {outputs[0]!r}, shows {shown!r}"
         else:
             assert check(outputs[0]), f"line {first}: printed {outputs[0]!r}, not {shown!r}"

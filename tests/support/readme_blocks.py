@@ -3,6 +3,7 @@ for the tests that run them."""
 
 from __future__ import annotations
 
+import ast
 import pathlib
 import re
 
@@ -90,3 +91,25 @@ def reproduces(shown: str, output: str) -> bool:
     parts = [r"(?:.*\n)*?" if line.strip() == "..." else re.escape(line) + r"\n"
              for line in _mask(shown).splitlines()]
     return re.fullmatch("".join(parts), _mask(output)) is not None
+
+
+def prints(code: str) -> list[tuple[int, int, str | None]]:
+    """Every ``print(...)`` call of ``code``, in the order of its lines: its
+    first and last line, and the comment on its first line (``print(x)  #
+    shown``) that says what it shows, or None."""
+    lines = code.splitlines()
+    found = []
+    for node in ast.walk(ast.parse(code)):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id == "print"):
+            _, hash_, comment = lines[node.lineno - 1][node.col_offset:].partition("  # ")
+            found.append((node.lineno, node.end_lineno or node.lineno,
+                          comment.strip() if hash_ else None))
+    return sorted(found)
+
+
+def shows(printed: str, shown: str) -> bool:
+    """Whether a print's comment ``shown`` shows what it ``printed``: the line
+    itself, or the line and a colon before words about it (``# True: the
+    TurnResults``)."""
+    return printed == shown or shown.startswith(printed + ":")
