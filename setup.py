@@ -166,7 +166,7 @@ modules = cythonize(
     [extension(name) for name in ("engine._core", "engine._cpu", "engine._history",
                                   "engine._game", "engine._perft", "engine._simulate",
                                   "engine._batch", "players._prior", "players._search",
-                                  "players._greedy")],
+                                  "players._greedy", "players._az")],
     # Every module's directives, here only: a file sets one of its own only
     # where it needs to, with a comment why (docs/architecture.md).
     compiler_directives={

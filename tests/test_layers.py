@@ -148,6 +148,7 @@ PUBLIC_MODULES = {
     "wts.svg": ["wts.engine.svg"],
     "wts.agents": ["wts.players.agents", "wts.players.specs"],
     "wts.tournament": ["wts.players.tournament"],
+    "wts.network": ["wts.players.network"],
     "wts.env": ["wts.adapters.env"],
     "wts.vector_env": ["wts.adapters.vector_env"],
     "wts.openspiel": ["wts.adapters.openspiel"],

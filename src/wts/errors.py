@@ -81,6 +81,12 @@ class PlayerError(WtsError):
     the forfeited game records."""
 
 
+class NetworkFileError(WtsError):
+    """A network weights file (:class:`wts.network.Network`) that is not a wts
+    network, is of another format version, or is damaged: the message says
+    which, and where."""
+
+
 class BusyError(RuntimeError):
     """An object that runs one call at a time (a search, an MCTS agent) was
     called from a second thread while the first call was still running.

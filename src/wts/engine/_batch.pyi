@@ -45,3 +45,10 @@ class BatchCore:
     def _player_planes(
         self, out: npt.NDArray[np.uint8], first: int, legal: npt.NDArray[np.uint8]
     ) -> None: ...
+    def _network_planes(self, out: npt.NDArray[np.float32]) -> None: ...
+
+NETWORK_PLANE_COUNT: int
+
+def _observation_network_planes(
+    observations: npt.NDArray[np.uint8], out: npt.NDArray[np.float32]
+) -> int: ...

@@ -13,8 +13,8 @@ cdef extern from "Python.h":
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 from wts.engine._bits cimport (
-    wts_any, wts_bit_square, wts_board, wts_clear_lowest, wts_lowest_bit, wts_square_bit,
-    wts_test_bit,
+    wts_any, wts_bit_square, wts_board, wts_clear_lowest, wts_lowest_bit, wts_or, wts_square_bit,
+    wts_square_board, wts_test_bit,
 )
 from wts.engine._core cimport (
     WTS_BLACK_TURTLE, WTS_EGG, WTS_NUM_SQUARES, WTS_WHITE_TURTLE, wts_copy, wts_init,
@@ -22,6 +22,7 @@ from wts.engine._core cimport (
 )
 from wts.engine._drivers cimport wts_drivers, wts_load_drivers
 from wts.engine._game cimport GameCore
+from wts.engine._planes cimport NET_PLANES, network_planes
 
 from wts.params import check_int
 
@@ -309,3 +310,67 @@ cdef class BatchCore:
                     while wts_any(board):
                         legal[i, wts_bit_square(wts_lowest_bit(board))] = 1
                         board = wts_clear_lowest(board)
+
+    def _network_planes(self, float[:, :, ::1] out):
+        """Each game's network planes (``_planes.pxd``), (n, 81, NET_PLANES)."""
+        cdef Py_ssize_t i
+        self._check_length(out.shape[0])
+        if out.shape[1] != WTS_NUM_SQUARES or out.shape[2] != NET_PLANES:
+            raise ValueError(f"network planes are (n, 81, {NET_PLANES})")
+        with self._lock:
+            with nogil:
+                for i in range(self.n):
+                    network_planes(&self.states[i], &out[i, 0, 0])
+
+
+#: How many planes the network sees (``_planes.pxd``).
+NETWORK_PLANE_COUNT = NET_PLANES
+
+
+def _observation_network_planes(const uint8_t[:, :, ::1] observations, float[:, :, ::1] out):
+    """The network planes of positions given as black's observation planes
+    (black, white, eggs, egg age 1 = oldest; (n, 4, 81)), as self-play
+    shards store them: the egg queue is read back from the ages. Returns the
+    index of the first observation that is no position (a square with two
+    pieces, ages that are not 1..eggs each once), or -1."""
+    cdef Py_ssize_t i, n = observations.shape[0], bad = -1
+    cdef int sq, age, count
+    cdef wts_state state
+    cdef wts_board bit
+    if observations.shape[1] != 4 or observations.shape[2] != WTS_NUM_SQUARES:
+        raise ValueError("observations are (n, 4, 81)")
+    if out.shape[0] != n or out.shape[1] != WTS_NUM_SQUARES or out.shape[2] != NET_PLANES:
+        raise ValueError(f"network planes are (n, 81, {NET_PLANES})")
+    with nogil:
+        for i in range(n):
+            wts_init(&state)
+            memset(state.egg_queue, 0xFF, WTS_NUM_SQUARES)
+            count = 0
+            for sq in range(WTS_NUM_SQUARES):
+                if (observations[i, 0, sq] != 0) + (observations[i, 1, sq] != 0) + (
+                        observations[i, 2, sq] != 0) > 1:
+                    bad = i
+                if observations[i, 2, sq]:
+                    count += 1
+            for sq in range(WTS_NUM_SQUARES):
+                age = observations[i, 3, sq]
+                if (age != 0) != (observations[i, 2, sq] != 0) or age > count:
+                    bad = i
+                    break
+                if age:
+                    if state.egg_queue[age - 1] != 0xFF:
+                        bad = i
+                        break
+                    state.egg_queue[age - 1] = <uint8_t>sq
+                bit = wts_square_board(sq)
+                if observations[i, 0, sq]:
+                    state.black = wts_or(state.black, bit)
+                elif observations[i, 1, sq]:
+                    state.white = wts_or(state.white, bit)
+                elif observations[i, 2, sq]:
+                    state.eggs = wts_or(state.eggs, bit)
+            if bad >= 0:
+                break
+            state.egg_count = <uint8_t>count
+            network_planes(&state, &out[i, 0, 0])
+    return bad

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from wts.engine._batch import BatchCore
+from wts.engine._batch import NETWORK_PLANE_COUNT, BatchCore, _observation_network_planes
 from wts.engine._core import STATUSES as CORE_STATUSES
 from wts.engine.base import check_moves
 from wts.engine.game import Game
@@ -21,7 +21,16 @@ from wts.engine.pieces import Status
 from wts.errors import BatchError, GameOverError, IllegalMoveError, ParameterError
 from wts.params import describe_int, is_masked_array, masked_array_refused
 
-__all__ = ["BatchGame", "StepResult", "STATUSES", "NO_MOVE"]
+__all__ = ["BatchGame", "StepResult", "STATUSES", "NO_MOVE", "NETWORK_PLANES",
+           "observation_network_planes"]
+
+#: The planes a network sees (:meth:`BatchGame.network_planes`), in order,
+#: always from black's side; the last is all ones (where the board is).
+NETWORK_PLANES = ("black turtles", "white turtles", "eggs", "egg age (1 oldest, 1/2, 1/3, ...)",
+                  "black fives (empty squares completing one)", "white fives",
+                  "black captures (empty squares closing a bracket)", "white captures",
+                  "black winning turtles", "white winning turtles", "board")
+assert len(NETWORK_PLANES) == NETWORK_PLANE_COUNT
 
 STATUSES: tuple[Status, ...] = CORE_STATUSES
 """``STATUSES[code]`` is the :class:`wts.Status` of a status code in a batch array."""
@@ -252,6 +261,19 @@ class BatchGame(BatchCore):
         self._observation(out)
         return out.reshape(len(self), 4, 9, 9)
 
+    def network_planes(self) -> npt.NDArray[np.float32]:
+        """(n, 81, 11) float32: each game's planes as the network player sees
+        them (:data:`NETWORK_PLANES`, from black's side), square-major.
+
+        >>> import wts
+        >>> planes = wts.BatchGame(3).network_planes()
+        >>> planes.shape, float(planes[..., -1].sum())
+        ((3, 81, 11), 243.0)
+        """
+        out = np.empty((len(self), 81, NETWORK_PLANE_COUNT), dtype=np.float32)
+        self._network_planes(out)
+        return out
+
     def reset(self, mask: npt.ArrayLike | None = None) -> None:
         """Restart the games where ``mask`` is True (all games when None)."""
         n = len(self)
@@ -283,6 +305,22 @@ class BatchGame(BatchCore):
         self._player_planes(planes, first, legal)
         shape = (n, 2, 4, 9, 9) if sides == 2 else (n, 4, 9, 9)
         return planes.reshape(shape), legal.view(np.bool_)
+
+
+def observation_network_planes(observations: npt.ArrayLike) -> npt.NDArray[np.float32]:
+    """The network planes (n, 81, 11) of positions given as black's
+    observation planes (n, 4, 9, 9) (:meth:`BatchGame.observation`, the
+    ``observation`` column of black's rows in self-play data). Planes that
+    are no position raise :class:`wts.ParameterError` naming the first."""
+    array = np.ascontiguousarray(observations, dtype=np.uint8)
+    if array.ndim != 4 or array.shape[1:] != (4, 9, 9):
+        raise ParameterError(f"observations must have shape (n, 4, 9, 9), not {array.shape}")
+    out = np.empty((len(array), 81, NETWORK_PLANE_COUNT), dtype=np.float32)
+    bad = _observation_network_planes(array.reshape(len(array), 4, 81), out)
+    if bad >= 0:
+        raise ParameterError(f"observation {bad} is no position: a square holds two pieces, "
+                             "or the egg ages are not 1 to the number of eggs, each once")
+    return out
 
 
 def _raise_bad_move(index: int, game: Game, black: int, white: int) -> None:
