@@ -146,7 +146,7 @@ PUBLIC_MODULES = {
     "wts.notation": ["wts.engine.notation"],
     "wts.record": ["wts.formats.record"],
     "wts.svg": ["wts.engine.svg"],
-    "wts.agents": ["wts.players.agents", "wts.players.specs"],
+    "wts.agents": ["wts.players.agents", "wts.players.az", "wts.players.specs"],
     "wts.tournament": ["wts.players.tournament"],
     "wts.network": ["wts.players.network"],
     "wts.env": ["wts.adapters.env"],

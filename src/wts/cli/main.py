@@ -37,6 +37,7 @@ from wts.cli import (
     serve,
     simulate,
     tournament,
+    train,
 )
 from wts.cli.arguments import one_line
 from wts.errors import ParameterError, WtsError
@@ -45,7 +46,7 @@ __all__ = ["COMMANDS", "build_parser", "main"]
 
 #: The command modules, in the order ``wts --help`` lists them.
 COMMANDS = (demo, simulate, bench, fuzz, play, replay, tournament, ladder, selfplay, fit_prior,
-            engine, engine_check, serve)
+            train, engine, engine_check, serve)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -303,6 +303,7 @@ cdef class AZSearch:
     cdef AZTree t
     cdef PyThread_type_lock busy
     cdef bint pending     # collected, not applied
+    cdef bint stuck       # a batch found no room: no descent can go on
 
     def __cinit__(self):
         memset(&self.t, 0, sizeof(AZTree))
@@ -358,7 +359,7 @@ cdef class AZSearch:
             self.t.max_memory = max_memory
             self.t.full = False
             self.t.evaluations = self.t.iterations = 0
-            self.pending = False
+            self.pending = self.stuck = False
             wts_rng_seed(&self.t.rng, seed)
             self.t.cap_nodes = 64
             self.t.nodes = <AZNode *>malloc(self.t.cap_nodes * sizeof(AZNode))
@@ -414,6 +415,8 @@ cdef class AZSearch:
                 raise ParameterError("collect called twice: apply the batch it collected first")
             self._batch(cap)
             self.t.n_paths = self.t.n_leaves = 0
+            if self.stuck:
+                return 0
             with nogil:
                 while tries > 0 and self.t.n_leaves < cap and self.t.n_paths < cap:
                     tries -= 1
@@ -436,13 +439,16 @@ cdef class AZSearch:
               const float[::1] values not None):
         """Expand the leaves ``collect`` wrote with the network's priors (over
         the 81 squares; renormalised over the legal ones) and values (black's
-        expected result), and back them up."""
+        expected result), and back them up. Returns how many were expanded:
+        0 when the tree has no room for them (the batch is dropped, and
+        ``collect`` finds nothing more)."""
         cdef int k = self.t.n_leaves, i, j, p
         cdef int32_t leaf
         cdef AZNode *node
         cdef double *stats
         cdef double total, value
         cdef const float *prior
+        cdef double *grown
         self._enter()
         try:
             if not self.pending:
@@ -457,10 +463,17 @@ cdef class AZSearch:
             total = 0
             for i in range(k):
                 total += 6 * self.t.nodes[self.t.leaves[i]].n
-            if not room_for_stats(&self.t, <int64_t>total):
-                self.t.full = True
+            # The root's always fit; growth is what max_memory bounds.
+            if self.t.n_stats > 0 and not room_for_stats(&self.t, <int64_t>total):
+                self.t.full = self.stuck = True
                 self._cancel()
                 return 0
+            if self.t.n_stats + total > self.t.cap_stats:
+                self.t.cap_stats = <int64_t>(self.t.n_stats + total)
+                grown = <double *>realloc(self.t.stats, self.t.cap_stats * sizeof(double))
+                if grown == NULL:
+                    raise MemoryError("no memory for the root's statistics")
+                self.t.stats = grown
             with nogil:
                 for i in range(k):
                     leaf = self.t.leaves[i]

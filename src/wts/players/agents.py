@@ -48,6 +48,7 @@ from wts.params import (
     check_seed,
 )
 from wts.players._greedy import greedy_move
+from wts.players.az import AZAgent
 from wts.players.prior import LEARNED
 from wts.players.search_options import SearchOptions
 from wts.players.search_team import MAX_PLAYOUTS, SearchTeam
@@ -499,14 +500,15 @@ def make_agent(
 ) -> Agent:
     """An agent from a spec (:class:`wts.agents.AgentSpec`, or its text):
     ``"random"``, ``"greedy"``, ``"mcts"``, ``"mcts:2"``,
+    ``"az:3"`` (the network player, :class:`wts.agents.AZAgent`),
     ``"openspiel-mcts:1000"`` (:class:`wts.adapters.openspiel_agent.OpenSpielMCTSAgent`,
     which needs OpenSpiel; 1,000 simulations when the spec names none), and
     any options after commas, as ``"mcts:1,threads=2"``; or ``"engine:CMD"``,
     the engine program CMD (:class:`wts.protocol.player.EngineAgent`, started
     at its first move). The options' values are checked here, by the agent.
 
-    ``level`` is the MCTS level when the spec names none (default 3);
-    ``time_limit`` applies to MCTS only (a ``time_limit`` option in the spec
+    ``level`` is the MCTS or network level when the spec names none (default 3);
+    ``time_limit`` applies to those two only (a ``time_limit`` option in the spec
     wins), ``stop`` to both searches.
 
     >>> make_agent("mcts:2", seed=1)
@@ -529,6 +531,8 @@ def make_agent(
         return _makers.openspiel(simulations, seed=seed, stop=stop, **options)
     chosen = spec.number if spec.number is not None else (level if level is not None else 3)
     options.setdefault("time_limit", time_limit)  # type: ignore[arg-type]
+    if spec.name == "az":
+        return AZAgent(level=chosen, seed=seed, stop=stop, **options)  # type: ignore[arg-type]
     return MCTSAgent(level=chosen, seed=seed, stop=stop, **options)  # type: ignore[arg-type]
 
 

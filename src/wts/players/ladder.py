@@ -35,6 +35,7 @@ import numpy as np
 from wts._seeds import derive
 from wts.errors import ParameterError
 from wts.limits import MAX_THREADS
+from wts.players.az import AZ_LEVEL_SECONDS
 from wts.params import check_int, check_seed
 from wts.players.agents import check_agent
 from wts.players.specs import LEVELS, OPENSPIEL_SIMULATIONS, AgentSpec
@@ -286,6 +287,10 @@ def format_ladder(result: LadderResult) -> str:
 #: What one simulation of OpenSpiel's MCTS costs, in this package's playouts:
 #: 6.2 s a move at 1,000 simulations on a machine playing 221,600 playouts/s.
 OPENSPIEL_SIMULATION_PLAYOUTS = 1_374
+#: The development machine's speeds the estimate converts time with: MCTS
+#: playouts a second on one core, and the network player's evaluations.
+MCTS_PLAYOUTS_PER_SECOND = 290_000
+AZ_EVALUATIONS_PER_SECOND = 3_000
 #: Turns of a ladder game, for the estimate (games between searching players
 #: on the README's machine took 25 to 60).
 ESTIMATED_TURNS = 40
@@ -297,6 +302,15 @@ def move_cost(spec: str | AgentSpec) -> float:
     if spec.name == "mcts":
         playouts = spec.keywords().get("playouts")
         return float(playouts if isinstance(playouts, int) else LEVELS[spec.number or 3])
+    if spec.name == "az":
+        # A timed search costs its time; a budget of descents, the network's evaluations.
+        seconds = spec.keywords().get("time_limit")
+        playouts = spec.keywords().get("playouts")
+        if isinstance(playouts, int) and not isinstance(seconds, float):
+            seconds = playouts / AZ_EVALUATIONS_PER_SECOND
+        if not isinstance(seconds, float):
+            seconds = AZ_LEVEL_SECONDS[spec.number or 3]
+        return seconds * MCTS_PLAYOUTS_PER_SECOND
     if spec.name == "openspiel-mcts":
         return float((spec.number or OPENSPIEL_SIMULATIONS) * OPENSPIEL_SIMULATION_PLAYOUTS)
     return 0.0

@@ -1,7 +1,7 @@
 """A player named by a line of text, parsed once: :class:`AgentSpec`.
 
-A spec is an agent's name, an optional number after a colon (an MCTS level,
-OpenSpiel's simulations a move) and options after commas, as
+A spec is an agent's name, an optional number after a colon (an MCTS or
+network player's level, OpenSpiel's simulations a move) and options after commas, as
 ``"mcts:2,threads=2,reuse=false"``; or ``"engine:CMD"``, an engine program.
 The command line, the match and ladder functions and the run folders take a
 spec's text and parse it here, once, at their edge; below that they pass the
@@ -39,7 +39,7 @@ ENGINE_PREFIX = "engine:"
 LEVELS: dict[int, int] = {1: 1_000, 2: 8_000, 3: 32_000, 4: 100_000, 5: 640_000}
 
 #: The agent names a spec may start with (besides ``engine:``).
-AGENT_NAMES = ("random", "greedy", "mcts", "openspiel-mcts")
+AGENT_NAMES = ("random", "greedy", "mcts", "az", "openspiel-mcts")
 
 #: Simulations a move of ``openspiel-mcts`` when the spec names none, and the
 #: most (OpenSpiel's tree is Python objects).
@@ -54,8 +54,12 @@ AGENT_OPTIONS: dict[str, dict[str, type]] = {
              "reuse": bool, "transpositions": bool, "policy": str, "exploration": float,
              "playout": str, "final": str, "purify": float, "prior": str,
              "prior_weight": float},
+    "az": {"playouts": int, "time_limit": float, "net": str, "batch": int, "c_puct": float,
+           "fpu": float, "mix": float, "noise": float, "temperature": float},
     "openspiel-mcts": {"uct_c": float},
 }
+#: The options whose text keeps its case (a file's path); the others are read lower case.
+CASED_OPTIONS = frozenset({"net"})
 _TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
 _INTEGER = re.compile(r"[0-9]+")
 
@@ -130,8 +134,8 @@ class AgentSpec:
                 raise ParameterError(f"bad agent spec {_shown(spec)}: a control character in "
                                      "the engine's command")
             return cls("engine", command=command)
-        head, *items = spec.strip().lower().split(",")
-        name, sep, number = (part.strip() for part in head.partition(":"))
+        head, *items = spec.strip().split(",")
+        name, sep, number = (part.strip() for part in head.lower().partition(":"))
         if name not in AGENT_NAMES:
             raise ParameterError(f"unknown agent {spec!r}: expected one of "
                                  f"{', '.join(AGENT_NAMES)} (mcts takes a level, as mcts:2; "
@@ -169,9 +173,10 @@ def _number(spec: str, name: str, text: str) -> int:
 
 def _check_number(name: str, number: object, spec: str) -> int:
     """``number``, the level or simulations of the agent ``name`` (of ``spec``)."""
-    if name == "mcts":
+    if name in ("mcts", "az"):
         if type(number) is not int or number not in LEVELS:
-            raise ParameterError(f"bad level in {spec!r}: expected mcts:1 to mcts:{max(LEVELS)}")
+            raise ParameterError(f"bad level in {spec!r}: expected {name}:1 to "
+                                 f"{name}:{max(LEVELS)}")
         return number
     if name == "openspiel-mcts":
         if type(number) is not int or not 1 <= number <= MAX_OPENSPIEL_SIMULATIONS:
@@ -187,6 +192,9 @@ def _options(spec: str, name: str, items: list[str]) -> tuple[tuple[str, Option]
     options: dict[str, Option] = {}
     for item in items:
         key, sep, text = (part.strip() for part in item.partition("="))
+        key = key.lower()
+        if key not in CASED_OPTIONS:
+            text = text.lower()
         if key not in known or not sep or not text:
             names = ", ".join(known) or "none"
             raise ParameterError(f"bad option {_shown(item.strip())} in {_shown(spec)}: expected "

@@ -372,7 +372,7 @@ def _signed(value: float) -> str:
 def _label(spec: str | AgentSpec, level: int | None) -> str:
     """The spec's text, with the number it plays at when it names none."""
     spec = AgentSpec.parse(spec)
-    if spec.number is None and spec.name == "mcts":
+    if spec.number is None and spec.name in ("mcts", "az"):
         spec = replace(spec, number=level or 3)
     elif spec.number is None and spec.name == "openspiel-mcts":
         spec = replace(spec, number=OPENSPIEL_SIMULATIONS)

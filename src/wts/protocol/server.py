@@ -69,7 +69,7 @@ class EngineServer:
 
     def _options(self) -> list[lines.Option]:
         options = [lines.Option("seed", "spin", "0", 0, _SEED_MAX)]
-        if self.name == "mcts":
+        if self.name == "mcts":  # the network player's threads are BLAS's
             options.append(lines.Option("threads", "spin", "1", 1, 256))
         return options
 

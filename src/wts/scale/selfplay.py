@@ -57,6 +57,7 @@ from wts.formats import record
 from wts.limits import MATCH_TURNS, MAX_GAMES, MAX_SELFPLAY_TURNS
 from wts.params import check_choice, check_int, check_seed
 from wts.players.agents import MCTSAgent, RandomAgent, check_agent, make_agent
+from wts.players.az import AZAgent
 from wts.players.specs import AgentSpec
 from wts.runtime.backends import check_backend, run_chunks
 from wts.runtime.files import RunFolderError
@@ -118,9 +119,11 @@ def _versions(agent: AgentSpec) -> dict[str, str]:
     return versions
 
 
-def _policy(agent: Any, game: Game, square: int) -> npt.NDArray[np.float32]:
+def _policy(agent: Any, game: Game, square: int, color: Color) -> npt.NDArray[np.float32]:
     policy = np.zeros(81, dtype=np.float32)
-    if isinstance(agent, MCTSAgent) and agent.last_search is not None:
+    if isinstance(agent, AZAgent) and agent.last_search is not None:
+        policy[:] = agent.strategy_of(color)
+    elif isinstance(agent, MCTSAgent) and agent.last_search is not None:
         policy[:] = agent.last_search.strategy
     elif isinstance(agent, RandomAgent):
         legal = game.legal_moves()
@@ -133,17 +136,21 @@ def _policy(agent: Any, game: Game, square: int) -> npt.NDArray[np.float32]:
 def _play_game(spec: AgentSpec, index: int, seeds: tuple[int, int],
                max_turns: int) -> tuple[Game, list[tuple[Any, ...]]]:
     agents = [make_agent(spec, seed=seeds[side]) for side in (0, 1)]
+    # The network player searches once a turn for both sides (its seed black's).
+    joint = agents[0] if isinstance(agents[0], AZAgent) else None
     game = Game()
     rows: list[tuple[Any, ...]] = []
     try:
         while not game.is_over() and game.turn < max_turns:
             turn_rows = []
-            moves = []
+            moves = list(joint.select_both(game)) if joint is not None else []
             for side, color in enumerate((Color.BLACK, Color.WHITE)):
-                square = agents[side].select(game, color)
-                moves.append(square)
+                agent = joint if joint is not None else agents[side]
+                square = moves[side] if joint is not None else agent.select(game, color)
+                if joint is None:
+                    moves.append(square)
                 turn_rows.append((game.turn, side, seeds[side], observation_planes(game, color),
-                                  _policy(agents[side], game, square), square))
+                                  _policy(agent, game, square, color), square))
             game.play(*moves)
             rows += turn_rows
     finally:

@@ -75,7 +75,7 @@ class CreateGame(_Message):
 
     mode: Literal["bot", "hotseat", "online"]
     color: Literal["black", "white"] = PLAYER_COLOR
-    level: int = Field(default=BOT_LEVEL, ge=1, le=5)
+    level: int = Field(default=BOT_LEVEL, ge=1, le=6)
     clock: Clock | None = None
 
 
