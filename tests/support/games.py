@@ -93,3 +93,19 @@ def random_game(Game: Any, seed: int, turns: int | None = None, *, start: Any = 
         game.play(black, black if rng.random() < collide else rng.choice(legal))
         played += 1
     return game
+
+
+def random_positions(Game: Any, count: int, seed: int) -> list[Any]:
+    """``count`` positions met in random games (none over), in play order, a
+    new game started where one ends; a tenth of the turns are collisions."""
+    rng = random.Random(seed)
+    positions: list[Any] = []
+    game = Game()
+    while len(positions) < count:
+        if game.is_over():
+            game = Game()
+        positions.append(game.copy())
+        legal = game.legal_moves()
+        black = rng.choice(legal)
+        game.play(black, black if rng.random() < 0.1 else rng.choice(legal))
+    return positions
