@@ -1,9 +1,8 @@
 """Players of What the Shell: random, greedy, Monte Carlo tree search, the network
-player, and the specs
-that name them.
+player, and the specs that name them.
 
-The one documented path of what :mod:`wts.players.agents`, :mod:`wts.players.az` and :mod:`wts.players.specs` define
-(docs/development.md, "Public paths").
+The one documented path of what :mod:`wts.players.agents`, :mod:`wts.players.az`
+and :mod:`wts.players.specs` define (docs/development.md, "Public paths").
 """
 
 from wts.players.agents import *  # noqa: F403

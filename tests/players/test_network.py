@@ -126,7 +126,7 @@ def test_weights_of_the_wrong_shape_or_not_finite_are_refused() -> None:
     shape = NetworkShape(blocks=1, channels=4)
     weights = dict(Network.initial(shape).weights)
     weights["stem.bias"] = np.zeros(5, np.float32)
-    with pytest.raises(ParameterError, match="stem.bias"):
+    with pytest.raises(ParameterError, match=r"stem\.bias"):
         Network(shape, weights)
     weights["stem.bias"] = np.full(4, np.nan, np.float32)
     with pytest.raises(ParameterError, match="not finite"):

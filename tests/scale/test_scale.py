@@ -19,7 +19,7 @@ import pytest
 
 import wts
 from tests.support.processes import CLI, run_python, start_python
-from tests.support.tasks import always_crash, crash_once
+from tests.support.tasks import always_crash, blas_threads, crash_once
 from wts._seeds import derive
 from wts.engine.observation import observation_planes
 from wts.errors import ParameterError
@@ -237,6 +237,15 @@ def test_a_dead_ray_worker_costs_only_its_chunk(tmp_path: pathlib.Path,
     results = dict(run_chunks(crash_once, chunks, backend="ray", workers=2))
     assert flag.exists()
     assert results == {i: i * i for i in range(6)}
+
+
+def test_process_workers_run_one_blas_thread_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    assert dict(run_chunks(blas_threads, [0, 1], backend="process", workers=2)) == {
+        0: "1", 1: "1"}
+    assert "OPENBLAS_NUM_THREADS" not in os.environ  # the driver's own is left as it was
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "2")  # a user's choice is kept
+    assert dict(run_chunks(blas_threads, [0], backend="process", workers=1)) == {0: "2"}
 
 
 def test_a_chunk_that_always_kills_its_worker_stops_the_run() -> None:

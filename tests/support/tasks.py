@@ -36,3 +36,8 @@ def kill_on_poison(chunk: str) -> str:
         os.kill(os.getpid(), signal.SIGKILL)
     time.sleep(0.2)
     return chunk
+
+
+def blas_threads(chunk: int) -> str | None:
+    """The BLAS thread count a worker was started with."""
+    return os.environ.get("OPENBLAS_NUM_THREADS")

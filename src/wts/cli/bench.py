@@ -21,6 +21,10 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--scaling", action="store_true",
                         help="instead, self-play games/s on the local, process and ray backends "
                         "with 1 and 2 workers (about a minute)")
+    parser.add_argument("--network", action="store_true",
+                        help="instead, the network player: the forward pass against this "
+                        "machine's sgemm peak, evaluations/s by batch size, the search's "
+                        "descents/s and the learner's steps/s (under a minute)")
     parser.set_defaults(run=run)
     return parser
 
@@ -30,7 +34,12 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from wts.devtools import bench  # the benchmarks' imports, only for this command
 
     out = sys.stdout if out is None else out
-    rows = bench.run_scaling() if args.scaling else bench.run(quick=args.quick)
+    if args.network:
+        from wts.devtools.bench_network import run_network
+
+        rows = run_network(quick=args.quick)
+    else:
+        rows = bench.run_scaling() if args.scaling else bench.run(quick=args.quick)
     print(bench.main_table(rows), file=out)
     print(bench.verdict(rows, quick=args.quick), file=out)
     return 0

@@ -20,7 +20,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         "with --rules.",
     )
     parser.add_argument("--agent", type=arguments.agent_spec, default="mcts:3",
-                        help="the player: random, greedy, mcts, mcts:LEVEL, ... (default mcts:3)")
+                        help="the player: random, greedy, mcts, mcts:LEVEL, az, az:LEVEL, ... "
+                        "(default mcts:3)")
     parser.add_argument("--rules", type=arguments.engine_class, default=None,
                         metavar="MODULE:CLASS",
                         help="the Game class that answers the rules part (default wts:Game; "

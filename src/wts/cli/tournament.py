@@ -26,11 +26,11 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = commands.add_parser(
         "tournament", help="play a match between two agents and estimate the Elo difference",
         description="Play GAMES games of agent A against agent B (random, greedy, mcts, "
-        "mcts:LEVEL, or OpenSpiel's MCTSBot as openspiel-mcts:SIMULATIONS, seated so that it "
-        "never sees the other side's move of the turn; options after commas, as "
-        "mcts:1,threads=2,reuse=false), A black in every other game, and "
-        "print wins by colour, draws, A's score, the Elo difference with a 95% interval, "
-        "and the searches' playouts per second.",
+        "mcts:LEVEL, the network player az or az:LEVEL, or OpenSpiel's MCTSBot as "
+        "openspiel-mcts:SIMULATIONS, seated so that it never sees the other side's move of "
+        "the turn; options after commas, as mcts:1,threads=2,reuse=false), A black in "
+        "every other game, and print wins by colour, draws, A's score, the Elo difference "
+        "with a 95% interval, and the searches' playouts per second.",
     )
     add_arguments(parser)
     parser.set_defaults(run=run)
@@ -40,9 +40,10 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``wts tournament``."""
     parser.add_argument("a", type=arguments.agent_spec, metavar="A",
-                        help="first agent: random, greedy, mcts, mcts:LEVEL, openspiel-mcts, "
-                        "openspiel-mcts:SIMULATIONS, or engine:CMD, a program speaking the "
-                        "engine protocol (docs/protocol.md; CMD split like a shell)")
+                        help="first agent: random, greedy, mcts, mcts:LEVEL, az, az:LEVEL, "
+                        "openspiel-mcts, openspiel-mcts:SIMULATIONS, or engine:CMD, a "
+                        "program speaking the engine protocol (docs/protocol.md; CMD split "
+                        "like a shell)")
     parser.add_argument("b", type=arguments.agent_spec, metavar="B",
                         help="second agent, the same way")
     parser.add_argument("--games", type=arguments.game_count(1), default=100,

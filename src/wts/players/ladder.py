@@ -35,9 +35,9 @@ import numpy as np
 from wts._seeds import derive
 from wts.errors import ParameterError
 from wts.limits import MAX_THREADS
-from wts.players.az import AZ_LEVEL_SECONDS
 from wts.params import check_int, check_seed
 from wts.players.agents import check_agent
+from wts.players.az import AZ_LEVEL_SECONDS
 from wts.players.specs import LEVELS, OPENSPIEL_SIMULATIONS, AgentSpec
 from wts.players.tournament import MatchResult, _label, play_match
 from wts.runtime.backends import check_backend

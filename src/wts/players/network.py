@@ -321,9 +321,9 @@ class Network:
                                  f"{planes.shape}")
         n = len(planes)
         rows = n * _PADDED * _PADDED
-        x = np.zeros((n, _PADDED, _PADDED, self.shape.planes), np.float32)
-        x[:, 1:-1, 1:-1] = planes.reshape(n, _SIDE, _SIDE, -1)
-        x = x.reshape(rows, -1)
+        boards = np.zeros((n, _PADDED, _PADDED, self.shape.planes), np.float32)
+        boards[:, 1:-1, 1:-1] = planes.reshape(n, _SIDE, _SIDE, -1)
+        x = boards.reshape(rows, -1)
         border = self._border(rows)
         w = self.weights
         x = np.maximum(self._conv3(x, "stem"), 0) * border
@@ -352,8 +352,8 @@ class Network:
         probs = _softmax(masked, axis=1) * mask[:, :, None]
         wdl = _softmax(wdl_logits)
         value = (wdl[:, 0] + 0.5 * wdl[:, 1]).astype(np.float32)
-        return Evaluation(np.ascontiguousarray(probs[:, :, 0]), np.ascontiguousarray(probs[:, :, 1]),
-                          value, wdl)
+        return Evaluation(np.ascontiguousarray(probs[:, :, 0]),
+                          np.ascontiguousarray(probs[:, :, 1]), value, wdl)
 
     def __repr__(self) -> str:
         s = self.shape

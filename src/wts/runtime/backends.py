@@ -170,6 +170,25 @@ def _interrupts_held() -> Iterator[None]:
             block(signal.SIG_UNBLOCK, {signal.SIGINT})  # a held signal is noted here
 
 
+# A worker's BLAS runs on one thread, as Ray's workers do: the pool has a
+# process a core already, and BLAS threads spinning between a network's
+# calls would take the other workers' cores (az ran 2.4x its time a move).
+_ONE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+@contextlib.contextmanager
+def _one_blas_thread() -> Iterator[None]:
+    """The environment a worker starts with, while it starts; a value the
+    user set is kept."""
+    added = [name for name in _ONE_THREAD if name not in os.environ]
+    os.environ.update(dict.fromkeys(added, "1"))
+    try:
+        yield
+    finally:
+        for name in added:
+            os.environ.pop(name, None)
+
+
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
     """End the workers now, not after their chunk, and join the pool's threads."""
     terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
@@ -219,7 +238,8 @@ def _run_on_processes(task: Callable[[Any], Any], chunks: Iterable[Any], workers
                         held = next(source, None)
                         if held is None:
                             break
-                    with _interrupts_held():  # submit starts the workers it needs
+                    # submit starts the workers it needs
+                    with _interrupts_held(), _one_blas_thread():
                         future = pool.submit(task, held[1])  # or finds the pool broken
                     running[future], held = held, None
                 if not running:

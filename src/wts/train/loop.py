@@ -117,11 +117,16 @@ def _read_state(out: Path, settings: TrainSettings) -> _State:
     if not isinstance(document, dict) or document.get("format") != RUN_FORMAT:
         raise RunFolderError(f"{path} is not a wts train run ({RUN_FORMAT})")
     found = document.get("settings")
+    if not isinstance(found, dict):
+        raise RunFolderError(f"{path}: its settings are damaged")
     # The number of generations may grow; everything else makes the data.
-    if not isinstance(found, dict) or {k: v for k, v in found.items() if k != "generations"} != {
-            k: v for k, v in wanted.items() if k != "generations"}:
-        raise ParameterError(f"{out} holds a run with other settings ({found}); resume it with "
-                             "those, or train into another folder")
+    differ = sorted(key for key in wanted.keys() | found.keys()
+                    if key != "generations" and found.get(key) != wanted.get(key))
+    if differ:
+        shown = ", ".join(f"{key} {found.get(key)!r} there, {wanted.get(key)!r} here"
+                          for key in differ)
+        raise ParameterError(f"{out} holds a run with other settings ({shown}); resume it "
+                             "with those, or train into another folder")
     generations = document.get("generations")
     best = document.get("best")
     if not isinstance(generations, list) or not (best is None or isinstance(best, int)):
@@ -164,20 +169,23 @@ def train(out: str | os.PathLike[str], settings: TrainSettings | None = None, *,
             best_net = _gen(root, state.best if state.best is not None else 0) / "network.wtsnet"
             spec = (f"az,playouts={settings.playouts},noise=0.25,temperature=1,"
                     f"net={best_net.resolve()}")
+
+            def played(p: Any, g: int = generation) -> None:
+                say(TrainProgress(g, "selfplay", p.games, p.total))
+
             report = selfplay(folder / "selfplay", settings.games, agent=spec,
                               seed=derive(settings.seed, generation, 0), backend=backend,
-                              workers=workers, address=address,
-                              progress=lambda p, g=generation: say(
-                                  TrainProgress(g, "selfplay", p.games, p.total)))
+                              workers=workers, address=address, progress=played)
             entry["games"] = report.games
         learner = _learner(root, state, settings, generation)
         data = _window(root, settings, generation)
         entry["examples"] = len(data)
         rng = np.random.default_rng(derive(settings.seed, generation, 1))
-        first = learner.steps
-        losses = learner.fit(data, settings.steps, settings.batch_size, rng,
-                             progress=lambda done, _, g=generation: say(
-                                 TrainProgress(g, "train", done - first, settings.steps)))
+
+        def stepped(done: int, _: Any, g: int = generation, first: int = learner.steps) -> None:
+            say(TrainProgress(g, "train", done - first, settings.steps))
+
+        losses = learner.fit(data, settings.steps, settings.batch_size, rng, progress=stepped)
         tail = losses[-max(1, len(losses) // 10):]
         entry["loss"] = {key: float(np.mean([row[key] for row in tail])) for key in tail[0]}
         entry["steps"] = learner.steps
@@ -232,8 +240,8 @@ def _gate(root: Path, state: _State, settings: TrainSettings, generation: int,
                        SPRT(0.0, settings.elo1), seed=derive(settings.seed, generation, 3),
                        max_pairs=settings.gate_pairs, backend=backend, workers=workers,
                        address=address, out=_gen(root, generation) / "gate.json",
-                       progress=lambda r, g=generation: say(
-                           TrainProgress(g, "gate", len(r.pairs), settings.gate_pairs)))
+                       progress=lambda r: say(
+                           TrainProgress(generation, "gate", len(r.pairs), settings.gate_pairs)))
     status = result.status
     summary = {"pairs": status.pairs, "elo": status.elo, "elo_low": status.elo_low,
                "elo_high": status.elo_high, "llr": status.llr, "verdict": status.verdict}
