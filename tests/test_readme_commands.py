@@ -93,7 +93,7 @@ def try_it_commands() -> list[str]:
 def test_the_try_it_commands_are_whole_commands() -> None:
     commands = try_it_commands()
     assert [shlex.split(command)[1] for command in commands] == [
-        "serve", "play", "demo", "replay", "selfplay", "tournament"]
+        "serve", "play", "demo", "replay", "selfplay", "tournament", "tournament", "train"]
     for command in commands:
         _, unknown = cli.build_parser().parse_known_args(shlex.split(command)[1:])
         assert not unknown, command

@@ -114,7 +114,8 @@ groups=(
      tests/engine/test_batch.py tests/engine/test_simulate.py tests/engine/test_perft.py tests/engine/test_keys.py
      tests/engine/test_symmetry.py tests/engine/test_undo.py tests/engine/test_kernels.py"
     "tests/players/test_agents.py tests/test_threads.py tests/adapters/test_openspiel.py tests/adapters/test_env.py
-     tests/players/test_search_team.py tests/players/test_prior.py bench/test_scalar_loop.py"
+     tests/players/test_search_team.py tests/players/test_prior.py tests/players/test_az.py
+     tests/players/test_network.py bench/test_scalar_loop.py"
 )
 step "building every extension with -fsanitize=address,undefined at $level ($cc)"
 tree="$work/tree"
@@ -153,9 +154,9 @@ if [[ $built -ne $expected ]]; then
 fi
 sanitized "$tree" malloc "$python" -c '
 import sys, wts, wts.engine._core, wts.engine._game, wts.players._search, wts.players._greedy
-import wts.players._prior
+import wts.players._prior, wts.players._az
 for module in (wts, wts.engine._core, wts.engine._game, wts.players._search, wts.players._greedy,
-               wts.players._prior):
+               wts.players._prior, wts.players._az):
     if not module.__file__.startswith(sys.argv[1]):
         sys.exit(f"{module.__name__} comes from {module.__file__}, not from {sys.argv[1]}")' \
     "$tree/src/" || exit 1

@@ -379,6 +379,6 @@ def test_the_help_gives_units_and_defaults(command: str, words: tuple[str, ...],
 def test_bench_network_prints_the_forward_against_the_peak_and_the_search() -> None:
     proc = run_wts("bench", "--network", "--quick")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    for measure in ["FLOP a position", "sgemm peak", "evaluate, batch 1 ", "evaluate, batch 256",
+    for measure in ["FLOP a position", "sgemm peak", "evaluate, batch 1,", "evaluate, batch 256,",
                     "peak / best forward", "AZAgent search", "Learner step"]:
         assert measure in proc.stdout, measure

@@ -133,3 +133,22 @@ def test_weights_of_the_wrong_shape_or_not_finite_are_refused() -> None:
         Network(shape, weights)
     with pytest.raises(ParameterError, match="planes"):
         Network.initial(shape).logits(np.zeros((2, 81, 3), np.float32))
+
+
+def test_the_blas_runs_one_thread_while_any_search_runs_then_as_it_was() -> None:
+    from threadpoolctl import threadpool_info
+
+    from wts.players.network import blas_on_one_thread
+
+    def threads() -> set[int]:
+        return {lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"}
+
+    before = threads()
+    first, second = blas_on_one_thread(), blas_on_one_thread()
+    first.__enter__()
+    second.__enter__()  # a second search, in another thread, overlapping the first
+    assert threads() <= {1}
+    first.__exit__(None, None, None)
+    assert threads() <= {1}  # the second still runs
+    second.__exit__(None, None, None)
+    assert threads() == before

@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import Any, TextIO
 
+from wts.cli import arguments
+
 __all__ = ["add_parser", "run"]
 
 
@@ -21,6 +23,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--scaling", action="store_true",
                         help="instead, self-play games/s on the local, process and ray backends "
                         "with 1 and 2 workers (about a minute)")
+    parser.add_argument("--agent", type=arguments.agent_spec, default="mcts:1",
+                        help="the self-play agent of --scaling (default mcts:1; "
+                        "az,playouts=100 for the network player)")
     parser.add_argument("--network", action="store_true",
                         help="instead, the network player: the forward pass against this "
                         "machine's sgemm peak, evaluations/s by batch size, the search's "
@@ -39,7 +44,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
         rows = run_network(quick=args.quick)
     else:
-        rows = bench.run_scaling() if args.scaling else bench.run(quick=args.quick)
+        rows = (bench.run_scaling(agent=str(args.agent)) if args.scaling
+                else bench.run(quick=args.quick))
     print(bench.main_table(rows), file=out)
     print(bench.verdict(rows, quick=args.quick), file=out)
     return 0

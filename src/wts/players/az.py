@@ -30,7 +30,7 @@ from wts.engine.squares import Square
 from wts.errors import BusyError, GameOverError, ParameterTypeError
 from wts.params import check_float, check_int, check_seed
 from wts.players._az import MAX_BATCH, AZSearch
-from wts.players.network import Network
+from wts.players.network import Network, blas_on_one_thread
 
 if TYPE_CHECKING:
     from wts.engine.base import GameBase
@@ -161,6 +161,10 @@ class AZAgent:
         self.net = net if not isinstance(net, Network) else None
         self._planes = np.empty((self.batch, 81, self.network.shape.planes), np.float32)
         self._legal = np.empty((self.batch, 81), np.uint8)
+        # One forward pass now: the BLAS starts its threads and touches its
+        # buffers on the first call (half a second), which a move's time must not pay.
+        with blas_on_one_thread():
+            self.network.logits(np.zeros_like(self._planes))
         self._busy = threading.Lock()
         self._reset()
 
@@ -201,7 +205,8 @@ class AZAgent:
             raise BusyError("this AZAgent is selecting a move in another thread")
         saved = self._rng.getstate()
         try:
-            return self._run(game)
+            with blas_on_one_thread():
+                return self._run(game)
         except BaseException:
             self._rng.setstate(saved)
             raise

@@ -38,7 +38,9 @@ import hashlib
 import json
 import os
 import struct
-from collections.abc import Mapping
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,7 +54,7 @@ from wts.params import check_int
 from wts.runtime.files import write_atomically
 
 __all__ = ["Network", "NetworkShape", "Evaluation", "DEFAULT_NETWORK",
-           "FORMAT", "FORMAT_VERSION", "MAX_NETWORK_BYTES"]
+           "FORMAT", "FORMAT_VERSION", "MAX_NETWORK_BYTES", "blas_on_one_thread"]
 
 FORMAT = "wts-network"
 FORMAT_VERSION = 1
@@ -64,6 +66,34 @@ MAX_BLOCKS, MAX_CHANNELS, MAX_HIDDEN = 40, 512, 4096
 DEFAULT_NETWORK = Path(__file__).with_name("networks") / "default.wtsnet"
 
 _HEADER_LIMIT = 1 << 20
+_BLAS_LOCK = threading.Lock()
+_blas_users = 0
+_blas_limit: object = None
+
+
+@contextmanager
+def blas_on_one_thread() -> Iterator[None]:
+    """numpy's BLAS on one thread while the block runs (and while any other
+    thread's block runs: the setting is the process's), then as it was.
+
+    A search's products are small: on two cores one thread evaluates more
+    positions a second than two, and a second BLAS thread waiting for a
+    busy core stalls a move ten times its time."""
+    global _blas_users, _blas_limit
+    from threadpoolctl import threadpool_limits
+
+    with _BLAS_LOCK:
+        if _blas_users == 0:
+            _blas_limit = threadpool_limits(limits=1, user_api="blas")
+        _blas_users += 1
+    try:
+        yield
+    finally:
+        with _BLAS_LOCK:
+            _blas_users -= 1
+            if _blas_users == 0:
+                _blas_limit.restore_original_limits()  # type: ignore[attr-defined]
+                _blas_limit = None
 _SIDE, _PADDED = 9, 11
 # Each tap (dy, dx) of a 3x3 kernel as an offset into the padded boards' rows.
 _TAPS = tuple((dy - 1) * _PADDED + (dx - 1) for dy in range(3) for dx in range(3))

@@ -100,6 +100,8 @@ class EngineServer:
             if command.word == "quit":
                 return False
             if command.word == "isready":
+                if not self.searching:
+                    self.agent()  # a player's start-up (a network's loading) before readyok
                 self.say("readyok")
             elif self.searching:  # stop with no search running is a no-op, as in UCI
                 self._stop.set()
@@ -134,6 +136,7 @@ class EngineServer:
         for option in self._options():
             self.say(lines.format_option(option))
         self.say("feature rules")
+        self.agent()  # the player's start-up (a network loaded, its BLAS warm), before ready
         self.say("ready")
 
     def set_option(self, name: str, value: str | None) -> None:
