@@ -94,10 +94,18 @@ def blas_on_one_thread() -> Iterator[None]:
             if _blas_users == 0:
                 _blas_limit.restore_original_limits()  # type: ignore[attr-defined]
                 _blas_limit = None
-_SIDE, _PADDED = 9, 11
-# Each tap (dy, dx) of a 3x3 kernel as an offset into the padded boards' rows.
-_TAPS = tuple((dy - 1) * _PADDED + (dx - 1) for dy in range(3) for dx in range(3))
-_EDGE = _PADDED + 1  # the largest tap offset: rows this far from the ends are border
+
+
+# The boards of a batch, one after another, as rows of a matrix: each board is
+# 10x10, a zero rank above its 9 ranks and a zero file after its 9 files, so
+# that one board's zero rank and file pad its neighbours too (100 rows a board,
+# not the 121 of a separate border). One zero row before the batch and _EDGE
+# after it pad the ends.
+_SIDE, _WIDTH = 9, 10
+_BOARD = _WIDTH * _WIDTH
+# Each tap (dy, dx) of a 3x3 kernel as an offset into the rows.
+_TAPS = tuple((dy - 1) * _WIDTH + (dx - 1) for dy in range(3) for dx in range(3))
+_EDGE = _WIDTH + 1  # the largest tap offset: rows this far from the ends are padding
 
 
 @dataclass(frozen=True)
@@ -315,12 +323,13 @@ class Network:
     # -- the forward pass -------------------------------------------------------
 
     def _border(self, rows: int) -> npt.NDArray[np.float32]:
-        """(rows, 1): 1 on the board's squares, 0 on the padding, for ``rows // 121`` boards."""
+        """(rows, 1): 1 on the boards' squares, 0 on the padding."""
         mask = self._mask_cache.get(rows)
         if mask is None:
-            one = np.zeros((_PADDED, _PADDED), np.float32)
-            one[1:-1, 1:-1] = 1
-            mask = np.tile(one.ravel(), rows // (_PADDED * _PADDED))[:, None]
+            one = np.zeros((_WIDTH, _WIDTH), np.float32)
+            one[1:, :_SIDE] = 1
+            mask = np.zeros((rows, 1), np.float32)
+            mask[1:rows - _EDGE, 0] = np.tile(one.ravel(), (rows - 1 - _EDGE) // _BOARD)
             if len(self._mask_cache) > 16:
                 self._mask_cache.clear()
             self._mask_cache[rows] = mask
@@ -331,13 +340,15 @@ class Network:
         products summed, the bias added; the border rows are left for the caller."""
         weight, rows = self.weights[f"{name}.weight"], len(x)
         out = np.empty((rows, weight.shape[2]), np.float32)
+        part = np.empty((rows - 2 * _EDGE, weight.shape[2]), np.float32)
         out[:_EDGE] = 0
         out[rows - _EDGE:] = 0
         inner = out[_EDGE:rows - _EDGE]
         np.matmul(x[_EDGE + _TAPS[0]:rows - _EDGE + _TAPS[0]], weight[0], out=inner)
-        for tap in range(1, 9):
+        for tap in range(1, 9):  # into one buffer: no new array a tap
             d = _TAPS[tap]
-            inner += x[_EDGE + d:rows - _EDGE + d] @ weight[tap]
+            np.matmul(x[_EDGE + d:rows - _EDGE + d], weight[tap], out=part)
+            inner += part
         out += self.weights[f"{name}.bias"]
         return out
 
@@ -350,18 +361,26 @@ class Network:
             raise ParameterError(f"planes must have shape (n, 81, {self.shape.planes}), not "
                                  f"{planes.shape}")
         n = len(planes)
-        rows = n * _PADDED * _PADDED
-        boards = np.zeros((n, _PADDED, _PADDED, self.shape.planes), np.float32)
-        boards[:, 1:-1, 1:-1] = planes.reshape(n, _SIDE, _SIDE, -1)
-        x = boards.reshape(rows, -1)
+        rows = 1 + n * _BOARD + _EDGE
+        x = np.zeros((rows, self.shape.planes), np.float32)
+        boards = x[1:1 + n * _BOARD].reshape(n, _WIDTH, _WIDTH, -1)
+        boards[:, 1:, :_SIDE] = planes.reshape(n, _SIDE, _SIDE, -1)
         border = self._border(rows)
         w = self.weights
-        x = np.maximum(self._conv3(x, "stem"), 0) * border
-        for block in range(self.shape.blocks):
-            y = np.maximum(self._conv3(x, f"block{block}.conv1"), 0) * border
+        x = self._conv3(x, "stem")
+        np.maximum(x, 0, out=x)
+        x *= border
+        for block in range(self.shape.blocks):  # in place: the batch's arrays are reused
+            y = self._conv3(x, f"block{block}.conv1")
+            np.maximum(y, 0, out=y)
+            y *= border
             y = self._conv3(y, f"block{block}.conv2")
-            x = np.maximum(x + y, 0) * border
-        inside = x.reshape(n, _PADDED, _PADDED, -1)[:, 1:-1, 1:-1].reshape(n * 81, -1)
+            y += x
+            np.maximum(y, 0, out=y)
+            y *= border
+            x = y
+        inside = x[1:1 + n * _BOARD].reshape(n, _WIDTH, _WIDTH, -1)[:, 1:, :_SIDE].reshape(
+            n * 81, -1)
         policy = (inside @ w["policy.weight"] + w["policy.bias"]).reshape(n, 81, 2)
         v = np.maximum(inside @ w["value.conv.weight"] + w["value.conv.bias"], 0)
         v = v.reshape(n, 81 * 2)  # square-major: square 0's two channels, then square 1's
