@@ -168,7 +168,7 @@ def test_levels_and_agent_specs() -> None:
     assert sorted(LEVELS) == [1, 2, 3, 4, 5]
     assert all(LEVELS[k] < LEVELS[k + 1] for k in range(1, 5))
     assert MCTSAgent().playouts == LEVELS[3]
-    assert AGENT_NAMES == ("random", "greedy", "mcts", "openspiel-mcts")
+    assert AGENT_NAMES == ("random", "greedy", "mcts", "az", "openspiel-mcts")
     assert AgentSpec.parse("mcts:2") == AgentSpec("mcts", 2)
     assert AgentSpec.parse(" Greedy ") == AgentSpec("greedy")
     assert isinstance(make_agent("random", seed=1), RandomAgent)

@@ -51,7 +51,6 @@ from wts._public import publish
 from wts.engine.batch import NETWORK_PLANES
 from wts.errors import NetworkFileError, ParameterError
 from wts.params import check_int
-from wts.runtime.files import write_atomically
 
 __all__ = ["Network", "NetworkShape", "Evaluation", "DEFAULT_NETWORK",
            "FORMAT", "FORMAT_VERSION", "MAX_NETWORK_BYTES", "blas_on_one_thread"]
@@ -232,6 +231,8 @@ class Network:
     def save(self, path: str | os.PathLike[str], metadata: Mapping[str, str] | None = None) -> None:
         """Write the weights file to ``path``, atomically (a temporary name,
         flushed, then renamed); ``metadata`` adds string pairs to its header."""
+        from wts.runtime.files import write_atomically  # saving only: import wts needs none
+
         write_atomically(Path(path), self.to_bytes(metadata))
 
     def to_bytes(self, metadata: Mapping[str, str] | None = None) -> bytes:
