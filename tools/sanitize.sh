@@ -50,7 +50,7 @@ cp setup.py pyproject.toml "$work/tree/"
 [[ -e README.md ]] && cp README.md "$work/tree/"
 # The sources only: no build products of the tree's own (an in-place build).
 (cd src && find wts \( -name '*.py' -o -name '*.pyx' -o -name '*.pxd' -o -name '*.pyi' \
-    -o -name '*.pxi' -o -name '*.h' -o -name py.typed \) \
+    -o -name '*.pxi' -o -name '*.h' -o -name py.typed -o -name '*.wtsnet' -o -name '*.txt' \) \
     -exec cp --parents {} "$work/tree/src/" \;)
 cp -r tests bench "$work/"
 cp pyproject.toml "$work/"  # pytest's settings (markers) for the copied tests

@@ -19,7 +19,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         "generation 0 learns from --bootstrap self-play data (wts selfplay runs); each later "
         "generation plays --games self-play games with the best network, trains on the last "
         "--window generations' games and is promoted only if an SPRT against the best "
-        "accepts H1. Run it again to resume; docs/training.md has the loop and its figures.",
+        "accepts H1. Run it again to resume; docs/network.md has the loop and its figures.",
     )
     parser.add_argument("out", metavar="DIR", help="the run's folder; a run there is resumed")
     whole = arguments.integer

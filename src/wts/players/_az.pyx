@@ -548,7 +548,7 @@ cdef class AZSearch:
         cdef AZNode *root
         cdef double *stats
         cdef int p, j
-        cdef double total
+        cdef double total, drawn
         cdef const double[::1] noise
         share = check_float(share, "share", 0.0, 1.0)
         if black.shape[0] != WTS_NUM_SQUARES or white.shape[0] != WTS_NUM_SQUARES:
@@ -565,9 +565,10 @@ cdef class AZSearch:
                 for j in range(root.n):
                     total += max(noise[root.squares[j]], 0.0)
                 for j in range(root.n):
-                    field(stats, root.n, p, 0)[j] = ((1 - share) * field(stats, root.n, p, 0)[j]
-                                                    + share * (max(noise[root.squares[j]], 0.0) / total
-                                                               if total > 0 else 1.0 / root.n))
+                    drawn = (max(noise[root.squares[j]], 0.0) / total if total > 0
+                             else 1.0 / root.n)
+                    field(stats, root.n, p, 0)[j] = (
+                        (1 - share) * field(stats, root.n, p, 0)[j] + share * drawn)
         finally:
             PyThread_release_lock(self.busy)
 
