@@ -32,12 +32,16 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                         "in the gate (default 200)")
     parser.add_argument("--steps", type=whole("a number of steps", 1, 100_000_000),
                         default=2000, help="training steps a generation (default 2000)")
-    parser.add_argument("--batch-size", type=whole("a batch size", 1, 65_536), default=256)
+    parser.add_argument("--batch-size", type=whole("a batch size", 1, 65_536), default=256,
+                        help="examples a training step (default 256)")
     parser.add_argument("--window", type=whole("a number of generations", 1, 10_000),
                         default=4, help="generations of games trained on (default 4)")
-    parser.add_argument("--learning-rate", type=float, default=1e-3)
-    parser.add_argument("--blocks", type=whole("a number of blocks", 0, 40), default=4)
-    parser.add_argument("--channels", type=whole("a number of channels", 1, 512), default=32)
+    parser.add_argument("--learning-rate", type=float, default=1e-3,
+                        help="AdamW's learning rate (default 0.001)")
+    parser.add_argument("--blocks", type=whole("a number of blocks", 0, 40), default=4,
+                        help="residual blocks of the network (default 4)")
+    parser.add_argument("--channels", type=whole("a number of channels", 1, 512), default=32,
+                        help="channels of each convolution (default 32)")
     parser.add_argument("--gate-pairs", type=whole("a number of pairs", 0, 100_000),
                         default=100, help="most game pairs of the gate's SPRT (0: always "
                         "promote; default 100)")
