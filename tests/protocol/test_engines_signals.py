@@ -50,6 +50,8 @@ while not os.path.exists(sys.argv[2]):
     time.sleep(0.01)
 if sys.argv[3] == "raise":
     raise RuntimeError("the program fails")
+if sys.argv[3] == "killed":
+    os.kill(os.getpid(), 9)
 """
 
 
@@ -139,14 +141,15 @@ def test_sigterm_to_wts_tournament_on_ray_ends_the_engines(tmp_path: Path) -> No
     assert status == 143 and err.splitlines()[-1] == "wts tournament: stopped by SIGTERM", err
 
 
-@pytest.mark.parametrize("ending", ["raise", "return"])
+@pytest.mark.parametrize("ending", ["raise", "return", "killed"])
 def test_a_program_that_ends_while_its_engine_searches_ends_the_engine(
         tmp_path: Path, ending: str) -> None:
+    """``killed``: SIGKILL leaves no atexit to run; the reaper ends the engine."""
     pids_file = tmp_path / "pids"
     done = run_python("-c", LIBRARY, str(MISBEHAVING), str(pids_file), ending, timeout=STARTS)
     pids = [int(pid) for pid in pids_file.read_text().split()]
     try:
-        assert done.returncode == (1 if ending == "raise" else 0), done.stderr
+        assert done.returncode == {"raise": 1, "return": 0, "killed": -9}[ending], done.stderr
         assert all(ends(pid) for pid in pids), pids
     finally:
         kill_left(pids)

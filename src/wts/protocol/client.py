@@ -162,7 +162,7 @@ class Engine:
                                    self._stderr_quiet),
                              name="wts-engine-stderr", daemon=True),
         ]
-        pipes.LIVE[process.pid] = (process, self._closed)
+        pipes.register(process, self._closed)
         for thread in self._threads:
             thread.start()
         self._finalizer = weakref.finalize(self, pipes.kill, process, self._closed)

@@ -16,9 +16,10 @@ import threading
 from collections.abc import Iterator
 from typing import IO
 
-from wts.protocol import lines
+from wts.protocol import lines, reaper
 
-__all__ = ["Stderr", "Quiet", "read_lines", "read_stderr", "kill", "kill_all_engines"]
+__all__ = ["Stderr", "Quiet", "read_lines", "read_stderr", "register", "kill",
+           "kill_all_engines"]
 
 #: Seconds a reader waits for its pipe at a time (and how soon it sees ``closed``).
 POLL = 0.1
@@ -165,6 +166,13 @@ def read_stderr(stream: IO[bytes], sink: Stderr, closed: threading.Event,
 LIVE: dict[int, tuple[subprocess.Popen[bytes], threading.Event]] = {}
 
 
+def register(process: subprocess.Popen[bytes], closed: threading.Event) -> None:
+    """A running engine, in a session of its own: killed at exit, and by the
+    reaper if this process dies without one."""
+    LIVE[process.pid] = (process, closed)
+    reaper.watch(process.pid)
+
+
 def kill_group(process: subprocess.Popen[bytes]) -> None:
     """SIGKILL to the engine's process group (its own session), even once the
     engine itself ended: children it started may still run in the group."""
@@ -185,6 +193,7 @@ def kill(process: subprocess.Popen[bytes], closed: threading.Event) -> None:
     closed.set()
     LIVE.pop(process.pid, None)
     kill_group(process)
+    reaper.forget(process.pid)
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(5)
     if process.stdin is not None:
