@@ -4,6 +4,7 @@ repeatability, resuming after an interruption, refusals."""
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 from dataclasses import replace
 
@@ -105,9 +106,29 @@ def test_a_run_with_other_settings_is_refused_and_left_alone(
 
 def test_generation_zero_without_bootstrap_data_is_refused(tmp_path: pathlib.Path,
                                                            greedy_run: pathlib.Path) -> None:
-    with pytest.raises(ParameterError, match="bootstrap"):
+    with pytest.raises(ParameterError, match="needs bootstrap data"):
         train(tmp_path / "run", tiny(greedy_run, generations=0, bootstrap=()))
-    assert not (tmp_path / "run" / "train.json").exists()
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_missing_bootstrap_folder_is_named_and_no_run_folder_is_made(
+        tmp_path: pathlib.Path, greedy_run: pathlib.Path) -> None:
+    missing = tmp_path / "no-such-run"
+    with pytest.raises(ParameterError, match=f"bootstrap run {missing}: no such folder"):
+        train(tmp_path / "run", tiny(greedy_run, generations=0, bootstrap=(str(missing),)))
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_relative_bootstrap_path_resumes_from_another_folder(
+        tmp_path: pathlib.Path, greedy_run: pathlib.Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "run"
+    monkeypatch.chdir(greedy_run.parent)
+    train(out, tiny(greedy_run, generations=0, bootstrap=(greedy_run.name,)))
+    monkeypatch.chdir(tmp_path)
+    relative = os.path.relpath(greedy_run, tmp_path)
+    assert len(train(out, tiny(greedy_run, generations=0,
+                               bootstrap=(relative,)))["generations"]) == 1
 
 
 @pytest.mark.parametrize("changes", [{"games": 0}, {"steps": 0}, {"learning_rate": 0.0},
@@ -126,3 +147,9 @@ def test_the_command_prints_each_generation(greedy_run: pathlib.Path, tmp_path: 
     printed = capsys.readouterr().out
     assert "generation 0: loss" in printed and "promoted" in printed
     assert f"best network: {out}/gen-000/network.wtsnet" in printed
+    assert "nothing to train" not in printed
+    assert cli.main(["train", str(out), "--generations", "0", "--steps", "2", "--batch-size",
+                     "8", "--blocks", "1", "--channels", "4", "--bootstrap", str(greedy_run),
+                     "--no-progress"]) == 0
+    assert (f"{out} already holds generations 0 to 0: nothing to train (--generations 0)"
+            in capsys.readouterr().out)

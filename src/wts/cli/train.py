@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
 from typing import Any, TextIO
 
 from wts.cli import arguments
@@ -85,6 +87,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             bar = tqdm(total=progress.total, desc=label, file=sys.stderr, leave=False)
         bar.update(progress.done - bar.n)
 
+    before = _generations_done(args.out)
     try:
         document = train(args.out, settings, backend=args.backend, workers=args.workers,
                          address=args.address, progress=callback if show else None)
@@ -99,5 +102,19 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(f"generation {entry['generation']}: loss {entry['loss']['loss']:.4f} on "
               f"{entry['examples']:,} examples{verdict}"
               f"{', promoted' if entry['promoted'] else ''}", file=out)
+    if len(document["generations"]) == before:
+        print(f"{args.out} already holds generations 0 to {before - 1}: nothing to train "
+              f"(--generations {args.generations}); a larger --generations goes on",
+              file=out)
     print(f"best network: {args.out}/gen-{document['best']:03d}/network.wtsnet", file=out)
     return 0
+
+
+def _generations_done(out: str) -> int:
+    """How many generations the run in ``out`` holds (0 for a new run); the
+    loop itself checks the file."""
+    try:
+        document = json.loads((Path(out) / "train.json").read_bytes())
+        return len(document["generations"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0

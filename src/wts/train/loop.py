@@ -107,7 +107,9 @@ def _gen(out: Path, generation: int) -> Path:
 
 def _read_state(out: Path, settings: TrainSettings) -> _State:
     path = out / _STATE
-    wanted = asdict(settings) | {"bootstrap": [str(p) for p in settings.bootstrap]}
+    # Resolved: a resume from another folder names the same data.
+    wanted = asdict(settings) | {"bootstrap": [str(Path(p).resolve())
+                                               for p in settings.bootstrap]}
     if not path.exists():
         return _State(wanted)
     try:
@@ -158,6 +160,8 @@ def train(out: str | os.PathLike[str], settings: TrainSettings | None = None, *,
     settings = settings or TrainSettings()
     check_backend(backend, workers, address)
     root = Path(out)
+    if not (root / _STATE).exists():
+        _check_bootstrap(settings)  # before the run folder is made
     root.mkdir(parents=True, exist_ok=True)
     state = _read_state(root, settings)
     say = progress or (lambda _: None)
@@ -207,6 +211,17 @@ def train(out: str | os.PathLike[str], settings: TrainSettings | None = None, *,
     return state.document()
 
 
+def _check_bootstrap(settings: TrainSettings) -> None:
+    """Generation 0 learns from the bootstrap runs: they must be there."""
+    if not settings.bootstrap:
+        raise ParameterError("generation 0 needs bootstrap data to learn from: give "
+                             "--bootstrap DIR, a folder wts selfplay wrote")
+    for folder in map(Path, settings.bootstrap):
+        if not folder.is_dir():
+            raise ParameterError(f"bootstrap run {folder}: no such folder (give a folder "
+                                 "wts selfplay wrote)")
+
+
 def _learner(root: Path, state: _State, settings: TrainSettings, generation: int) -> Learner:
     """A learner that goes on from the last generation's weights and optimiser."""
     if generation > 0:
@@ -222,9 +237,8 @@ def _window(root: Path, settings: TrainSettings, generation: int) -> Examples:
                                                           generation + 1)]
     if generation - settings.window < 0:
         folders = [Path(p) for p in settings.bootstrap] + folders
-    if not folders:
-        raise ParameterError("generation 0 needs bootstrap data to learn from: give "
-                             "--bootstrap DIR, a wts selfplay run")
+    if generation == 0:
+        _check_bootstrap(settings)
     parts = [examples_of(load(folder)) for folder in folders]
     return Examples(*(np.concatenate([getattr(part, name) for part in parts])
                       for name in ("planes", "black", "white", "wdl", "legal")))
