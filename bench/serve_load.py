@@ -1,4 +1,5 @@
-"""Load on ``wts serve``: ``python bench/serve_load.py [--games 200] [--bots 4]``.
+"""Load on ``wts serve``: ``python bench/serve_load.py [--games 200] [--bots 4]``;
+``--games 1 --rounds 20 --bots 0`` measures the idle move round trip.
 
 Starts a server on a loopback port the system picks (its own process, a fresh database
 in a temporary folder), then plays ``--games`` online games at once, each
@@ -33,6 +34,8 @@ from wts.cli.arguments import integer
 # A line of 18 turns with no capture and no row of five: every game plays it.
 LINE = [(f"{'ABCDEFGHI'[f]}{r}", f"{'ABCDEFGHI'[f]}{r + 1}")
         for r in (1, 3, 5) for f in range(9) if f % 3 != 2]
+#: The idle move round trip's target on loopback (``--games 1 --bots 0``).
+IDLE_TARGET_MS = 2.0
 # The server's bounds, opened up for one address playing many games at once.
 SERVER = """
 import sys
@@ -100,10 +103,17 @@ async def bot_game(host: str, url: str, level: int, deadline: float) -> int:
         return int(state["turn"])
 
 
-async def run(url: str, games: int, bots: int, level: int, seconds: float) -> None:
+async def lane(host: str, games: list[tuple[dict[str, Any], str]], latencies: list[float],
+               deadline: float) -> list[int]:
+    """Games played one after another, as one pair of players would."""
+    return [await online_game(host, made, white, latencies, deadline) for made, white in games]
+
+
+async def run(url: str, games: int, rounds: int, bots: int, level: int,
+              seconds: float) -> None:
     host = url.removeprefix("http://")
     made = []
-    for _ in range(games):
+    for _ in range(games * rounds):
         game = post(url, "/api/games", {"mode": "online", "color": "black"})
         joined = post(url, "/api/join", {"code": game["invite"]})
         made.append((game, joined["tokens"]["white"]))
@@ -111,14 +121,16 @@ async def run(url: str, games: int, bots: int, level: int, seconds: float) -> No
     deadline = time.monotonic() + seconds
     start = time.perf_counter()
     bot_tasks = [asyncio.create_task(bot_game(host, url, level, deadline)) for _ in range(bots)]
-    turns = await asyncio.gather(*(online_game(host, g, w, latencies, deadline)
-                                   for g, w in made))
+    lanes = await asyncio.gather(*(lane(host, made[i::games], latencies, deadline)
+                                   for i in range(games)))
+    turns = [played for games_played in lanes for played in games_played]
     elapsed = time.perf_counter() - start
     bot_turns = await asyncio.gather(*bot_tasks)
     latencies.sort()
     finished = sum(1 for t in turns if t == len(LINE))
-    print(f"wts serve load: {games} online games of {len(LINE)} turns at once, "
-          f"{bots} bot games (level {level}) beside them")
+    games *= rounds
+    print(f"wts serve load: {games // rounds} online games of {len(LINE)} turns at once "
+          f"({rounds} after one another), {bots} bot games (level {level}) beside them")
     print(f"  move latency   p50 {1000 * statistics.median(latencies):.1f} ms, "
           f"p99 {1000 * latencies[int(0.99 * (len(latencies) - 1))]:.1f} ms "
           f"({len(latencies):,} turns)")
@@ -126,11 +138,17 @@ async def run(url: str, games: int, bots: int, level: int, seconds: float) -> No
           f"{finished / elapsed:.1f} games/s ({finished} of {games} finished "
           f"in {elapsed:.1f} s)")
     print(f"  bot games      {sum(bot_turns)} turns played")
+    if games == rounds and bots == 0:  # one game at a time: the idle round trip
+        p50 = 1000 * statistics.median(latencies)
+        print(f"  idle round trip p50 {p50:.2f} ms: target under {IDLE_TARGET_MS:g} ms "
+              f"{'met' if p50 < IDLE_TARGET_MS else 'MISSED'}")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=integer("a number of games", 1, 5000), default=200)
+    parser.add_argument("--rounds", type=integer("a number of rounds", 1, 1000), default=1,
+                        help="games each pair plays one after another (default 1)")
     parser.add_argument("--bots", type=integer("a number of bot games", 0, 100), default=4)
     parser.add_argument("--level", type=integer("a level", 1, 5), default=2)
     parser.add_argument("--seconds", type=integer("seconds", 1, 3600), default=120)
@@ -145,7 +163,8 @@ def main() -> int:
             if not said.startswith("wts serve: http://"):
                 raise SystemExit(f"the server did not start: {said!r}")
             url = said.split()[2].rstrip("/")
-            asyncio.run(run(url, args.games, args.bots, args.level, args.seconds))
+            asyncio.run(run(url, args.games, args.rounds, args.bots, args.level,
+                            args.seconds))
         finally:
             server.terminate()
             server.wait(10)

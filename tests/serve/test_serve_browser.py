@@ -270,3 +270,21 @@ def test_replay_a_pasted_record_forward_and_back(server: str, browser: Browser) 
     page.fill("#replay-text", "E5 E5\nE5 D4\n")
     page.click("#replay-form button[type=submit]")
     page.wait_for_selector("#replay-error:has-text('line 2')")
+
+
+def test_the_pages_load_with_no_console_error_and_an_icon(server: str, browser: Browser) -> None:
+    """Every browser asks for an icon; a 404 there is a console error on every page."""
+    page = new_page(browser)
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text)
+            if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    failed: list[str] = []
+    page.on("response", lambda response: failed.append(f"{response.status} {response.url}")
+            if response.status >= 400 else None)
+    for path in ("/", "/learn", "/replay"):
+        page.goto(server + path, wait_until="networkidle")
+    icon = page.evaluate("document.querySelector('link[rel=icon]').href")
+    assert icon == server + "/static/favicon.svg"
+    assert page.request.get(server + "/favicon.ico").status == 200
+    assert errors == [] and failed == []

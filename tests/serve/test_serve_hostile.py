@@ -7,6 +7,7 @@ address cannot get round; the command names its proxy and hosts."""
 from __future__ import annotations
 
 import json
+import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -24,11 +25,18 @@ from tests.support.serve_client import (
     serving,
 )
 from tests.support.serve_process import Server
-from wts.serve.app import SECURITY_HEADERS
+from wts.serve.app import SECURITY_HEADERS, create_app
 from wts.serve.bot import BotRunner
 from wts.serve.bounds import Limits
 
 # ---- Hostile frames ---------------------------------------------------------------------
+
+
+def still_plays(screen: Socket) -> None:
+    """The socket is still open after a refusal, and a move goes through."""
+    screen.move("black", "E5")
+    assert screen.until(lambda m: m["type"] == "state")["committed"]["black"]
+    screen.close()
 
 
 @pytest.mark.parametrize("frame", [
@@ -49,9 +57,7 @@ def test_malformed_messages_get_a_clear_error(client: TestClient, frame: str) ->
     screen.ws.send_text(frame)
     error = screen.error()
     assert error["code"] == "bad-message" and error["message"]
-    screen.move("black", "E5")  # the socket is still open and works
-    assert screen.until(lambda m: m["type"] == "state")["committed"]["black"]
-    screen.close()
+    still_plays(screen)
 
 
 def test_binary_and_oversized_frames_are_refused(client: TestClient) -> None:
@@ -66,19 +72,89 @@ def test_binary_and_oversized_frames_are_refused(client: TestClient) -> None:
     assert closed.value.code == 1009
 
 
-def test_a_flood_is_refused_then_cut_off(tmp_path: Any) -> None:
+def test_deeply_nested_json_is_refused_with_a_clear_error(client: TestClient) -> None:
+    """1,000 nested arrays in 2,000 bytes: under the size bounds, and past any
+    parser's recursion; refused by depth, on HTTP and on the socket."""
+    nested = "[" * 1000 + "]" * 1000
+    for path in ("/api/games", "/api/join", "/api/lessons/1"):
+        response = client.post(path, content=nested, headers={"content-type": "text/plain"})
+        assert response.status_code == 400, path
+        assert response.json()["message"] == "message: nested more than 16 deep"
+    made = create(client, mode="hotseat")
+    screen = Socket(client, made["game"], list(made["tokens"].values()))
+    for frame in (nested, '{"type": "ping", "x": ' + nested + "}"):
+        screen.ws.send_text(frame)
+        assert screen.error() == {"type": "error", "code": "bad-message",
+                                  "message": "message: nested more than 16 deep"}
+    screen.ws.send_text('{"type": "ping", "pad": "' + "[" * 1000 + '"}')  # in a string: fine
+    assert screen.error()["code"] == "bad-message"  # the pad key, not the depth
+    still_plays(screen)
+
+
+def test_the_frame_limit_counts_bytes(client: TestClient) -> None:
+    """2,000 three-byte characters are 6,000 bytes: over the 2,048-byte limit."""
+    made = create(client, mode="hotseat")
+    screen = Socket(client, made["game"], list(made["tokens"].values()))
+    screen.ws.send_text(json.dumps({"type": "ping", "pad": "\u20ac" * 600}, ensure_ascii=False))
+    assert screen.error()["code"] == "bad-message"  # 1,800 bytes: read, and refused by key
+    screen.ws.send_text(json.dumps({"type": "ping", "pad": "\u20ac" * 2000},
+                                   ensure_ascii=False))
+    assert screen.error() == {"type": "error", "code": "too-large",
+                              "message": "a message is at most 2048 bytes"}
+    with pytest.raises(WebSocketDisconnect) as closed:
+        screen.ws.receive_text()
+    assert closed.value.code == 1009
+
+
+def test_a_non_ascii_bearer_token_is_refused(client: TestClient) -> None:
+    made = create(client, mode="hotseat")
+    for token in ("\u00e9" * 32, "\u00e9", "x" * 31 + "\u00ff"):
+        response = client.delete(f"/api/games/{made['game']}", headers={
+            "authorization": b"Bearer " + token.encode("latin-1")})
+        assert response.status_code == 403 and response.json()["code"] == "bad-token", token
+        for name, value in SECURITY_HEADERS.items():
+            assert response.headers[name] == value
+
+
+def test_a_server_failure_is_a_json_error_with_the_security_headers(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from wts.serve.rooms import Rooms
+
+    def fail(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(Rooms, "create", fail)
+    app = create_app(tmp_path / "g.sqlite3", allowed_hosts=["testserver"])
+    with TestClient(app, raise_server_exceptions=False) as client:
+        response = client.post("/api/games", json={"mode": "hotseat"})
+    assert response.status_code == 500
+    assert response.json() == {"type": "error", "code": "server-error",
+                               "message": "the server failed; the failure is logged"}
+    for name, value in SECURITY_HEADERS.items():
+        assert response.headers[name] == value
+
+
+@pytest.mark.parametrize("kind", ["text", "binary"])
+def test_a_flood_is_refused_then_cut_off(tmp_path: Any, kind: str) -> None:
+    """Binary frames count against the rate as text ones do (each is refused)."""
     limits = Limits(messages_burst=5, messages_per_second=0.001)
     with serving(tmp_path / "g.sqlite3", limits) as client:
         made = create(client, mode="hotseat")
         screen = Socket(client, made["game"], list(made["tokens"].values()))
-        codes = []
+        replies = []
         with pytest.raises(WebSocketDisconnect) as closed:
             for _ in range(100):
-                screen.send({"type": "ping"})
+                if kind == "text":
+                    screen.send({"type": "ping"})
+                else:
+                    screen.ws.send_bytes(b"\x00")
             while True:
-                codes.append(screen.next()["type"])
+                reply = screen.next()
+                replies.append(reply.get("code", reply["type"]))
         assert closed.value.code == 1008
-        assert codes.count("pong") == 4 and "error" in codes
+        first = "pong" if kind == "text" else "bad-message"
+        assert replies[:4] == [first] * 4 and "rate-limited" in replies
+        assert len(replies) <= 3 * limits.messages_burst
 
 
 def test_creating_games_is_rate_limited_and_bounded(tmp_path: Any) -> None:
@@ -120,10 +196,11 @@ def test_bad_requests_get_a_clear_error(client: TestClient, body: str) -> None:
 
 
 def test_a_socket_from_another_origin_is_refused(client: TestClient) -> None:
-    with pytest.raises(WebSocketDisconnect) as refused, \
+    with pytest.raises(WebSocketDenialResponse) as refused, \
             client.websocket_connect("/ws", headers={"origin": "http://evil.example"}):
         pass
-    assert refused.value.code == 4403
+    assert refused.value.status_code == 403
+    assert refused.value.json()["code"] == "origin-refused"
     made = create(client, mode="hotseat")
     same = Socket(client, made["game"], [], headers={"origin": "http://testserver"})
     assert same.welcome["type"] == "welcome"
@@ -241,10 +318,10 @@ def test_a_page_rebound_to_this_server_is_refused(client: TestClient) -> None:
         pass
     assert denied.value.status_code == 400
     for origin in ("http://evil.example", "null", "http://testserver.evil.example"):
-        with pytest.raises(WebSocketDisconnect) as closed, \
+        with pytest.raises(WebSocketDenialResponse) as refused, \
                 client.websocket_connect("/ws", headers={"origin": origin}):
             pass
-        assert closed.value.code == 4403
+        assert refused.value.status_code == 403
     for host in ("localhost:8000", "127.0.0.1", "[::1]:8000"):
         assert client.get("/", headers={"host": host}).status_code == 200
 
@@ -260,6 +337,27 @@ def test_the_command_names_the_proxy_and_the_hosts(monkeypatch: pytest.MonkeyPat
     assert seen["allowed_hosts"] == ["games.example", "wts.example"]
     assert seen["forwarded_allow_ips"] == "10.0.0.1" and seen["host"] == "127.0.0.1"
     assert cli.main(["serve"]) == 0 and seen["forwarded_allow_ips"] is None
+    assert seen["db"] is None  # the user's data folder: launch.default_db
+
+
+def test_the_default_database_is_in_the_user_data_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not the current folder (a clone's, say): XDG_DATA_HOME on Linux."""
+    from wts.serve import launch
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    if sys.platform.startswith("linux"):
+        assert launch.default_db() == tmp_path / "data" / "wts" / "games.sqlite3"
+    code = "from wts.serve.launch import run; run(port=0)"
+    server = Server(tmp_path / "unused.sqlite3", code=code)
+    try:
+        said = "".join(server.output)
+        assert f"games kept in {launch.default_db()}" in said, said
+        assert post_game(server.url, "10.0.0.1") == 201  # a game, kept there
+    finally:
+        server.stop()
+    assert launch.default_db().exists()
 
 
 def test_a_port_in_use_is_a_clear_error(tmp_path: Path) -> None:

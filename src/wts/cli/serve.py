@@ -24,8 +24,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--port", type=arguments.integer("a port", 0, 65535), default=8000,
                         help="the port (default 8000; 0: a free one, which the first line "
                         "printed names)")
-    parser.add_argument("--db", default="wts-games.sqlite3", metavar="PATH",
-                        help="the games' database (default wts-games.sqlite3)")
+    parser.add_argument("--db", default=None, metavar="PATH",
+                        help="the games' database (default games.sqlite3 in the user's data "
+                        "folder, ~/.local/share/wts on Linux; the first line printed names it)")
     parser.add_argument("--open", action="store_true", help="open the page in a browser")
     parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
                         help="a name the pages may be reached by, besides --host and this "

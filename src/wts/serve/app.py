@@ -34,8 +34,9 @@ from wts.serve.bounds import AddressBuckets, Limits, TokenBucket
 from wts.serve.messages import (
     GAME_ID,
     PROTOCOL_VERSION,
+    TOKEN,
+    BadJson,
     CreateGame,
-    DuplicateKey,
     Hello,
     JoinGame,
     LessonMove,
@@ -70,6 +71,7 @@ _STATIC_TYPES = {
     "style.css": "text/css; charset=utf-8",
     "app.js": "text/javascript; charset=utf-8",
     "board.js": "text/javascript; charset=utf-8",
+    "favicon.svg": "image/svg+xml",
 }
 _PAGES = ("/", "/game/{game}", "/join/{code}", "/learn", "/replay", "/new/{mode}")
 
@@ -103,6 +105,15 @@ class SecurityHeaders:
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"type": "error", "code": code, "message": message}, status_code=status)
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    """A failure's answer: JSON, with the security headers (Starlette's error
+    middleware sits outside :class:`SecurityHeaders`). The error is logged by
+    the server, never sent."""
+    return JSONResponse({"type": "error", "code": "server-error",
+                         "message": "the server failed; the failure is logged"},
+                        status_code=500, headers=SECURITY_HEADERS)
 
 
 def _client(request: Request | WebSocket) -> str:
@@ -158,6 +169,11 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
         return Response(static[name], media_type=_STATIC_TYPES[name],
                         headers={"cache-control": "no-cache"})
 
+    async def favicon(request: Request) -> Response:
+        """What every browser asks for, whatever the page names."""
+        return Response(static["favicon.svg"], media_type=_STATIC_TYPES["favicon.svg"],
+                        headers={"cache-control": "max-age=86400"})
+
     async def json_body(request: Request, limit: int = 4096) -> Any:
         body = await _body(request, limit)
         if body is None:
@@ -179,7 +195,7 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
             clock = None if asked.clock is None else (asked.clock.kind, asked.clock.seconds)
             room, tokens = rooms().create(asked.mode, asked.color, asked.level, clock,
                                           _client(request))
-        except (ValidationError, DuplicateKey) as exc:
+        except (ValidationError, BadJson) as exc:
             return _error(400, "bad-message", describe_error(exc))
         except RoomError as exc:
             status = {"too-many-games": 503, "too-many-games-here": 429,
@@ -199,7 +215,7 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
         try:
             asked = parse_body(JoinGame, await json_body(request))
             room, color, token = rooms().join(asked.code)
-        except (ValidationError, DuplicateKey) as exc:
+        except (ValidationError, BadJson) as exc:
             return _error(400, "bad-message", describe_error(exc))
         except RoomError as exc:
             return _error(409 if exc.code in ("game-full", "game-over") else 404, exc.code,
@@ -239,7 +255,7 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
             room = find(request)
             auth = request.headers.get("authorization", "")
             token = auth.removeprefix("Bearer ").strip()
-            if not token or len(token) > 64 or not room.seats_of([token]):
+            if not re.fullmatch(TOKEN, token) or not room.seats_of([token]):
                 raise RoomError("bad-token", "only a player of the game may delete it")
             if not room.over:
                 raise RoomError("not-over", "a game is deleted only once it is over")
@@ -284,7 +300,7 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
             return _error(404, "no-lesson", "no such lesson")
         try:
             asked = parse_body(LessonMove, await json_body(request))
-        except (ValidationError, DuplicateKey) as exc:
+        except (ValidationError, BadJson) as exc:
             return _error(400, "bad-message", describe_error(exc))
         except RoomError as exc:
             return _error(413, exc.code, str(exc))
@@ -298,7 +314,13 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
             except ValueError:
                 named = None
             if named is None or host_name(named) not in hosts:
-                await ws.close(code=4403, reason="origin not allowed")
+                # Refused at the handshake: a foreign page never gets a socket.
+                refusal = _error(403, "origin-refused", "this server answers pages of its "
+                                 "own hosts only")
+                if "websocket.http.response" in ws.scope.get("extensions", {}):
+                    await ws.send_denial_response(refusal)
+                else:  # a server without denial responses answers 403 itself
+                    await ws.close(code=1008, reason="origin not allowed")
                 return
         address = _client(ws)
         by_address: dict[str, int] = state["by_address"]
@@ -337,14 +359,7 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
                 event = await ws.receive()
                 if event["type"] == "websocket.disconnect":
                     return
-                text = event.get("text")
-                if text is None:
-                    await error("bad-message", "messages are JSON text frames")
-                    continue
-                if len(text) > limits.max_frame:
-                    await error("too-large", f"a message is at most {limits.max_frame} bytes")
-                    await ws.close(code=1009)
-                    return
+                # Every frame counts against the rate, a binary one too.
                 if not bucket.take():
                     refusals += 1
                     if refusals > 2 * limits.messages_burst:
@@ -352,10 +367,23 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
                         return
                     await error("rate-limited", "too many messages; slow down")
                     continue
+                text = event.get("text")
+                if text is None:
+                    await error("bad-message", "messages are JSON text frames")
+                    continue
+                if len(text.encode("utf-8", "surrogatepass")) > limits.max_frame:
+                    await error("too-large", f"a message is at most {limits.max_frame} bytes")
+                    await ws.close(code=1009)
+                    return
                 try:
                     message = parse_client(text)
-                except (ValidationError, DuplicateKey) as exc:
+                except (ValidationError, BadJson) as exc:
                     await error("bad-message", describe_error(exc))
+                    continue
+                except Exception as exc:  # a message the parser fails on is still refused
+                    log.exception("a message the parser failed on")
+                    await error("bad-message", f"the message could not be read: "
+                                f"{type(exc).__name__}")
                     continue
                 try:
                     if isinstance(message, Hello):
@@ -405,6 +433,7 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
     routes: list[BaseRoute] = [Route(path, page) for path in _PAGES]
     routes += [
         Route("/static/{name}", static_file),
+        Route("/favicon.ico", favicon),
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/join", join_game, methods=["POST"]),
         Route("/api/games/{game}", game_state),
@@ -416,7 +445,8 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
         Route("/api/lessons/{number:int}", lesson_move, methods=["POST"]),
         WebSocketRoute("/ws", socket),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={Exception: _server_error})
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts)
     app.add_middleware(SecurityHeaders)
     return app

@@ -41,6 +41,9 @@ class Limits:
     creates_per_second: float = 2.0
     #: Bot searches running at once (each holds one worker thread).
     max_bot_searches: int = 2
+    #: Seconds a request's line and headers may take to arrive (a slow client
+    #: sending a byte at a time holds a connection no longer).
+    header_seconds: float = 10.0
     #: A finished game's clock: the longest time for a whole game or a move, in seconds.
     max_clock_seconds: int = 24 * 3600
 

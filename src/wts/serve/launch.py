@@ -12,7 +12,7 @@ from pathlib import Path
 from wts.errors import WtsError
 from wts.serve.bounds import Limits
 
-__all__ = ["run", "LOCAL_HOSTS"]
+__all__ = ["run", "default_db", "LOCAL_HOSTS"]
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 _ANY = ("0.0.0.0", "::", "")
@@ -31,7 +31,9 @@ def listen(host: str, port: int) -> socket.socket:
     free by construction); a port in use, or an address not this machine's,
     is a :class:`wts.WtsError`."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    listener = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP named: asyncio sets TCP_NODELAY only on sockets made so, and a
+    # move's reply would otherwise wait on Nagle and delayed ACKs (40 ms).
+    listener = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         # A restarted server binds while old connections linger; on Windows
         # that option would let another program take the port, so it is this one's.
@@ -45,12 +47,21 @@ def listen(host: str, port: int) -> socket.socket:
     return listener
 
 
-def run(host: str = "127.0.0.1", port: int = 8000, db: str | Path = "wts-games.sqlite3",
+def default_db() -> Path:
+    """Where games are kept unless ``--db`` says otherwise: the user's data
+    folder (``~/.local/share/wts`` on Linux), never the current folder."""
+    import platformdirs
+
+    return platformdirs.user_data_path("wts", appauthor=False) / "games.sqlite3"
+
+
+def run(host: str = "127.0.0.1", port: int = 8000, db: str | Path | None = None,
         open_browser: bool = False, say: bool = True, limits: Limits | None = None,
         allowed_hosts: Sequence[str] = (), forwarded_allow_ips: str | None = None) -> None:
-    """Serve What the Shell at http://host:port/ until Ctrl-C, keeping games in ``db``,
-    within ``limits`` (default :class:`Limits()`). With ``port`` 0 the system
-    picks a free port, which the line printed when ``say`` names.
+    """Serve What the Shell at http://host:port/ until Ctrl-C, keeping games in ``db``
+    (default: :func:`default_db`), within ``limits`` (default :class:`Limits()`).
+    With ``port`` 0 the system picks a free port, which the line printed when
+    ``say`` names.
 
     The ``Host`` a request names must be ``host``, a loopback name, or one of
     ``allowed_hosts`` (listening on every interface, this machine's names and
@@ -60,8 +71,16 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | Path = "wts-games.s
     import uvicorn
 
     from wts.serve.app import create_app
+    from wts.serve.header_deadline import with_header_deadline
 
     limits = limits or Limits()
+    if db is None:
+        db = default_db()
+        try:
+            db.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise WtsError(f"cannot make the games' folder {db.parent}: "
+                           f"{exc.strerror or exc}; name another with --db") from None
     hosts = [*allowed_hosts, *(names_of_this_machine() if host in _ANY else [host])]
     app = create_app(db, limits=limits, allowed_hosts=hosts)
     listener = listen(host, port)  # bound before the line below: the address it names answers
@@ -80,6 +99,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | Path = "wts-games.s
     if forwarded_allow_ips is not None:
         proxies = {"proxy_headers": True, "forwarded_allow_ips": forwarded_allow_ips}
     config = uvicorn.Config(app, host=host, port=port, ws_max_size=4 * limits.max_frame,
+                            http=with_header_deadline(limits.header_seconds),
                             ws_ping_interval=20.0, log_level="warning", server_header=False,
                             **proxies)  # type: ignore[arg-type]
     with listener:

@@ -10,6 +10,7 @@ Client to server over the WebSocket: :class:`Hello`, :class:`Move`,
 from __future__ import annotations
 
 import json
+import re
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -19,7 +20,8 @@ from wts.serve.defaults import BOT_LEVEL, PLAYER_COLOR
 
 __all__ = ["PROTOCOL_VERSION", "Hello", "Move", "Ping", "ClientMessage", "CreateGame",
            "JoinGame", "LessonMove", "Clock", "parse_client", "describe_error",
-           "GAME_ID", "TOKEN", "SQUARE", "INVITE", "DuplicateKey", "parse_body"]
+           "GAME_ID", "TOKEN", "SQUARE", "INVITE", "BadJson", "DuplicateKey",
+           "TooDeep", "MAX_DEPTH", "parse_body"]
 
 #: The protocol's version: a client says which it speaks in its Hello.
 PROTOCOL_VERSION = 1
@@ -91,8 +93,36 @@ class LessonMove(_Message):
     square: Annotated[str, Field(pattern=SQUARE)]
 
 
-class DuplicateKey(ValueError):
+#: The deepest nesting of arrays and objects a message may have: the messages
+#: need 3, and a parser's recursion must never be what refuses one.
+MAX_DEPTH = 16
+
+
+class BadJson(ValueError):
+    """JSON that is refused before the model reads it."""
+
+
+class DuplicateKey(BadJson):
     """A JSON object naming one key twice (which value counts differs between readers)."""
+
+
+class TooDeep(BadJson):
+    """JSON nested deeper than :data:`MAX_DEPTH`."""
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"?', re.DOTALL)  # a string, or its unended rest
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _depth(text: str | bytes) -> int:
+    """The deepest nesting of ``[`` and ``{`` outside strings."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    depth = deepest = 0
+    for bracket in _BRACKET.findall(_STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
 
 
 def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -105,8 +135,13 @@ def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def check_keys(text: str | bytes) -> None:
-    """Raise :class:`DuplicateKey` when an object in the JSON ``text`` repeats a key;
-    text that is not JSON is left for the model to report."""
+    """Raise :class:`TooDeep` for JSON ``text`` nested past :data:`MAX_DEPTH`
+    and :class:`DuplicateKey` when an object in it repeats a key; text that is
+    not JSON is left for the model to report."""
+    opened = (text.count("[") + text.count("{") if isinstance(text, str)
+              else text.count(b"[") + text.count(b"{"))
+    if opened > MAX_DEPTH and _depth(text) > MAX_DEPTH:
+        raise TooDeep(f"message: nested more than {MAX_DEPTH} deep")
     try:
         json.loads(text, object_pairs_hook=_refuse_duplicates)
     except DuplicateKey:
@@ -119,14 +154,14 @@ _Model = TypeVar("_Model", bound=BaseModel)
 
 
 def parse_body(model: type[_Model], body: str | bytes) -> _Model:
-    """An HTTP request's JSON body as ``model``; raises ValidationError or DuplicateKey."""
+    """An HTTP request's JSON body as ``model``; raises ValidationError or BadJson."""
     check_keys(body)
     return model.model_validate_json(body)
 
 
-def describe_error(error: ValidationError | DuplicateKey) -> str:
+def describe_error(error: ValidationError | BadJson) -> str:
     """One line naming what was wrong and where, for the client."""
-    if isinstance(error, DuplicateKey):
+    if isinstance(error, BadJson):
         return str(error)
     parts = []
     for item in error.errors()[:3]:
@@ -137,6 +172,6 @@ def describe_error(error: ValidationError | DuplicateKey) -> str:
 
 def parse_client(text: str) -> Hello | Move | Ping:
     """A client's WebSocket message from its JSON text; raises ValidationError or
-    DuplicateKey."""
+    BadJson."""
     check_keys(text)
     return _CLIENT.validate_json(text)
