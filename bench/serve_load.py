@@ -50,7 +50,8 @@ run(port=0, db=sys.argv[1],
 
 def post(url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     request = urllib.request.Request(f"{url}{path}", data=json.dumps(body).encode(),
-                                     headers={"content-type": "application/json"})
+                                     headers={"content-type": "application/json",
+                                              "origin": url})
     with urllib.request.urlopen(request) as response:
         return json.loads(response.read())  # type: ignore[no-any-return]
 

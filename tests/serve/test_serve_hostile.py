@@ -125,7 +125,8 @@ def test_a_server_failure_is_a_json_error_with_the_security_headers(
 
     monkeypatch.setattr(Rooms, "create", fail)
     app = create_app(tmp_path / "g.sqlite3", allowed_hosts=["testserver"])
-    with TestClient(app, raise_server_exceptions=False) as client:
+    with TestClient(app, raise_server_exceptions=False,
+                    headers={"origin": "http://testserver"}) as client:
         response = client.post("/api/games", json={"mode": "hotseat"})
     assert response.status_code == 500
     assert response.json() == {"type": "error", "code": "server-error",
@@ -207,6 +208,36 @@ def test_a_socket_from_another_origin_is_refused(client: TestClient) -> None:
     same.close()
 
 
+def test_a_foreign_page_changes_nothing_and_locks_nobody_out(tmp_path: Any) -> None:
+    """CSRF: a page of another site POSTing text/plain (no preflight) as its
+    visitor. Refused before any bound counts it, so the visitor's address can
+    still make games."""
+    limits = Limits(max_open_games_per_address=2, creates_burst=2)
+    with serving(tmp_path / "g.sqlite3", limits) as client:
+        del client.headers["origin"]  # each request names its own, or none
+        for headers in ({"origin": "http://evil.example"}, {"origin": "null"},
+                        {"origin": ""}, {}, {"sec-fetch-site": "cross-site"},
+                        {"origin": "http://testserver.evil.example"},
+                        {"origin": "http://evil.example", "sec-fetch-site": "same-origin"}):
+            for _ in range(5):
+                response = client.post("/api/games", content='{"mode": "hotseat"}',
+                                       headers={"content-type": "text/plain", **headers})
+                assert response.status_code == 403, headers
+                assert response.json()["code"] == "foreign-origin"
+                if not headers.get("origin"):
+                    assert "names its Origin" in response.json()["message"]
+        mine = {"origin": "http://testserver"}
+        made = create(client, mode="hotseat", headers=mine)  # nothing made or counted
+        token = made["tokens"]["black"]
+        assert client.delete(f"/api/games/{made['game']}", headers={
+            "origin": "http://evil.example", "authorization": f"Bearer {token}"}
+        ).status_code == 403
+        same = client.post("/api/games", json={"mode": "hotseat"},
+                           headers={"sec-fetch-site": "same-origin"})
+        assert same.status_code == 201  # a browser that sends no Origin, on this page
+        assert client.get(f"/api/games/{made['game']}").status_code == 200  # reads: any
+
+
 def test_pages_carry_the_security_headers(client: TestClient) -> None:
     for path in ("/", "/learn", "/static/app.js", "/api/lessons", "/nowhere"):
         response = client.get(path)
@@ -273,7 +304,8 @@ def test_forwarded_for_is_believed_only_from_a_named_proxy(tmp_path: Path) -> No
 def post_game(url: str, forwarded: str) -> int:
     request = urllib.request.Request(
         f"{url}/api/games", data=b'{"mode": "hotseat"}',
-        headers={"content-type": "application/json", "x-forwarded-for": forwarded})
+        headers={"content-type": "application/json", "x-forwarded-for": forwarded,
+                 "origin": url})
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return int(response.status)

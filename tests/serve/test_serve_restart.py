@@ -19,7 +19,8 @@ websockets_sync = pytest.importorskip("websockets.sync.client")
 
 def post(url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     request = urllib.request.Request(f"http://{url}{path}", data=json.dumps(body).encode(),
-                                     headers={"content-type": "application/json"})
+                                     headers={"content-type": "application/json",
+                                              "origin": f"http://{url}"})
     with urllib.request.urlopen(request) as response:
         return json.loads(response.read())  # type: ignore[no-any-return]
 

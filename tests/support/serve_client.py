@@ -37,7 +37,8 @@ def serving(path: Any, limits: Limits | None = None) -> Iterator[TestClient]:
     """A test client of a new app; the sockets a failed test left open are closed
     first, as the client waits for every one of them."""
     app = create_app(path, limits=limits, allowed_hosts=["testserver"])
-    with TestClient(app) as test_client:
+    # As a browser on the server's own page: Origin names it (SameOrigin).
+    with TestClient(app, headers={"origin": "http://testserver"}) as test_client:
         try:
             yield test_client
         finally:
@@ -46,8 +47,8 @@ def serving(path: Any, limits: Limits | None = None) -> Iterator[TestClient]:
                     OPEN.pop().__exit__(None, None, None)
 
 
-def create(client: TestClient, **body: Any) -> Message:
-    response = client.post("/api/games", json=body)
+def create(client: TestClient, headers: dict[str, str] | None = None, **body: Any) -> Message:
+    response = client.post("/api/games", json=body, headers=headers)
     assert response.status_code == 201, response.text
     return response.json()  # type: ignore[no-any-return]
 

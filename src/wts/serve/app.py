@@ -48,7 +48,7 @@ from wts.serve.messages import (
 from wts.serve.rooms import Room, RoomError, Rooms, board_view, status_words, turn_events
 from wts.serve.store import Store
 
-__all__ = ["create_app", "SECURITY_HEADERS", "LOCAL_NAMES"]
+__all__ = ["create_app", "SECURITY_HEADERS", "LOCAL_NAMES", "SameOrigin"]
 
 #: The names this machine answers to on the loopback interface, always allowed.
 LOCAL_NAMES = ("localhost", "127.0.0.1", "[::1]")
@@ -101,6 +101,53 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+#: Methods that change something: refused from another site (CSRF).
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def origin_host(origin: str) -> str | None:
+    """The host an ``Origin`` header names (``Host``'s spelling, no port), or None."""
+    try:
+        parts = urlsplit(origin)
+        if parts.scheme not in ("http", "https") or parts.hostname is None:
+            return None
+        return host_name(parts.hostname)
+    except ValueError:
+        return None
+
+
+class SameOrigin:
+    """ASGI middleware refusing a request that changes something unless it
+    comes from one of ``hosts``' pages: its ``Origin`` names one of them, or,
+    without an ``Origin``, ``Sec-Fetch-Site`` says ``same-origin`` (or
+    ``none``: typed by the user). A request with neither is refused too, so
+    a foreign page's form or ``text/plain`` POST never acts for its visitor;
+    a script names the server in ``Origin`` as a browser does."""
+
+    def __init__(self, app: ASGIApp, hosts: Sequence[str]) -> None:
+        self.app = app
+        self.hosts = frozenset(hosts)
+
+    async def __call__(self, scope: Scope, receive: Callable[[], Awaitable[Message]],
+                       send: Callable[[Message], Awaitable[None]]) -> None:
+        if scope["type"] == "http" and scope["method"] in UNSAFE_METHODS:
+            headers = {key.decode(): value.decode("latin-1") for key, value in scope["headers"]
+                       if key in (b"origin", b"sec-fetch-site")}
+            origin = headers.get("origin")
+            if origin is not None:
+                allowed = origin_host(origin) in self.hosts
+            else:
+                allowed = headers.get("sec-fetch-site") in ("same-origin", "none")
+            if not allowed:
+                refusal = _error(403, "foreign-origin", (
+                    f"a request from {origin} may not change anything here" if origin
+                    else "a request that changes something names its Origin (browsers "
+                    "send it; a script sends Origin: http://HOST:PORT of this server)"))
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -308,20 +355,15 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
 
     async def socket(ws: WebSocket) -> None:
         origin = ws.headers.get("origin")
-        if origin is not None:
-            try:
-                named = urlsplit(origin).hostname
-            except ValueError:
-                named = None
-            if named is None or host_name(named) not in hosts:
-                # Refused at the handshake: a foreign page never gets a socket.
-                refusal = _error(403, "origin-refused", "this server answers pages of its "
-                                 "own hosts only")
-                if "websocket.http.response" in ws.scope.get("extensions", {}):
-                    await ws.send_denial_response(refusal)
-                else:  # a server without denial responses answers 403 itself
-                    await ws.close(code=1008, reason="origin not allowed")
-                return
+        if origin is not None and origin_host(origin) not in hosts:
+            # Refused at the handshake: a foreign page never gets a socket.
+            refusal = _error(403, "origin-refused", "this server answers pages of its "
+                             "own hosts only")
+            if "websocket.http.response" in ws.scope.get("extensions", {}):
+                await ws.send_denial_response(refusal)
+            else:  # a server without denial responses answers 403 itself
+                await ws.close(code=1008, reason="origin not allowed")
+            return
         address = _client(ws)
         by_address: dict[str, int] = state["by_address"]
         if (state["connections"] >= limits.max_connections
@@ -447,6 +489,7 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={Exception: _server_error})
+    app.add_middleware(SameOrigin, hosts=hosts)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts)
     app.add_middleware(SecurityHeaders)
     return app
