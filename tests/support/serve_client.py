@@ -14,16 +14,18 @@ import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
+pytest.importorskip("argon2")
 
 with warnings.catch_warnings():  # Starlette's notice about its test client's transport
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient, WebSocketDenialResponse
+from argon2 import PasswordHasher
 from starlette.websockets import WebSocketDisconnect
 
 from wts.serve.app import create_app
 from wts.serve.bounds import Limits
 
-__all__ = ["OPEN", "Message", "Socket", "TestClient", "WebSocketDenialResponse",
+__all__ = ["CHEAP_HASHER", "OPEN", "Message", "Socket", "TestClient", "WebSocketDenialResponse",
            "WebSocketDisconnect", "create", "online", "serving", "turn_played"]
 
 Message = dict[str, Any]
@@ -31,14 +33,21 @@ Message = dict[str, Any]
 
 OPEN: list[Any] = []
 
+#: Argon2id at its least cost: the tests hash many passwords (the cost is a
+#: parameter of the hash, tested in tests/serve/test_serve_accounts.py).
+CHEAP_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+
 
 @contextlib.contextmanager
-def serving(path: Any, limits: Limits | None = None) -> Iterator[TestClient]:
+def serving(path: Any, limits: Limits | None = None, *, base_url: str = "http://testserver",
+            password_hasher: Any = None) -> Iterator[TestClient]:
     """A test client of a new app; the sockets a failed test left open are closed
-    first, as the client waits for every one of them."""
-    app = create_app(path, limits=limits, allowed_hosts=["testserver"])
+    first, as the client waits for every one of them. Passwords are hashed
+    with :data:`CHEAP_HASHER` unless ``password_hasher`` says otherwise."""
+    app = create_app(path, limits=limits, allowed_hosts=["testserver"],
+                     password_hasher=password_hasher or CHEAP_HASHER)
     # As a browser on the server's own page: Origin names it (SameOrigin).
-    with TestClient(app, headers={"origin": "http://testserver"}) as test_client:
+    with TestClient(app, base_url=base_url, headers={"origin": base_url}) as test_client:
         try:
             yield test_client
         finally:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from argon2 import PasswordHasher
 from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -29,6 +30,8 @@ from wts.engine.game import Game
 from wts.errors import WtsError
 from wts.formats import record
 from wts.serve import lessons
+from wts.serve.account_routes import account_routes
+from wts.serve.accounts import AccountError, Accounts
 from wts.serve.bot import BotRunner
 from wts.serve.bounds import AddressBuckets, Limits, TokenBucket
 from wts.serve.messages import (
@@ -188,13 +191,15 @@ def host_name(host: str) -> str:
 
 
 def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
-               allowed_hosts: Sequence[str] = ()) -> Starlette:
+               allowed_hosts: Sequence[str] = (),
+               password_hasher: PasswordHasher | None = None) -> Starlette:
     """The ``wts serve`` application, keeping its games in the SQLite file ``db``.
 
     Requests are answered only when their ``Host`` is one of ``allowed_hosts`` or
     :data:`LOCAL_NAMES`, and a WebSocket only when its ``Origin`` (if any) names one of
     them: a page from another site, even one whose name resolves to this machine
-    (DNS rebinding), cannot reach the games."""
+    (DNS rebinding), cannot reach the games. ``password_hasher`` sets the cost
+    of the accounts' Argon2id hashes (argon2-cffi's defaults)."""
     limits = limits or Limits()
     hosts = list(dict.fromkeys([*LOCAL_NAMES, *(host_name(h) for h in allowed_hosts)]))
     static = {name: resources.files("wts.serve").joinpath("static").joinpath(name).read_bytes()
@@ -466,6 +471,7 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(db)
         app.state.rooms = Rooms(store, limits, BotRunner(limits.max_bot_searches))
+        app.state.accounts = Accounts(store, hasher=password_hasher)
         try:
             yield
         finally:
@@ -487,6 +493,14 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
         Route("/api/lessons/{number:int}", lesson_move, methods=["POST"]),
         WebSocketRoute("/ws", socket),
     ]
+
+    async def account_body(request: Request) -> bytes:
+        body = await _body(request, 4096)
+        if body is None:
+            raise AccountError("too-large", "the request body is over 4096 bytes")
+        return body
+
+    routes += account_routes(lambda: app.state.accounts, limits, creates, _client, account_body)
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={Exception: _server_error})
     app.add_middleware(SameOrigin, hosts=hosts)

@@ -39,6 +39,12 @@ class Limits:
     #: one address may make: a burst, then so many a second.
     creates_burst: int = 60
     creates_per_second: float = 2.0
+    #: Logins one address may try (a burst, then so many a second) and logins to
+    #: one account name from anywhere: password guessing is slowed both ways.
+    logins_burst: int = 10
+    logins_per_second: float = 0.2
+    account_logins_burst: int = 5
+    account_logins_per_second: float = 1 / 60
     #: Bot searches running at once (each holds one worker thread).
     max_bot_searches: int = 2
     #: Seconds a request's line and headers may take to arrive (a slow client

@@ -21,7 +21,8 @@ from wts.serve.defaults import BOT_LEVEL, PLAYER_COLOR
 __all__ = ["PROTOCOL_VERSION", "Hello", "Move", "Ping", "ClientMessage", "CreateGame",
            "JoinGame", "LessonMove", "Clock", "parse_client", "describe_error",
            "GAME_ID", "TOKEN", "SQUARE", "INVITE", "BadJson", "DuplicateKey",
-           "TooDeep", "MAX_DEPTH", "parse_body"]
+           "TooDeep", "MAX_DEPTH", "parse_body", "SignUp", "LogIn", "ChangePassword",
+           "DeleteAccount", "NAME", "PASSWORD_MIN", "PASSWORD_MAX"]
 
 #: The protocol's version: a client says which it speaks in its Hello.
 PROTOCOL_VERSION = 1
@@ -29,6 +30,10 @@ PROTOCOL_VERSION = 1
 GAME_ID = r"^[a-z2-9]{12}$"
 INVITE = r"^[A-Z2-9]{6}$"
 TOKEN = r"^[A-Za-z0-9_-]{32}$"
+#: A user name: 3 to 20 letters, digits, ``_`` or ``-``; unique whatever the case.
+NAME = r"^[A-Za-z0-9_-]{3,20}$"
+#: Passwords: at least 8 characters (any), at most 256 (the hash's input is bounded).
+PASSWORD_MIN, PASSWORD_MAX = 8, 256
 SQUARE = r"^[A-Ia-i][1-9]$"
 
 
@@ -91,6 +96,34 @@ class LessonMove(_Message):
     """POST /api/lessons/{n}: the learner's square in lesson n."""
 
     square: Annotated[str, Field(pattern=SQUARE)]
+
+
+class SignUp(_Message):
+    """``POST /api/account``: a new account, its holder 16 or over (the rulebook's age)."""
+
+    name: Annotated[str, Field(pattern=NAME)]
+    password: Annotated[str, Field(min_length=PASSWORD_MIN, max_length=PASSWORD_MAX)]
+    age_16_or_over: Literal[True]
+
+
+class LogIn(_Message):
+    """``POST /api/session``."""
+
+    name: Annotated[str, Field(max_length=64)]
+    password: Annotated[str, Field(max_length=PASSWORD_MAX)]
+
+
+class ChangePassword(_Message):
+    """``POST /api/account/password``."""
+
+    current: Annotated[str, Field(max_length=PASSWORD_MAX)]
+    new: Annotated[str, Field(min_length=PASSWORD_MIN, max_length=PASSWORD_MAX)]
+
+
+class DeleteAccount(_Message):
+    """``DELETE /api/account``: the password says it is the holder."""
+
+    password: Annotated[str, Field(max_length=PASSWORD_MAX)]
 
 
 #: The deepest nesting of arrays and objects a message may have: the messages

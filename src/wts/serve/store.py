@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["GameRow", "Store"]
+from wts.errors import WtsError
+
+__all__ = ["GameRow", "Store", "SCHEMA_VERSION"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -39,7 +41,23 @@ CREATE TABLE IF NOT EXISTS games (
     creator TEXT
 );
 CREATE INDEX IF NOT EXISTS games_open ON games (finished);
+CREATE TABLE IF NOT EXISTS users (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    password TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    hash TEXT PRIMARY KEY,
+    user_id INTEGER NOT NULL,
+    created REAL NOT NULL,
+    expires REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_user ON sessions (user_id);
+CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
 """
+#: The schema's version, kept in the file: 1 games only, 2 with accounts.
+SCHEMA_VERSION = 2
 #: Columns added since the first schema, added to an older file when it is opened.
 _ADDED = {"creator": "TEXT"}
 
@@ -84,6 +102,15 @@ class Store:
             if column not in present:
                 self._db.execute(f"ALTER TABLE games ADD COLUMN {column} {kind}")
         self._db.execute("CREATE INDEX IF NOT EXISTS games_creator ON games (creator, finished)")
+        found = self._db.execute("SELECT version FROM schema_version").fetchone()
+        if found is None:
+            self._db.execute("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION,))
+        elif found[0] > SCHEMA_VERSION:
+            self._db.close()
+            raise WtsError(f"{self.path} was written by a newer wts (schema version "
+                           f"{found[0]}, this one reads up to {SCHEMA_VERSION})")
+        elif found[0] < SCHEMA_VERSION:
+            self._db.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
 
     def close(self) -> None:
         with self._lock:
@@ -174,3 +201,62 @@ class Store:
 
     def delete(self, game_id: str) -> bool:
         return self._run("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 1
+
+    # --- accounts and sessions (wts.serve.accounts) -----------------------------------------
+
+    def user_named(self, name: str) -> tuple[int, str, str, float] | None:
+        """(id, name as signed up, password hash, created) of ``name``, any case."""
+        found = self._run("SELECT id, name, password, created FROM users WHERE name = ?",
+                          (name,)).fetchone()
+        return None if found is None else (int(found[0]), found[1], found[2], found[3])
+
+    def add_user(self, name: str, password_hash: str, created: float) -> int | None:
+        """The new user's id; None when the name is taken."""
+        try:
+            cursor = self._run("INSERT INTO users (name, password, created) VALUES (?, ?, ?)",
+                               (name, password_hash, created))
+        except sqlite3.IntegrityError:
+            return None
+        return int(cursor.lastrowid or 0)
+
+    def set_password(self, user_id: int, password_hash: str) -> None:
+        self._run("UPDATE users SET password = ? WHERE id = ?", (password_hash, user_id))
+
+    def delete_user(self, user_id: int) -> None:
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                self._db.execute("DELETE FROM sessions WHERE user_id = ?", (user_id,))
+                self._db.execute("DELETE FROM users WHERE id = ?", (user_id,))
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def add_session(self, digest: str, user_id: int, created: float, expires: float) -> None:
+        self._run("INSERT INTO sessions (hash, user_id, created, expires) VALUES (?, ?, ?, ?)",
+                  (digest, user_id, created, expires))
+
+    def session_user(self, digest: str, now: float) -> tuple[int, str, float] | None:
+        """(id, name, created) of the user whose unexpired session has ``digest``;
+        an expired session is deleted."""
+        found = self._run(
+            "SELECT users.id, users.name, users.created, sessions.expires FROM sessions "
+            "JOIN users ON users.id = sessions.user_id WHERE sessions.hash = ?",
+            (digest,)).fetchone()
+        if found is None:
+            return None
+        if found[3] <= now:
+            self.end_session(digest)
+            return None
+        return int(found[0]), found[1], found[2]
+
+    def end_expired_sessions(self, now: float) -> None:
+        self._run("DELETE FROM sessions WHERE expires <= ?", (now,))
+
+    def end_session(self, digest: str) -> None:
+        self._run("DELETE FROM sessions WHERE hash = ?", (digest,))
+
+    def end_sessions(self, user_id: int, keep: str | None = None) -> None:
+        """End every session of a user, but ``keep`` (a digest) if given."""
+        self._run("DELETE FROM sessions WHERE user_id = ? AND hash != ?", (user_id, keep or ""))
