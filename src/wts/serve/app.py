@@ -31,7 +31,7 @@ from wts.errors import WtsError
 from wts.formats import record
 from wts.serve import lessons
 from wts.serve.account_routes import account_routes
-from wts.serve.accounts import AccountError, Accounts
+from wts.serve.accounts import SESSION_COOKIE, AccountError, Accounts
 from wts.serve.bot import BotRunner
 from wts.serve.bounds import AddressBuckets, Limits, TokenBucket
 from wts.serve.messages import (
@@ -48,6 +48,7 @@ from wts.serve.messages import (
     parse_body,
     parse_client,
 )
+from wts.serve.profiles import profile_routes
 from wts.serve.rooms import Room, RoomError, Rooms, board_view, status_words, turn_events
 from wts.serve.store import Store
 
@@ -245,13 +246,15 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
         try:
             asked = parse_body(CreateGame, await json_body(request))
             clock = None if asked.clock is None else (asked.clock.kind, asked.clock.seconds)
+            account = app.state.accounts.account_of(request.cookies.get(SESSION_COOKIE))
             room, tokens = rooms().create(asked.mode, asked.color, asked.level, clock,
-                                          _client(request))
+                                          _client(request),
+                                          None if account is None else account.id, asked.rated)
         except (ValidationError, BadJson) as exc:
             return _error(400, "bad-message", describe_error(exc))
         except RoomError as exc:
             status = {"too-many-games": 503, "too-many-games-here": 429,
-                      "bot-busy": 429}.get(exc.code, 400)
+                      "bot-busy": 429, "rated-needs-accounts": 403}.get(exc.code, 400)
             return _error(status, exc.code, str(exc))
         answer: dict[str, Any] = {"game": room.row.id, "tokens": tokens,
                                   "url": f"/game/{room.row.id}"}
@@ -266,12 +269,14 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
             return refused
         try:
             asked = parse_body(JoinGame, await json_body(request))
-            room, color, token = rooms().join(asked.code)
+            account = app.state.accounts.account_of(request.cookies.get(SESSION_COOKIE))
+            room, color, token = rooms().join(asked.code, None if account is None else account.id)
         except (ValidationError, BadJson) as exc:
             return _error(400, "bad-message", describe_error(exc))
         except RoomError as exc:
-            return _error(409 if exc.code in ("game-full", "game-over") else 404, exc.code,
-                          str(exc))
+            status = {"game-full": 409, "game-over": 409, "own-game": 409,
+                      "rated-needs-accounts": 403}.get(exc.code, 404)
+            return _error(status, exc.code, str(exc))
         await room.broadcast()
         return JSONResponse({"game": room.row.id, "color": color, "tokens": {color: token},
                              "url": f"/game/{room.row.id}"})
@@ -501,6 +506,7 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
         return body
 
     routes += account_routes(lambda: app.state.accounts, limits, creates, _client, account_body)
+    routes += profile_routes(lambda: app.state.rooms.store)
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={Exception: _server_error})
     app.add_middleware(SameOrigin, hosts=hosts)

@@ -83,6 +83,8 @@ class CreateGame(_Message):
     mode: Literal["bot", "hotseat", "online"]
     color: Literal["black", "white"] = PLAYER_COLOR
     level: int = Field(default=BOT_LEVEL, ge=1, le=6)
+    #: Online games between accounts only: the result moves both ratings.
+    rated: bool = False
     clock: Clock | None = None
 
 

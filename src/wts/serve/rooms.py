@@ -59,6 +59,10 @@ class RoomError(Exception):
         self.code = code
 
 
+#: How a game shows a player whose account was deleted.
+DELETED = "a deleted player"
+
+
 class DamagedRow(ValueError):
     """A stored game's row that does not describe a game this server could have written."""
 
@@ -179,6 +183,7 @@ class Room:
         self.failure: str | None = None
         self._bot_task: asyncio.Task[None] | None = None
         self._clock_task: asyncio.Task[None] | None = None
+        self._players: dict[str, str | None] | None = None
         if row.clock is not None:
             # Time while the server was down is not charged: the turn starts again now.
             row.clock["started"] = wall_clock()
@@ -242,7 +247,17 @@ class Room:
         self.row.ending = {"result": winner, "reason": "time"}
         self.row.finished = True
         self.row.pending = {}  # a move committed before the flag fell is never shown
-        self.rooms.store.save(self.row)
+        self.rooms.store.save(self.row, result=winner)
+
+    def players(self) -> dict[str, str | None]:
+        """Each seat's account name (None: a guest, the bot, or free; a deleted
+        account: :data:`DELETED`), read once and again after a join."""
+        if self._players is None:
+            users = {c: getattr(self.row, f"{c}_user") for c in COLORS}
+            names = self.rooms.store.user_names({u for u in users.values() if u is not None})
+            self._players = {c: None if u is None else names.get(u, DELETED)
+                             for c, u in users.items()}
+        return self._players
 
     # --- Views -----------------------------------------------------------------------
 
@@ -284,6 +299,8 @@ class Room:
             "clock": self.clock_view(),
             "ending": self.row.ending,
             "failure": self.failure,
+            "rated": self.row.rated,
+            "players": self.players(),
         }
         if len(held) == 1:
             (color,) = held
@@ -344,7 +361,9 @@ class Room:
             if clock["kind"] == "move":
                 clock["left"] = {c: float(clock["seconds"]) for c in COLORS}
             clock["started"] = wall_clock()
-        self.rooms.store.save(self.row)
+        winner = self.game.status.winner
+        ended = None if not self.row.finished else "draw" if winner is None else winner.value
+        self.rooms.store.save(self.row, result=ended)
         return True
 
     async def move(self, color: str, square: str, turn: int, held: frozenset[str]) -> None:
@@ -468,11 +487,18 @@ class Rooms:
                 room.close()
 
     def create(self, mode: str, color: str, level: int, clock: tuple[str, int] | None,
-               address: str = "unknown") -> tuple[Room, dict[str, str]]:
-        """A new game made from the client ``address``; returns it and the tokens of the
-        creator's seats."""
+               address: str = "unknown", user: int | None = None,
+               rated: bool = False) -> tuple[Room, dict[str, str]]:
+        """A new game made from the client ``address`` (logged in as ``user``);
+        returns it and the tokens of the creator's seats. A ``rated`` game is
+        an online game between two accounts."""
         self.expire()
         limits = self.limits
+        if rated and (mode != "online" or user is None):
+            raise RoomError("rated-needs-accounts", "a rated game is an online game between "
+                            "two players who are logged in" + ("" if mode == "online" else
+                                                               "; the bot and hotseat games "
+                                                               "are unrated"))
         if self.store.open_games() >= limits.max_open_games:
             raise RoomError("too-many-games", "the server holds as many games as it can; "
                             "try again when some have finished")
@@ -493,6 +519,9 @@ class Rooms:
             tokens[seat] = new_token()
             setattr(row, f"{seat}_hash", token_hash(tokens[seat]))
         other = "white" if color == "black" else "black"
+        row.rated = rated
+        if mode != "hotseat":
+            setattr(row, f"{color}_user", user)
         if mode == "bot":
             row.bot_color, row.bot_level = other, level
         if mode == "online":
@@ -537,9 +566,10 @@ class Rooms:
         room.after_change()
         return room
 
-    def join(self, invite: str) -> tuple[Room, str, str]:
-        """Take the free seat of the online game with this invitation; returns the
-        room, the colour and its token. The clock starts now."""
+    def join(self, invite: str, user: int | None = None) -> tuple[Room, str, str]:
+        """Take the free seat of the online game with this invitation (as the
+        account ``user``, if logged in); returns the room, the colour and its
+        token. The clock starts now."""
         self.expire()
         game_id = self.store.game_of_invite(invite)
         room = None if game_id is None else self.get(game_id)
@@ -547,11 +577,18 @@ class Rooms:
             raise RoomError("no-game", "no game has that code")
         if room.over:
             raise RoomError("game-over", "that game is over")
+        if room.row.rated:
+            if user is None:
+                raise RoomError("rated-needs-accounts", "that game is rated: log in to join it")
+            if user in (room.row.black_user, room.row.white_user):
+                raise RoomError("own-game", "a rated game is against someone else")
         for color in COLORS:
             if room.seat_state(color) == "free":
                 token = new_token()
-                if self.store.claim_seat(room.row.id, color, token_hash(token)):
+                if self.store.claim_seat(room.row.id, color, token_hash(token), user):
                     setattr(room.row, f"{color}_hash", token_hash(token))
+                    setattr(room.row, f"{color}_user", user)
+                    room._players = None
                     if room.row.clock is not None:
                         room.row.clock["started"] = wall_clock()
                         self.store.save(room.row)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from wts.errors import WtsError
+from wts.serve import glicko2
 
 __all__ = ["GameRow", "Store", "SCHEMA_VERSION"]
 
@@ -54,12 +55,28 @@ CREATE TABLE IF NOT EXISTS sessions (
     expires REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS sessions_user ON sessions (user_id);
+CREATE TABLE IF NOT EXISTS ratings (
+    user_id INTEGER PRIMARY KEY,
+    value REAL NOT NULL,
+    deviation REAL NOT NULL,
+    volatility REAL NOT NULL,
+    games INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rating_history (
+    user_id INTEGER NOT NULL,
+    game_id TEXT NOT NULL,
+    at REAL NOT NULL,
+    value REAL NOT NULL,
+    deviation REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rating_history_user ON rating_history (user_id, at);
 CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
 """
 #: The schema's version, kept in the file: 1 games only, 2 with accounts.
 SCHEMA_VERSION = 2
 #: Columns added since the first schema, added to an older file when it is opened.
-_ADDED = {"creator": "TEXT"}
+_ADDED = {"creator": "TEXT", "black_user": "INTEGER", "white_user": "INTEGER",
+          "rated": "INTEGER NOT NULL DEFAULT 0", "rating_applied": "INTEGER NOT NULL DEFAULT 0"}
 
 
 @dataclass
@@ -68,7 +85,9 @@ class GameRow:
     square names; ``pending`` the squares committed for the turn in progress,
     by colour; ``clock`` the clock's kind, seconds and time left by colour;
     ``ending`` how a game that the board did not decide ended (on time);
-    ``creator`` the client address that made it (for the per-address bounds)."""
+    ``creator`` the client address that made it (for the per-address bounds);
+    ``black_user`` and ``white_user`` the accounts holding the seats (None:
+    a guest), and ``rated`` whether the game changes their ratings."""
 
     id: str
     mode: str
@@ -84,6 +103,9 @@ class GameRow:
     ending: dict[str, str] | None = None
     finished: bool = False
     creator: str | None = None
+    black_user: int | None = None
+    white_user: int | None = None
+    rated: bool = False
 
 
 class Store:
@@ -124,47 +146,130 @@ class Store:
         now = time.time()
         self._run(
             "INSERT INTO games (id, invite, mode, created, updated, black_hash, white_hash, "
-            "bot_color, bot_level, moves, pending, clock, ending, finished, creator) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "bot_color, bot_level, moves, pending, clock, ending, finished, creator, "
+            "black_user, white_user, rated) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (row.id, row.invite, row.mode, row.created, now, row.black_hash, row.white_hash,
              row.bot_color, row.bot_level, json.dumps(row.moves), json.dumps(row.pending),
              json.dumps(row.clock) if row.clock else None,
-             json.dumps(row.ending) if row.ending else None, int(row.finished), row.creator))
+             json.dumps(row.ending) if row.ending else None, int(row.finished), row.creator,
+             row.black_user, row.white_user, int(row.rated)))
 
-    def save(self, row: GameRow) -> None:
-        """Write what play changes: the turns, the committed moves, the clock, the end."""
-        self._run(
-            "UPDATE games SET updated = ?, moves = ?, pending = ?, clock = ?, ending = ?, "
-            "finished = ? WHERE id = ?",
-            (time.time(), json.dumps(row.moves), json.dumps(row.pending),
-             json.dumps(row.clock) if row.clock else None,
-             json.dumps(row.ending) if row.ending else None, int(row.finished), row.id))
+    def save(self, row: GameRow, result: str | None = None) -> None:
+        """Write what play changes: the turns, the committed moves, the clock, the
+        end. A rated game's ``result`` (``black``, ``white`` or ``draw``, given
+        when it ends) moves both ratings in the same transaction, once."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute(
+                    "UPDATE games SET updated = ?, moves = ?, pending = ?, clock = ?, "
+                    "ending = ?, finished = ? WHERE id = ?",
+                    (time.time(), json.dumps(row.moves), json.dumps(row.pending),
+                     json.dumps(row.clock) if row.clock else None,
+                     json.dumps(row.ending) if row.ending else None, int(row.finished),
+                     row.id))
+                if result is not None and row.rated and row.finished:
+                    self._rate(row, result)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
 
-    def claim_seat(self, game_id: str, color: str, token_hash: str) -> bool:
-        """Give the free seat ``color`` of a game to a token; False when it is taken."""
+    def _rate(self, row: GameRow, result: str) -> None:
+        """Both players' Glicko-2 ratings after the game (inside save's transaction)."""
+        applied = self._db.execute(
+            "UPDATE games SET rating_applied = 1 WHERE id = ? AND rating_applied = 0",
+            (row.id,))
+        if applied.rowcount != 1 or row.black_user is None or row.white_user is None:
+            return
+        black, white = self._rating(row.black_user), self._rating(row.white_user)
+        score = {"black": 1.0, "white": 0.0, "draw": 0.5}[result]
+        now = time.time()
+        for user, before, opponent, points in ((row.black_user, black, white, score),
+                                               (row.white_user, white, black, 1.0 - score)):
+            after = glicko2.update(before, [(opponent, points)])
+            self._db.execute(
+                "INSERT INTO ratings (user_id, value, deviation, volatility, games) "
+                "VALUES (?, ?, ?, ?, 1) ON CONFLICT (user_id) DO UPDATE SET value = "
+                "excluded.value, deviation = excluded.deviation, volatility = "
+                "excluded.volatility, games = games + 1",
+                (user, after.value, after.deviation, after.volatility))
+            self._db.execute("INSERT INTO rating_history VALUES (?, ?, ?, ?, ?)",
+                             (user, row.id, now, after.value, after.deviation))
+
+    def _rating(self, user_id: int) -> glicko2.Rating:
+        found = self._db.execute("SELECT value, deviation, volatility FROM ratings "
+                                 "WHERE user_id = ?", (user_id,)).fetchone()
+        return glicko2.DEFAULT if found is None else glicko2.Rating(*found)
+
+    def rating(self, user_id: int) -> tuple[glicko2.Rating, int]:
+        """A user's rating and rated games (the default rating before any)."""
+        with self._lock:
+            found = self._db.execute("SELECT value, deviation, volatility, games FROM ratings "
+                                     "WHERE user_id = ?", (user_id,)).fetchone()
+        if found is None:
+            return glicko2.DEFAULT, 0
+        return glicko2.Rating(*found[:3]), int(found[3])
+
+    def rating_history(self, user_id: int, limit: int = 500) -> list[tuple[str, float, float,
+                                                                          float]]:
+        """(game, when, value, deviation) after each of a user's last rated games, oldest first."""
+        found = self._run("SELECT game_id, at, value, deviation FROM rating_history WHERE "
+                          "user_id = ? ORDER BY at DESC LIMIT ?", (user_id, limit)).fetchall()
+        return [(str(g), float(a), float(v), float(d)) for g, a, v, d in reversed(found)]
+
+    def leaderboard(self, limit: int = 50) -> list[tuple[str, glicko2.Rating, int]]:
+        """(name, rating, games) of the highest rated, highest first."""
+        found = self._run("SELECT users.name, value, deviation, volatility, games FROM ratings "
+                          "JOIN users ON users.id = ratings.user_id ORDER BY value DESC "
+                          "LIMIT ?", (limit,)).fetchall()
+        return [(n, glicko2.Rating(v, d, s), int(g)) for n, v, d, s, g in found]
+
+    def games_of(self, user_id: int, limit: int = 100) -> list[GameRow]:
+        """A user's finished games, newest first."""
+        found = self._run("SELECT id FROM games WHERE finished = 1 AND (black_user = ? OR "
+                          "white_user = ?) ORDER BY updated DESC LIMIT ?",
+                          (user_id, user_id, limit)).fetchall()
+        return [row for (gid,) in found if (row := self.load(str(gid))) is not None]
+
+    def user_names(self, ids: set[int]) -> dict[int, str]:
+        """The names of the users among ``ids`` that still exist."""
+        if not ids:
+            return {}
+        marks = ", ".join("?" * len(ids))
+        found = self._run(f"SELECT id, name FROM users WHERE id IN ({marks})", tuple(ids))
+        return {int(i): str(n) for i, n in found.fetchall()}
+
+    def claim_seat(self, game_id: str, color: str, token_hash: str,
+                   user: int | None = None) -> bool:
+        """Give the free seat ``color`` of a game to a token (and the account
+        ``user``); False when it is taken."""
         column = "black_hash" if color == "black" else "white_hash"
         cursor = self._run(
-            f"UPDATE games SET {column} = ?, updated = ? WHERE id = ? AND {column} IS NULL",
-            (token_hash, time.time(), game_id))
+            f"UPDATE games SET {column} = ?, {color}_user = ?, updated = ? "
+            f"WHERE id = ? AND {column} IS NULL",
+            (token_hash, user, time.time(), game_id))
         return cursor.rowcount == 1
 
     def load(self, game_id: str) -> GameRow | None:
         cursor = self._run(
             "SELECT id, invite, mode, created, black_hash, white_hash, bot_color, bot_level, "
-            "moves, pending, clock, ending, finished, creator FROM games WHERE id = ?",
+            "moves, pending, clock, ending, finished, creator, black_user, white_user, rated "
+            "FROM games WHERE id = ?",
             (game_id,))
         found = cursor.fetchone()
         if found is None:
             return None
         (gid, invite, mode, created, black_hash, white_hash, bot_color, bot_level, moves,
-         pending, clock, ending, finished, creator) = found
+         pending, clock, ending, finished, creator, black_user, white_user, rated) = found
         return GameRow(
             id=gid, invite=invite, mode=mode, created=created, black_hash=black_hash,
             white_hash=white_hash, bot_color=bot_color, bot_level=bot_level,
             moves=[(b, w) for b, w in json.loads(moves)], pending=json.loads(pending),
             clock=json.loads(clock) if clock else None,
             ending=json.loads(ending) if ending else None, finished=bool(finished),
-            creator=creator)
+            creator=creator, black_user=black_user, white_user=white_user, rated=bool(rated))
 
     def game_of_invite(self, invite: str) -> str | None:
         found = self._run("SELECT id FROM games WHERE invite = ?", (invite,)).fetchone()
@@ -226,7 +331,8 @@ class Store:
         with self._lock:
             self._db.execute("BEGIN")
             try:
-                self._db.execute("DELETE FROM sessions WHERE user_id = ?", (user_id,))
+                for table in ("sessions", "ratings", "rating_history"):
+                    self._db.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
                 self._db.execute("DELETE FROM users WHERE id = ?", (user_id,))
             except BaseException:
                 self._db.execute("ROLLBACK")

@@ -1,0 +1,159 @@
+"""Glicko-2, held to Glickman's worked example, and rated games: an online
+game between two accounts moves both ratings once, in the transaction that
+ends it; guests, the bot and hotseat games stay unrated; profiles and the
+leaderboard show ratings, their history and the games; a deleted player's
+games stay."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.serve_client import (
+    Socket,
+    TestClient,
+    create,
+    serving,
+    turn_played,
+)
+from wts.serve import glicko2
+
+PASSWORD = "correct horse battery"
+# Black makes five in row 1 while White scatters: Black wins in five turns.
+FIVE = [("A1", "A9"), ("B1", "B9"), ("C1", "C9"), ("D1", "H8"), ("E1", "I2")]
+
+
+def test_glicko2_matches_glickmans_worked_example() -> None:
+    """The paper's example (section "Example"): r 1500, RD 200, sigma 0.06
+    against 1400/30 (won), 1550/100 (lost) and 1700/300 (lost). The paper
+    rounds its steps; in its own units mu' = -0.2069, phi' = 0.8722 and
+    sigma' = 0.05999, which are r' = 1464.06 and RD' = 151.52."""
+    after = glicko2.update(glicko2.Rating(1500, 200, 0.06), [
+        (glicko2.Rating(1400, 30), 1.0), (glicko2.Rating(1550, 100), 0.0),
+        (glicko2.Rating(1700, 300), 0.0)])
+    assert round((after.value - 1500) / 173.7178, 4) == -0.2069
+    assert round(after.deviation / 173.7178, 4) == 0.8722
+    assert after.volatility == pytest.approx(0.05999, abs=1e-5)
+    assert after.value == pytest.approx(1464.06, abs=0.01)
+    assert after.deviation == pytest.approx(151.52, abs=0.01)
+
+
+def test_a_period_without_games_only_widens_the_deviation() -> None:
+    before = glicko2.Rating(1600, 100, 0.06)
+    after = glicko2.update(before, [])
+    assert after.value == 1600 and after.volatility == 0.06
+    assert after.deviation == pytest.approx(math.hypot(100, 0.06 * 173.7178))
+    assert glicko2.update(glicko2.DEFAULT, []).deviation == 350  # never past a new player's
+
+
+def test_a_draw_between_equals_leaves_the_values_and_narrows_the_deviations() -> None:
+    after = glicko2.update(glicko2.DEFAULT, [(glicko2.DEFAULT, 0.5)])
+    assert after.value == pytest.approx(1500) and after.deviation < 350
+    assert after.provisional and not glicko2.Rating(1500, 80).provisional
+
+
+@pytest.fixture
+def two(tmp_path: Path) -> Iterator[tuple[TestClient, TestClient]]:
+    """Ann's and Bob's browsers on one server, each logged in."""
+    with serving(tmp_path / "g.sqlite3") as ann:
+        bob = TestClient(ann.app, headers={"origin": "http://testserver"})
+        for client, name in ((ann, "ann"), (bob, "bob")):
+            assert client.post("/api/account", json={
+                "name": name, "password": PASSWORD, "age_16_or_over": True}).status_code == 201
+        yield ann, bob
+
+
+def play_rated(ann: TestClient, bob: TestClient, turns: list[tuple[str, str]]) -> str:
+    made = create(ann, mode="online", color="black", rated=True)
+    joined = bob.post("/api/join", json={"code": made["invite"]})
+    assert joined.status_code == 200, joined.text
+    black = Socket(ann, made["game"], [made["tokens"]["black"]])
+    white = Socket(bob, made["game"], [joined.json()["tokens"]["white"]])
+    assert black.state["rated"] and black.state["players"] == {"black": "ann", "white": "bob"}
+    for turn, (b, w) in enumerate(turns):
+        black.move("black", b)
+        white.move("white", w)
+        black.until(turn_played(turn + 1))
+        white.until(turn_played(turn + 1))
+    assert black.state["over"]
+    black.close()
+    white.close()
+    return str(made["game"])
+
+
+def profile(client: TestClient, name: str) -> Any:
+    return client.get(f"/api/players/{name}").json()
+
+
+def test_a_rated_game_moves_both_ratings_once_at_its_end(
+        two: tuple[TestClient, TestClient]) -> None:
+    ann, bob = two
+    assert profile(ann, "ann")["rating"] == {"value": 1500.0, "deviation": 350.0,
+                                             "volatility": 0.06, "provisional": True,
+                                             "games": 0}
+    game = play_rated(ann, bob, FIVE)
+    won = glicko2.update(glicko2.DEFAULT, [(glicko2.DEFAULT, 1.0)])
+    lost = glicko2.update(glicko2.DEFAULT, [(glicko2.DEFAULT, 0.0)])
+    mine, theirs = profile(bob, "ann"), profile(ann, "BOB")
+    assert mine["rating"]["value"] == round(won.value, 1) > 1500
+    assert theirs["rating"]["value"] == round(lost.value, 1) < 1500
+    assert mine["rating"]["games"] == theirs["rating"]["games"] == 1
+    assert [h["game"] for h in mine["history"]] == [game]
+    assert mine["games"] == [{"game": game, "color": "black", "rated": True, "mode": "online",
+                              "opponent": "bob", "result": "win", "turns": 5,
+                              "record": f"/api/games/{game}/record", "replay": f"/game/{game}"}]
+    assert theirs["games"][0]["result"] == "loss"
+    board = ann.get("/api/leaderboard").json()["players"]
+    assert [p["name"] for p in board] == ["ann", "bob"]
+    # The rating is applied once: saving the finished game again changes nothing.
+    rooms = ann.app.state.rooms  # type: ignore[attr-defined]
+    rooms.store.save(rooms.get(game).row, result="black")
+    assert profile(ann, "ann")["rating"] == mine["rating"]
+
+
+def test_an_unrated_game_between_accounts_leaves_the_ratings(
+        two: tuple[TestClient, TestClient]) -> None:
+    ann, bob = two
+    made = create(ann, mode="online", color="black")
+    bob.post("/api/join", json={"code": made["invite"]})
+    assert profile(ann, "ann")["rating"]["games"] == 0
+
+
+def test_guests_the_bot_and_hotseat_games_are_unrated(two: tuple[TestClient, TestClient],
+                                                     tmp_path: Path) -> None:
+    ann, bob = two
+    for mode in ("bot", "hotseat"):
+        refused = ann.post("/api/games", json={"mode": mode, "rated": True})
+        assert refused.status_code == 403 and refused.json()["code"] == "rated-needs-accounts"
+    made = create(ann, mode="online", rated=True)
+    assert ann.post("/api/join", json={"code": made["invite"]}).json()["code"] == "own-game"
+    guest = TestClient(ann.app, headers={"origin": "http://testserver"})
+    refused = guest.post("/api/join", json={"code": made["invite"]})
+    assert refused.status_code == 403 and "log in" in refused.json()["message"]
+    assert guest.post("/api/games", json={"mode": "online", "rated": True}).status_code == 403
+    assert bob.post("/api/join", json={"code": made["invite"]}).status_code == 200
+
+
+def test_a_deleted_player_leaves_its_games_shown_as_by_a_deleted_player(
+        two: tuple[TestClient, TestClient]) -> None:
+    ann, bob = two
+    game = play_rated(ann, bob, FIVE)
+    assert bob.request("DELETE", "/api/account", json={"password": PASSWORD}).status_code == 204
+    assert bob.get("/api/players/bob").status_code == 404
+    assert profile(ann, "ann")["games"][0]["opponent"] == "a deleted player"
+    assert [p["name"] for p in ann.get("/api/leaderboard").json()["players"]] == ["ann"]
+    assert ann.get(f"/api/games/{game}/record").status_code == 200
+    ann.app.state.rooms.rooms.clear()  # type: ignore[attr-defined]  # read back from the store
+    assert ann.get(f"/api/games/{game}").json()["players"] == {
+        "black": "ann", "white": "a deleted player"}
+
+
+def test_an_unknown_player_is_a_clear_404(two: tuple[TestClient, TestClient]) -> None:
+    ann, _ = two
+    for name in ("carol", "x" * 100, "bad name"):
+        answer = ann.get(f"/api/players/{name}")
+        assert answer.status_code == 404 and answer.json()["code"] == "no-player"
