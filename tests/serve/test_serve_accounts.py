@@ -81,7 +81,9 @@ def test_a_name_is_taken_whatever_its_case(client: TestClient) -> None:
 
 
 def test_log_out_then_log_in(client: TestClient) -> None:
+    assert client.get("/api/session").json() == {"account": None}  # a guest
     sign_up(client)
+    assert client.get("/api/session").json()["account"]["name"] == "ann"
     assert client.delete("/api/session").status_code == 204
     assert client.get("/api/account").json()["code"] == "not-logged-in"
     assert log_in(client, "ANN").json()["name"] == "ann"  # the name as signed up

@@ -282,9 +282,61 @@ def test_the_pages_load_with_no_console_error_and_an_icon(server: str, browser: 
     failed: list[str] = []
     page.on("response", lambda response: failed.append(f"{response.status} {response.url}")
             if response.status >= 400 else None)
-    for path in ("/", "/learn", "/replay"):
+    for path in ("/", "/learn", "/replay", "/account", "/leaderboard"):
         page.goto(server + path, wait_until="networkidle")
     icon = page.evaluate("document.querySelector('link[rel=icon]').href")
     assert icon == server + "/static/favicon.svg"
     assert page.request.get(server + "/favicon.ico").status == 200
     assert errors == [] and failed == []
+
+
+def sign_up_in(page: Page, server: str, name: str) -> None:
+    page.goto(server + "/account")
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", "correct horse battery")
+    page.check("#signup-adult")
+    page.click("#signup-button")
+    page.wait_for_url(f"**/players/{name}")
+    page.wait_for_selector(f"#me-nav:has-text('{name}')")
+
+
+def test_a_rated_game_between_two_accounts_moves_both_ratings(
+        server: str, browser: Browser) -> None:
+    """Sign up in two browsers, play a rated game to its end, see both
+    ratings change on the profiles and the leaderboard, log out and in."""
+    ann, bob = new_page(browser), new_page(browser)
+    sign_up_in(ann, server, "ann")
+    sign_up_in(bob, server, "bob")
+    assert ann.locator("#profile-rating").inner_text().startswith("Rating 1500? ± 350")
+    ann.goto(server + "/")
+    ann.check("#rated")
+    ann.click("#start-online")
+    ann.wait_for_selector("#invite-code:not(:empty)")
+    bob.goto(ann.locator("#invite-link").inner_text())
+    bob.wait_for_url("**/game/*")
+    bob.wait_for_selector("#players:has-text('Black: ann · White: bob · rated')")
+    for turn, (black, white) in enumerate(FIVE):
+        click(ann, black)
+        bob.wait_for_selector("#prompt:has-text('Your opponent has chosen')")
+        click(bob, white)
+        for page in (ann, bob):
+            settled(page, turn + 1)
+    ann.wait_for_selector("#status:has-text('Black wins')")
+    ratings = {}
+    for page, name in ((ann, "ann"), (bob, "bob")):
+        page.goto(f"{server}/players/{name}")
+        page.wait_for_selector("#profile-rating:has-text('after 1 rated games')")
+        ratings[name] = float(page.locator("body").get_attribute("data-rating") or 0)
+        assert page.locator("#profile-plot svg polyline").count() == 1
+        assert page.locator("#profile-games tr").count() == 1
+    assert ratings["ann"] > 1500 > ratings["bob"]
+    ann.goto(server + "/leaderboard")
+    ann.wait_for_selector("#leaderboard-list li")
+    assert ann.locator("#leaderboard-list li").first.inner_text().startswith("ann ")
+    ann.goto(server + "/account")
+    ann.click("#logout-button")
+    ann.wait_for_selector("#login-link:has-text('Log in')")
+    ann.fill("#login-name", "ann")
+    ann.fill("#login-password", "correct horse battery")
+    ann.click("#login-button")
+    ann.wait_for_selector("#me-nav:has-text('ann')")

@@ -21,6 +21,7 @@ from tests.support.serve_client import (
     turn_played,
 )
 from wts.serve import glicko2
+from wts.serve.accounts import SESSION_COOKIE
 
 PASSWORD = "correct horse battery"
 # Black makes five in row 1 while White scatters: Black wins in five turns.
@@ -56,23 +57,40 @@ def test_a_draw_between_equals_leaves_the_values_and_narrows_the_deviations() ->
     assert after.provisional and not glicko2.Rating(1500, 80).provisional
 
 
-@pytest.fixture
-def two(tmp_path: Path) -> Iterator[tuple[TestClient, TestClient]]:
-    """Ann's and Bob's browsers on one server, each logged in."""
-    with serving(tmp_path / "g.sqlite3") as ann:
-        bob = TestClient(ann.app, headers={"origin": "http://testserver"})
-        for client, name in ((ann, "ann"), (bob, "bob")):
+class Browsers:
+    """Ann's and Bob's browsers on one server, each logged in: one test client
+    (one event loop, as one server has) whose session cookie is the one of
+    the player acting."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+        self.cookies: dict[str, str] = {}
+        for name in ("ann", "bob"):
+            client.cookies.clear()
             assert client.post("/api/account", json={
                 "name": name, "password": PASSWORD, "age_16_or_over": True}).status_code == 201
-        yield ann, bob
+            self.cookies[name] = client.cookies[SESSION_COOKIE]
+
+    def as_(self, name: str | None) -> TestClient:
+        """The client, acting as ``name`` (None: a guest)."""
+        self.client.cookies.clear()
+        if name is not None:
+            self.client.cookies.set(SESSION_COOKIE, self.cookies[name])
+        return self.client
 
 
-def play_rated(ann: TestClient, bob: TestClient, turns: list[tuple[str, str]]) -> str:
-    made = create(ann, mode="online", color="black", rated=True)
-    joined = bob.post("/api/join", json={"code": made["invite"]})
+@pytest.fixture
+def two(tmp_path: Path) -> Iterator[Browsers]:
+    with serving(tmp_path / "g.sqlite3") as client:
+        yield Browsers(client)
+
+
+def play_rated(two: Browsers, turns: list[tuple[str, str]]) -> str:
+    made = create(two.as_("ann"), mode="online", color="black", rated=True)
+    joined = two.as_("bob").post("/api/join", json={"code": made["invite"]})
     assert joined.status_code == 200, joined.text
-    black = Socket(ann, made["game"], [made["tokens"]["black"]])
-    white = Socket(bob, made["game"], [joined.json()["tokens"]["white"]])
+    black = Socket(two.client, made["game"], [made["tokens"]["black"]])
+    white = Socket(two.client, made["game"], [joined.json()["tokens"]["white"]])
     assert black.state["rated"] and black.state["players"] == {"black": "ann", "white": "bob"}
     for turn, (b, w) in enumerate(turns):
         black.move("black", b)
@@ -89,16 +107,15 @@ def profile(client: TestClient, name: str) -> Any:
     return client.get(f"/api/players/{name}").json()
 
 
-def test_a_rated_game_moves_both_ratings_once_at_its_end(
-        two: tuple[TestClient, TestClient]) -> None:
-    ann, bob = two
-    assert profile(ann, "ann")["rating"] == {"value": 1500.0, "deviation": 350.0,
-                                             "volatility": 0.06, "provisional": True,
-                                             "games": 0}
-    game = play_rated(ann, bob, FIVE)
+def test_a_rated_game_moves_both_ratings_once_at_its_end(two: Browsers) -> None:
+    client = two.client
+    assert profile(client, "ann")["rating"] == {"value": 1500.0, "deviation": 350.0,
+                                                "volatility": 0.06, "provisional": True,
+                                                "games": 0}
+    game = play_rated(two, FIVE)
     won = glicko2.update(glicko2.DEFAULT, [(glicko2.DEFAULT, 1.0)])
     lost = glicko2.update(glicko2.DEFAULT, [(glicko2.DEFAULT, 0.0)])
-    mine, theirs = profile(bob, "ann"), profile(ann, "BOB")
+    mine, theirs = profile(client, "ann"), profile(client, "BOB")
     assert mine["rating"]["value"] == round(won.value, 1) > 1500
     assert theirs["rating"]["value"] == round(lost.value, 1) < 1500
     assert mine["rating"]["games"] == theirs["rating"]["games"] == 1
@@ -107,53 +124,49 @@ def test_a_rated_game_moves_both_ratings_once_at_its_end(
                               "opponent": "bob", "result": "win", "turns": 5,
                               "record": f"/api/games/{game}/record", "replay": f"/game/{game}"}]
     assert theirs["games"][0]["result"] == "loss"
-    board = ann.get("/api/leaderboard").json()["players"]
+    board = client.get("/api/leaderboard").json()["players"]
     assert [p["name"] for p in board] == ["ann", "bob"]
     # The rating is applied once: saving the finished game again changes nothing.
-    rooms = ann.app.state.rooms  # type: ignore[attr-defined]
+    rooms = client.app.state.rooms  # type: ignore[attr-defined]
     rooms.store.save(rooms.get(game).row, result="black")
-    assert profile(ann, "ann")["rating"] == mine["rating"]
+    assert profile(client, "ann")["rating"] == mine["rating"]
 
 
-def test_an_unrated_game_between_accounts_leaves_the_ratings(
-        two: tuple[TestClient, TestClient]) -> None:
-    ann, bob = two
-    made = create(ann, mode="online", color="black")
-    bob.post("/api/join", json={"code": made["invite"]})
-    assert profile(ann, "ann")["rating"]["games"] == 0
+def test_an_unrated_game_between_accounts_leaves_the_ratings(two: Browsers) -> None:
+    made = create(two.as_("ann"), mode="online", color="black")
+    assert two.as_("bob").post("/api/join", json={"code": made["invite"]}).status_code == 200
+    assert profile(two.client, "ann")["rating"]["games"] == 0
 
 
-def test_guests_the_bot_and_hotseat_games_are_unrated(two: tuple[TestClient, TestClient],
-                                                     tmp_path: Path) -> None:
-    ann, bob = two
+def test_guests_the_bot_and_hotseat_games_are_unrated(two: Browsers) -> None:
+    ann = two.as_("ann")
     for mode in ("bot", "hotseat"):
         refused = ann.post("/api/games", json={"mode": mode, "rated": True})
         assert refused.status_code == 403 and refused.json()["code"] == "rated-needs-accounts"
     made = create(ann, mode="online", rated=True)
     assert ann.post("/api/join", json={"code": made["invite"]}).json()["code"] == "own-game"
-    guest = TestClient(ann.app, headers={"origin": "http://testserver"})
+    guest = two.as_(None)
     refused = guest.post("/api/join", json={"code": made["invite"]})
     assert refused.status_code == 403 and "log in" in refused.json()["message"]
     assert guest.post("/api/games", json={"mode": "online", "rated": True}).status_code == 403
-    assert bob.post("/api/join", json={"code": made["invite"]}).status_code == 200
+    assert two.as_("bob").post("/api/join", json={"code": made["invite"]}).status_code == 200
 
 
-def test_a_deleted_player_leaves_its_games_shown_as_by_a_deleted_player(
-        two: tuple[TestClient, TestClient]) -> None:
-    ann, bob = two
-    game = play_rated(ann, bob, FIVE)
+def test_a_deleted_player_leaves_its_games_shown_as_by_a_deleted_player(two: Browsers) -> None:
+    game = play_rated(two, FIVE)
+    bob = two.as_("bob")
     assert bob.request("DELETE", "/api/account", json={"password": PASSWORD}).status_code == 204
     assert bob.get("/api/players/bob").status_code == 404
-    assert profile(ann, "ann")["games"][0]["opponent"] == "a deleted player"
-    assert [p["name"] for p in ann.get("/api/leaderboard").json()["players"]] == ["ann"]
-    assert ann.get(f"/api/games/{game}/record").status_code == 200
-    ann.app.state.rooms.rooms.clear()  # type: ignore[attr-defined]  # read back from the store
-    assert ann.get(f"/api/games/{game}").json()["players"] == {
+    client = two.client
+    assert profile(client, "ann")["games"][0]["opponent"] == "a deleted player"
+    assert [p["name"] for p in client.get("/api/leaderboard").json()["players"]] == ["ann"]
+    assert client.get(f"/api/games/{game}/record").status_code == 200
+    client.app.state.rooms.rooms.clear()  # type: ignore[attr-defined]  # read back from the store
+    assert client.get(f"/api/games/{game}").json()["players"] == {
         "black": "ann", "white": "a deleted player"}
 
 
-def test_an_unknown_player_is_a_clear_404(two: tuple[TestClient, TestClient]) -> None:
-    ann, _ = two
+def test_an_unknown_player_is_a_clear_404(two: Browsers) -> None:
     for name in ("carol", "x" * 100, "bad name"):
-        answer = ann.get(f"/api/players/{name}")
+        answer = two.client.get(f"/api/players/{name}")
         assert answer.status_code == 404 and answer.json()["code"] == "no-player"

@@ -123,6 +123,11 @@ def account_routes(accounts: Callable[[], Accounts], limits: Limits,
             raise AccountError("rate-limited", "too many attempts; wait a minute")
         return account
 
+    async def session(request: Request) -> Response:
+        """Who this browser is, for pages: never an error, a guest is ``null``."""
+        account = logged_in(request)
+        return JSONResponse({"account": None if account is None else _me(account)})
+
     @guarded
     async def change_password(request: Request) -> Response:
         asked = parse_body(ChangePassword, await read_body(request))
@@ -141,6 +146,7 @@ def account_routes(accounts: Callable[[], Accounts], limits: Limits,
         Route("/api/account", sign_up, methods=["POST"]),
         Route("/api/account", delete_account, methods=["DELETE"]),
         Route("/api/account/password", change_password, methods=["POST"]),
+        Route("/api/session", session),
         Route("/api/session", log_in, methods=["POST"]),
         Route("/api/session", log_out, methods=["DELETE"]),
         Route("/api/sessions", log_out_everywhere, methods=["DELETE"]),

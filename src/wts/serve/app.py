@@ -77,7 +77,8 @@ _STATIC_TYPES = {
     "board.js": "text/javascript; charset=utf-8",
     "favicon.svg": "image/svg+xml",
 }
-_PAGES = ("/", "/game/{game}", "/join/{code}", "/learn", "/replay", "/new/{mode}")
+_PAGES = ("/", "/game/{game}", "/join/{code}", "/learn", "/replay", "/new/{mode}", "/account",
+          "/leaderboard", "/players/{name}")
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

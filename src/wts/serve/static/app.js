@@ -7,7 +7,9 @@ const SQUARE = /^[A-Ia-i][1-9]$/;
 const $ = (id) => document.getElementById(id);
 
 function show(view) {
-  for (const id of ["home", "play", "learn", "replay"]) $(id).hidden = id !== view;
+  for (const id of ["home", "play", "learn", "replay", "account", "profile", "leaderboard"]) {
+    $(id).hidden = id !== view;
+  }
   document.body.dataset.view = view;
 }
 
@@ -17,10 +19,33 @@ async function api(path, body, method) {
     headers: typeof body === "string" ? {"content-type": "text/plain"} : {"content-type": "application/json"},
     body: body === undefined ? undefined : (typeof body === "string" ? body : JSON.stringify(body)),
   });
+  if (response.status === 204) return {};
   const data = await response.json().catch(() => ({message: response.statusText}));
   if (!response.ok) throw new Error(data.message || response.statusText);
   return data;
 }
+
+// ---- Who is logged in ----------------------------------------------------------------
+
+// The account of this browser's session (its cookie is HttpOnly: only the server reads it).
+const session = fetch("/api/session").then((r) => r.json()).then((s) => s.account).catch(() => null);
+
+session.then((me) => {
+  const nav = $("account-nav");
+  nav.textContent = "";
+  const link = document.createElement("a");
+  link.id = me ? "me-nav" : "login-link";
+  link.href = me ? `/players/${me.name}` : "/account";
+  link.textContent = me ? me.name : "Log in";
+  nav.appendChild(link);
+  if (me) {
+    const settings = document.createElement("a");
+    settings.href = "/account"; settings.textContent = "Account";
+    nav.appendChild(settings);
+  }
+  document.body.dataset.account = me ? me.name : "";
+  $("rated-choice").hidden = !me;
+});
 
 const seats = {
   get: (game) => JSON.parse(localStorage.getItem("wts-seats-" + game) || "{}"),
@@ -52,6 +77,7 @@ function home() {
     const body = {mode, clock: clockChoice(data.get("clock"))};
     if (data.get("color")) body.color = data.get("color");
     if (data.get("level")) body.level = Number(data.get("level"));
+    if (data.get("rated")) body.rated = true;
     try {
       const made = await api("/api/games", body);
       seats.add(made.game, made.tokens);
@@ -124,6 +150,13 @@ function play(game) {
     return `You are ${me}: choose a square. ${them}`.trim();
   }
 
+  function playersLine() {
+    const who = (c) => state.players[c] || (state.seats[c] === "bot" ? "the bot"
+                                           : state.seats[c] === "free" ? "(free seat)" : "a guest");
+    const watching = mine().length ? "" : " · you are watching";
+    return `Black: ${who("black")} · White: ${who("white")}${state.rated ? " · rated" : ""}${watching}`;
+  }
+
   function marks() {
     const m = {win: [...state.winning.black, ...state.winning.white]};
     if (state.last) m.last = state.last.collision ? [state.last.collision] : [state.last.black, state.last.white];
@@ -136,6 +169,7 @@ function play(game) {
       ? choose : null;
     WtsBoard.draw($("board"), state.board, marks(), pick);
     $("status").textContent = state.words;
+    $("players").textContent = playersLine();
     $("prompt").textContent = prompt();
     document.body.dataset.over = state.over ? "1" : "0";
     document.body.dataset.turn = String(state.turn);
@@ -347,6 +381,123 @@ function replay() {
   }
 }
 
+// ---- Accounts, profiles, ratings --------------------------------------------------
+
+async function account() {
+  show("account");
+  const me = await session;
+  $("logged-out").hidden = !!me;
+  $("logged-in").hidden = !me;
+  const say = (text) => { $("account-message").textContent = text; $("account-error").textContent = ""; };
+  const fail = (error) => { $("account-error").textContent = error.message; };
+  const submit = (form, act) => form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try { await act(new FormData(form)); } catch (error) { fail(error); }
+  });
+  if (me) {
+    $("me-link").href = `/players/${me.name}`;
+    $("me-link").textContent = me.name;
+  }
+  submit($("login-form"), async (data) => {
+    const me = await api("/api/session", {name: data.get("name"), password: data.get("password")});
+    location.assign(`/players/${me.name}`);
+  });
+  submit($("signup-form"), async (data) => {
+    const me = await api("/api/account", {name: data.get("name"), password: data.get("password"),
+                                          age_16_or_over: data.get("adult") === "on"});
+    location.assign(`/players/${me.name}`);
+  });
+  submit($("password-form"), async (data) => {
+    await api("/api/account/password", {current: data.get("current"), new: data.get("new")});
+    $("password-form").reset();
+    say("The password is changed; your other sessions have ended.");
+  });
+  submit($("delete-form"), async (data) => {
+    await api("/api/account", {password: data.get("password")}, "DELETE");
+    location.assign("/");
+  });
+  $("logout-button").addEventListener("click", () =>
+    api("/api/session", undefined, "DELETE").then(() => location.assign("/account"), fail));
+  $("logout-all-button").addEventListener("click", () =>
+    api("/api/sessions", undefined, "DELETE").then(() => location.assign("/account"), fail));
+}
+
+function ratingText(r) {
+  return `${Math.round(r.value)}${r.provisional ? "?" : ""} ± ${Math.round(r.deviation)}`;
+}
+
+// The rating after each rated game, as an SVG line (no inline style: the CSP forbids it).
+function plot(history) {
+  const NS = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", "0 0 400 160");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "Rating after each rated game");
+  const values = [1500, ...history.map((h) => h.value)];
+  const low = Math.min(...values) - 20, high = Math.max(...values) + 20;
+  const x = (i) => 40 + (350 * i) / Math.max(1, values.length - 1);
+  const y = (v) => 150 - (140 * (v - low)) / (high - low);
+  const line = document.createElementNS(NS, "polyline");
+  line.setAttribute("class", "line");
+  line.setAttribute("points", values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "));
+  svg.appendChild(line);
+  for (const v of [low + 20, high - 20]) {
+    const label = document.createElementNS(NS, "text");
+    label.setAttribute("class", "axis");
+    label.setAttribute("x", "2"); label.setAttribute("y", String(y(v) + 4));
+    label.textContent = String(Math.round(v));
+    svg.appendChild(label);
+  }
+  return svg;
+}
+
+async function profile(name) {
+  show("profile");
+  try {
+    const p = await api(`/api/players/${encodeURIComponent(name)}`);
+    $("profile-name").textContent = p.name;
+    $("profile-rating").textContent = `Rating ${ratingText(p.rating)} after ${p.rating.games} rated games`;
+    document.body.dataset.rating = String(p.rating.value);
+    $("profile-plot").textContent = "";
+    if (p.history.length) $("profile-plot").appendChild(plot(p.history));
+    const body = $("profile-games");
+    body.textContent = "";
+    for (const g of p.games) {
+      const row = document.createElement("tr");
+      const cells = [g.game, g.color, g.opponent || "a guest", g.result, g.rated ? "yes" : "no"];
+      for (const [i, text] of cells.entries()) {
+        const cell = document.createElement("td");
+        if (i === 0) {
+          const link = document.createElement("a");
+          link.href = g.replay; link.textContent = text;
+          cell.appendChild(link);
+        } else cell.textContent = text;
+        row.appendChild(cell);
+      }
+      const record = document.createElement("td");
+      const link = document.createElement("a");
+      link.href = g.record; link.textContent = "download";
+      record.appendChild(link);
+      row.appendChild(record);
+      body.appendChild(row);
+    }
+  } catch (error) { $("profile-error").textContent = error.message; }
+}
+
+async function leaderboard() {
+  show("leaderboard");
+  const list = $("leaderboard-list");
+  const board = await api("/api/leaderboard");
+  list.textContent = "";
+  for (const p of board.players) {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = `/players/${p.name}`; link.textContent = p.name;
+    item.append(link, ` ${ratingText(p)} (${p.games} games)`);
+    list.appendChild(item);
+  }
+}
+
 // ---- Routes ------------------------------------------------------------------------
 
 function route() {
@@ -356,6 +507,9 @@ function route() {
   else if ((match = path.match(/^\/join\/([A-Za-z2-9]{6})$/))) join(match[1].toUpperCase());
   else if (path === "/learn") learn();
   else if (path === "/replay") replay();
+  else if (path === "/account") account();
+  else if (path === "/leaderboard") leaderboard();
+  else if ((match = path.match(/^\/players\/([A-Za-z0-9_-]{3,20})$/))) profile(match[1]);
   else home();
 }
 
