@@ -13,12 +13,10 @@ from typing import Any
 
 import pytest
 
-from tests.support.serve_client import CHEAP_HASHER, TestClient, serving
+from tests.support.serve_client import CHEAP_HASHER, PASSWORD, TestClient, serving
 from wts.serve.accounts import SESSION_COOKIE, AccountError, Accounts
 from wts.serve.bounds import Limits
 from wts.serve.store import Store
-
-PASSWORD = "correct horse battery"
 
 
 def sign_up(client: TestClient, name: str = "ann", password: str = PASSWORD,

@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 from tests.support.serve_client import (
+    PASSWORD,
+    Players,
     Socket,
     TestClient,
     create,
@@ -21,9 +23,7 @@ from tests.support.serve_client import (
     turn_played,
 )
 from wts.serve import glicko2
-from wts.serve.accounts import SESSION_COOKIE
 
-PASSWORD = "correct horse battery"
 # Black makes five in row 1 while White scatters: Black wins in five turns.
 FIVE = [("A1", "A9"), ("B1", "B9"), ("C1", "C9"), ("D1", "H8"), ("E1", "I2")]
 
@@ -57,35 +57,13 @@ def test_a_draw_between_equals_leaves_the_values_and_narrows_the_deviations() ->
     assert after.provisional and not glicko2.Rating(1500, 80).provisional
 
 
-class Browsers:
-    """Ann's and Bob's browsers on one server, each logged in: one test client
-    (one event loop, as one server has) whose session cookie is the one of
-    the player acting."""
-
-    def __init__(self, client: TestClient) -> None:
-        self.client = client
-        self.cookies: dict[str, str] = {}
-        for name in ("ann", "bob"):
-            client.cookies.clear()
-            assert client.post("/api/account", json={
-                "name": name, "password": PASSWORD, "age_16_or_over": True}).status_code == 201
-            self.cookies[name] = client.cookies[SESSION_COOKIE]
-
-    def as_(self, name: str | None) -> TestClient:
-        """The client, acting as ``name`` (None: a guest)."""
-        self.client.cookies.clear()
-        if name is not None:
-            self.client.cookies.set(SESSION_COOKIE, self.cookies[name])
-        return self.client
-
-
 @pytest.fixture
-def two(tmp_path: Path) -> Iterator[Browsers]:
+def two(tmp_path: Path) -> Iterator[Players]:
     with serving(tmp_path / "g.sqlite3") as client:
-        yield Browsers(client)
+        yield Players(client, ["ann", "bob"])
 
 
-def play_rated(two: Browsers, turns: list[tuple[str, str]]) -> str:
+def play_rated(two: Players, turns: list[tuple[str, str]]) -> str:
     made = create(two.as_("ann"), mode="online", color="black", rated=True)
     joined = two.as_("bob").post("/api/join", json={"code": made["invite"]})
     assert joined.status_code == 200, joined.text
@@ -107,7 +85,7 @@ def profile(client: TestClient, name: str) -> Any:
     return client.get(f"/api/players/{name}").json()
 
 
-def test_a_rated_game_moves_both_ratings_once_at_its_end(two: Browsers) -> None:
+def test_a_rated_game_moves_both_ratings_once_at_its_end(two: Players) -> None:
     client = two.client
     assert profile(client, "ann")["rating"] == {"value": 1500.0, "deviation": 350.0,
                                                 "volatility": 0.06, "provisional": True,
@@ -132,13 +110,13 @@ def test_a_rated_game_moves_both_ratings_once_at_its_end(two: Browsers) -> None:
     assert profile(client, "ann")["rating"] == mine["rating"]
 
 
-def test_an_unrated_game_between_accounts_leaves_the_ratings(two: Browsers) -> None:
+def test_an_unrated_game_between_accounts_leaves_the_ratings(two: Players) -> None:
     made = create(two.as_("ann"), mode="online", color="black")
     assert two.as_("bob").post("/api/join", json={"code": made["invite"]}).status_code == 200
     assert profile(two.client, "ann")["rating"]["games"] == 0
 
 
-def test_guests_the_bot_and_hotseat_games_are_unrated(two: Browsers) -> None:
+def test_guests_the_bot_and_hotseat_games_are_unrated(two: Players) -> None:
     ann = two.as_("ann")
     for mode in ("bot", "hotseat"):
         refused = ann.post("/api/games", json={"mode": mode, "rated": True})
@@ -152,7 +130,7 @@ def test_guests_the_bot_and_hotseat_games_are_unrated(two: Browsers) -> None:
     assert two.as_("bob").post("/api/join", json={"code": made["invite"]}).status_code == 200
 
 
-def test_a_deleted_player_leaves_its_games_shown_as_by_a_deleted_player(two: Browsers) -> None:
+def test_a_deleted_player_leaves_its_games_shown_as_by_a_deleted_player(two: Players) -> None:
     game = play_rated(two, FIVE)
     bob = two.as_("bob")
     assert bob.request("DELETE", "/api/account", json={"password": PASSWORD}).status_code == 204
@@ -166,7 +144,7 @@ def test_a_deleted_player_leaves_its_games_shown_as_by_a_deleted_player(two: Bro
         "black": "ann", "white": "a deleted player"}
 
 
-def test_an_unknown_player_is_a_clear_404(two: Browsers) -> None:
+def test_an_unknown_player_is_a_clear_404(two: Players) -> None:
     for name in ("carol", "x" * 100, "bad name"):
         answer = two.client.get(f"/api/players/{name}")
         assert answer.status_code == 404 and answer.json()["code"] == "no-player"

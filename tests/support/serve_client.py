@@ -22,11 +22,13 @@ with warnings.catch_warnings():  # Starlette's notice about its test client's tr
 from argon2 import PasswordHasher
 from starlette.websockets import WebSocketDisconnect
 
+from wts.serve.accounts import SESSION_COOKIE
 from wts.serve.app import create_app
 from wts.serve.bounds import Limits
 
-__all__ = ["CHEAP_HASHER", "OPEN", "Message", "Socket", "TestClient", "WebSocketDenialResponse",
-           "WebSocketDisconnect", "create", "online", "serving", "turn_played"]
+__all__ = ["CHEAP_HASHER", "OPEN", "PASSWORD", "Players", "Message", "Socket", "TestClient",
+           "WebSocketDenialResponse", "WebSocketDisconnect", "create", "online", "serving",
+           "turn_played"]
 
 Message = dict[str, Any]
 
@@ -116,3 +118,27 @@ def online(client: TestClient) -> tuple[Message, Socket, Socket, str]:
     white = Socket(client, made["game"], [joined.json()["tokens"]["white"]])
     return made, black, white, joined.json()["tokens"]["white"]
 
+
+#: The password of the accounts :class:`Players` signs up.
+PASSWORD = "correct horse battery"
+
+
+class Players:
+    """Accounts signed up on one server, and one test client (one event loop,
+    as one server has) whose session cookie is that of the player acting."""
+
+    def __init__(self, client: TestClient, names: list[str]) -> None:
+        self.client = client
+        self.cookies: dict[str, str] = {}
+        for name in names:
+            client.cookies.clear()
+            assert client.post("/api/account", json={
+                "name": name, "password": PASSWORD, "age_16_or_over": True}).status_code == 201
+            self.cookies[name] = client.cookies[SESSION_COOKIE]
+
+    def as_(self, name: str | None) -> TestClient:
+        """The client, acting as ``name`` (None: a guest)."""
+        self.client.cookies.clear()
+        if name is not None:
+            self.client.cookies.set(SESSION_COOKIE, self.cookies[name])
+        return self.client

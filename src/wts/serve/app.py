@@ -31,15 +31,18 @@ from wts.errors import WtsError
 from wts.formats import record
 from wts.serve import lessons
 from wts.serve.account_routes import account_routes
-from wts.serve.accounts import SESSION_COOKIE, AccountError, Accounts
+from wts.serve.accounts import SESSION_COOKIE, Account, AccountError, Accounts
 from wts.serve.bot import BotRunner
 from wts.serve.bounds import AddressBuckets, Limits, TokenBucket
+from wts.serve.lobby import Lobby
+from wts.serve.lobby_routes import lobby_routes
 from wts.serve.messages import (
     GAME_ID,
     PROTOCOL_VERSION,
     TOKEN,
     BadJson,
     CreateGame,
+    EnterLobby,
     Hello,
     JoinGame,
     LessonMove,
@@ -400,6 +403,7 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
         room: Room | None = None
         held: frozenset[str] = frozenset()
         refusals = 0
+        in_lobby: list[Account | None] = []  # the viewer, once the socket is the lobby's
 
         async def send(message: dict[str, Any]) -> None:
             await ws.send_text(json.dumps(message))
@@ -439,8 +443,19 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
                                 f"{type(exc).__name__}")
                     continue
                 try:
-                    if isinstance(message, Hello):
-                        if room is not None:
+                    if isinstance(message, EnterLobby):
+                        if room is not None or in_lobby:
+                            raise RoomError("bad-message", "a socket is one game's or the "
+                                            "lobby's, once")
+                        if message.version != PROTOCOL_VERSION:
+                            raise RoomError("version", f"this server speaks version "
+                                            f"{PROTOCOL_VERSION}, not {message.version}")
+                        viewer = app.state.accounts.account_of(ws.cookies.get(SESSION_COOKIE))
+                        in_lobby.append(viewer)
+                        lobby().sockets[send] = viewer
+                        await send(lobby().view(viewer))
+                    elif isinstance(message, Hello):
+                        if room is not None or in_lobby:
                             raise RoomError("bad-message", "hello is sent once")
                         if message.version != PROTOCOL_VERSION:
                             raise RoomError("version", f"this server speaks version "
@@ -472,12 +487,27 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
             if room is not None:
                 room.sockets.pop(send, None)
                 rooms().drop_if_idle(room)
+            if in_lobby:
+                await leave_lobby(send, in_lobby[0])
+
+    async def leave_lobby(send: Callable[[dict[str, Any]], Awaitable[None]],
+                          viewer: Account | None) -> None:
+        """A seek ends with its seeker's last lobby socket: nobody waits for it."""
+        lobby().sockets.pop(send, None)
+        still_here = viewer is not None and any(
+            other is not None and other.id == viewer.id for other in lobby().sockets.values())
+        if viewer is not None and not still_here and lobby().drop_seeks_of(viewer):
+            await lobby().broadcast()
+
+    def lobby() -> Lobby:
+        return app.state.lobby  # type: ignore[no-any-return]
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(db)
         app.state.rooms = Rooms(store, limits, BotRunner(limits.max_bot_searches))
         app.state.accounts = Accounts(store, hasher=password_hasher)
+        app.state.lobby = Lobby(app.state.rooms)
         try:
             yield
         finally:
@@ -508,6 +538,7 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
 
     routes += account_routes(lambda: app.state.accounts, limits, creates, _client, account_body)
     routes += profile_routes(lambda: app.state.rooms.store)
+    routes += lobby_routes(lobby, lambda: app.state.accounts, _client, account_body)
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={Exception: _server_error})
     app.add_middleware(SameOrigin, hosts=hosts)

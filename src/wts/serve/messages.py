@@ -22,7 +22,7 @@ __all__ = ["PROTOCOL_VERSION", "Hello", "Move", "Ping", "ClientMessage", "Create
            "JoinGame", "LessonMove", "Clock", "parse_client", "describe_error",
            "GAME_ID", "TOKEN", "SQUARE", "INVITE", "BadJson", "DuplicateKey",
            "TooDeep", "MAX_DEPTH", "parse_body", "SignUp", "LogIn", "ChangePassword",
-           "DeleteAccount", "NAME", "PASSWORD_MIN", "PASSWORD_MAX"]
+           "DeleteAccount", "PostSeek", "EnterLobby", "NAME", "PASSWORD_MIN", "PASSWORD_MAX"]
 
 #: The protocol's version: a client says which it speaks in its Hello.
 PROTOCOL_VERSION = 1
@@ -66,8 +66,16 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Move | Ping, Field(discriminator="type")]
-_CLIENT: TypeAdapter[Hello | Move | Ping] = TypeAdapter(ClientMessage)
+class EnterLobby(_Message):
+    """The first message of a lobby socket (instead of a game's hello): the
+    seeks and live games, then every change to them."""
+
+    type: Literal["lobby"]
+    version: int
+
+
+ClientMessage = Annotated[Hello | Move | Ping | EnterLobby, Field(discriminator="type")]
+_CLIENT: TypeAdapter[Hello | Move | Ping | EnterLobby] = TypeAdapter(ClientMessage)
 
 
 class Clock(_Message):
@@ -120,6 +128,17 @@ class ChangePassword(_Message):
 
     current: Annotated[str, Field(max_length=PASSWORD_MAX)]
     new: Annotated[str, Field(min_length=PASSWORD_MIN, max_length=PASSWORD_MAX)]
+
+
+class PostSeek(_Message):
+    """``POST /api/seeks``: an open seek, or with ``to`` a challenge to that player."""
+
+    color: Literal["black", "white", "random"] = "random"
+    clock: Clock | None = None
+    rated: bool = False
+    min_rating: int | None = Field(default=None, ge=0, le=5000)
+    max_rating: int | None = Field(default=None, ge=0, le=5000)
+    to: Annotated[str, Field(pattern=NAME)] | None = None
 
 
 class DeleteAccount(_Message):
@@ -205,7 +224,7 @@ def describe_error(error: ValidationError | BadJson) -> str:
     return "; ".join(parts)
 
 
-def parse_client(text: str) -> Hello | Move | Ping:
+def parse_client(text: str) -> Hello | Move | Ping | EnterLobby:
     """A client's WebSocket message from its JSON text; raises ValidationError or
     BadJson."""
     check_keys(text)

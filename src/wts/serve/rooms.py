@@ -96,6 +96,16 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("ascii")).hexdigest()
 
 
+def new_clock(clock: tuple[str, int] | None) -> dict[str, Any] | None:
+    """A game's clock as stored: its kind, seconds, each seat's time left, and
+    when the running time was last read."""
+    if clock is None:
+        return None
+    kind, seconds = clock
+    return {"kind": kind, "seconds": seconds, "left": {c: float(seconds) for c in COLORS},
+            "started": wall_clock()}
+
+
 def new_game_id() -> str:
     return "".join(secrets.choice(_ID_LETTERS) for _ in range(12))
 
@@ -526,14 +536,37 @@ class Rooms:
             row.bot_color, row.bot_level = other, level
         if mode == "online":
             row.invite = new_invite()
-        if clock is not None:
-            kind, seconds = clock
-            row.clock = {"kind": kind, "seconds": seconds,
-                         "left": {c: float(seconds) for c in COLORS}, "started": wall_clock()}
+        row.clock = new_clock(clock)
         self.store.insert(row)
         room = self._admit(row)
         room.after_change()
         return room, tokens
+
+    def match(self, users: dict[str, int], clock: tuple[str, int] | None, rated: bool,
+              address: str) -> tuple[Room, dict[str, str]]:
+        """An online game between two accounts, both seats taken (a seek
+        accepted): returns it and each seat's token, for its player only."""
+        self.expire()
+        if self.store.open_games() >= self.limits.max_open_games:
+            raise RoomError("too-many-games", "the server holds as many games as it can; "
+                            "try again when some have finished")
+        row = GameRow(id=new_game_id(), mode="online", created=wall_clock(), creator=address,
+                      rated=rated)
+        tokens = {color: new_token() for color in COLORS}
+        for color in COLORS:
+            setattr(row, f"{color}_hash", token_hash(tokens[color]))
+            setattr(row, f"{color}_user", users[color])
+        row.clock = new_clock(clock)
+        self.store.insert(row)
+        room = self._admit(row)
+        room.after_change()
+        return room, tokens
+
+    def live(self, limit: int = 50) -> list[Room]:
+        """Online games in progress with both seats taken, for spectators to find."""
+        return [room for room in self.rooms.values()
+                if room.row.mode == "online" and not room.over
+                and "free" not in (room.seat_state("black"), room.seat_state("white"))][:limit]
 
     def _admit(self, row: GameRow) -> Room:
         if len(self.rooms) >= self.limits.max_rooms:

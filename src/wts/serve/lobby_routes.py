@@ -1,0 +1,81 @@
+"""The lobby over HTTP: post, cancel and accept seeks, and read the lobby.
+Its live side is the WebSocket's ``lobby`` message (docs/serve.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from pydantic import ValidationError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from wts.serve.accounts import SESSION_COOKIE, Account, Accounts
+from wts.serve.lobby import Lobby, LobbyError
+from wts.serve.messages import BadJson, PostSeek, describe_error, parse_body
+from wts.serve.rooms import RoomError
+
+__all__ = ["lobby_routes"]
+
+_STATUS = {"not-logged-in": 401, "no-seek": 404, "no-player": 404, "one-seek": 409,
+           "own-seek": 409, "out-of-range": 403, "lobby-full": 503, "not-in-lobby": 409,
+           "too-large": 413, "too-many-games": 503}
+
+
+def lobby_routes(lobby: Callable[[], Lobby], accounts: Callable[[], Accounts],
+                 client: Callable[[Request], str],
+                 read_body: Callable[[Request], Awaitable[bytes]]) -> list[Route]:
+    def account_of(request: Request) -> Account:
+        account = accounts().account_of(request.cookies.get(SESSION_COOKIE))
+        if account is None:
+            raise LobbyError("not-logged-in", "log in to use the lobby")
+        return account
+
+    def answer(act: Callable[[Request], Awaitable[Response]]
+               ) -> Callable[[Request], Awaitable[Response]]:
+        async def run(request: Request) -> Response:
+            try:
+                return await act(request)
+            except (ValidationError, BadJson) as exc:
+                code, message = "bad-message", describe_error(exc)
+            except RoomError as exc:  # a LobbyError too
+                code, message = exc.code, str(exc)
+            return JSONResponse({"type": "error", "code": code, "message": message},
+                                status_code=_STATUS.get(code, 400))
+        return run
+
+    @answer
+    async def post_seek(request: Request) -> Response:
+        by = account_of(request)
+        asked = parse_body(PostSeek, await read_body(request))
+        if not asked.rated and (asked.min_rating is not None or asked.max_rating is not None):
+            raise LobbyError("bad-message", "a rating range is for rated seeks")
+        clock = None if asked.clock is None else (asked.clock.kind, asked.clock.seconds)
+        seek = lobby().post(by, asked.color, clock, asked.rated, asked.min_rating,
+                            asked.max_rating, asked.to)
+        await lobby().broadcast()
+        return JSONResponse(seek.public(lobby().rooms.store.rating(by.id)[0].value),
+                            status_code=201)
+
+    @answer
+    async def cancel_seek(request: Request) -> Response:
+        lobby().cancel(request.path_params["seek"], account_of(request))
+        await lobby().broadcast()
+        return Response(status_code=204)
+
+    @answer
+    async def accept_seek(request: Request) -> Response:
+        game, color, token = await lobby().accept(request.path_params["seek"],
+                                                  account_of(request), client(request))
+        return JSONResponse({"game": game, "color": color, "tokens": {color: token},
+                             "url": f"/game/{game}"})
+
+    async def read(request: Request) -> Response:
+        viewer = accounts().account_of(request.cookies.get(SESSION_COOKIE))
+        view: dict[str, Any] = lobby().view(viewer)
+        return JSONResponse(view)
+
+    return [Route("/api/lobby", read), Route("/api/seeks", post_seek, methods=["POST"]),
+            Route("/api/seeks/{seek}", cancel_seek, methods=["DELETE"]),
+            Route("/api/seeks/{seek}/accept", accept_seek, methods=["POST"])]

@@ -1,0 +1,144 @@
+"""The lobby: seeks seen live and accepted with one request, direct
+challenges seen only by their player, rating ranges, seat tokens only to
+their own player, seeks that end when their seeker leaves, and the live
+games to watch."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.serve_client import OPEN, Players, Socket, TestClient, serving
+from wts.serve.accounts import SESSION_COOKIE
+
+
+def lobby(players: Players, name: str | None) -> LobbySocket:
+    """A lobby socket of ``name``'s browser (None: a guest's)."""
+    headers = {} if name is None else {"cookie": f"{SESSION_COOKIE}={players.cookies[name]}"}
+    return LobbySocket(players.as_(None), headers)
+
+
+class LobbySocket:
+    def __init__(self, client: TestClient, headers: dict[str, str]) -> None:
+        self.context = client.websocket_connect("/ws", headers=headers)
+        self.ws = self.context.__enter__()
+        OPEN.append(self.context)
+        self.seen: list[dict[str, Any]] = []
+        self.ws.send_text(json.dumps({"type": "lobby", "version": 1}))
+        self.state = self.next()
+        assert self.state["type"] == "lobby"
+
+    def next(self) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(self.ws.receive_text())
+        self.seen.append(message)
+        if message["type"] == "lobby":
+            self.state = message
+        return message
+
+    def until(self, wanted: Any) -> dict[str, Any]:
+        while True:
+            message = self.next()
+            if wanted(message):
+                return message
+
+    def close(self) -> None:
+        OPEN.remove(self.context)
+        self.context.__exit__(None, None, None)
+
+
+@pytest.fixture
+def players(tmp_path: Path) -> Iterator[Players]:
+    with serving(tmp_path / "g.sqlite3") as client:
+        yield Players(client, ["ann", "bob", "cyd"])
+
+
+def seek(players: Players, name: str, **body: Any) -> Any:
+    return players.as_(name).post("/api/seeks", json=body)
+
+
+def test_a_seek_is_seen_live_and_accepted_with_one_request(players: Players) -> None:
+    ann, bob, guest = lobby(players, "ann"), lobby(players, "bob"), lobby(players, None)
+    posted = seek(players, "ann", color="black", clock={"kind": "move", "seconds": 30})
+    assert posted.status_code == 201, posted.text
+    shown = bob.until(lambda m: m["type"] == "lobby" and m["seeks"])["seeks"]
+    assert shown == [{"id": posted.json()["id"], "by": "ann", "rating": 1500, "color": "black",
+                      "clock": {"kind": "move", "seconds": 30}, "rated": False,
+                      "range": [None, None], "to": None}]
+    assert guest.until(lambda m: m["type"] == "lobby" and m["seeks"])["seeks"] == shown
+    accepted = players.as_("bob").post(f"/api/seeks/{shown[0]['id']}/accept")
+    assert accepted.status_code == 200 and accepted.json()["color"] == "white"
+    matched = ann.until(lambda m: m["type"] == "matched")
+    game = matched["game"]
+    assert matched["color"] == "black" and list(matched["tokens"]) == ["black"]
+    assert accepted.json()["game"] == game
+    # Each token holds its own seat; the guest's lobby saw no token.
+    black = Socket(players.client, game, list(matched["tokens"].values()))
+    white = Socket(players.client, game, list(accepted.json()["tokens"].values()))
+    assert black.welcome["you"] == ["black"] and white.welcome["you"] == ["white"]
+    assert black.state["players"] == {"black": "ann", "white": "bob"}
+    now = guest.until(lambda m: m["type"] == "lobby" and not m["seeks"])
+    assert now["live"] == [{"game": game, "players": {"black": "ann", "white": "bob"},
+                            "rated": False}]
+    for other in (guest, bob):  # the seeker's token went to the seeker alone
+        assert all(message["type"] == "lobby" for message in other.seen)
+    assert players.as_("cyd").post(f"/api/seeks/{shown[0]['id']}/accept").json()["code"] \
+        == "no-seek"  # taken
+    for socket in (black, white, ann, bob, guest):
+        socket.close()
+
+
+def test_the_lobby_asks_for_an_account_and_bounds_seeks(players: Players) -> None:
+    guest = players.as_(None)
+    assert guest.post("/api/seeks", json={}).status_code == 401
+    assert guest.get("/api/lobby").json() == {"type": "lobby", "seeks": [], "live": []}
+    assert seek(players, "ann").json()["code"] == "not-in-lobby"
+    ann = lobby(players, "ann")
+    first = seek(players, "ann")
+    assert first.status_code == 201
+    assert seek(players, "ann").json()["code"] == "one-seek"
+    mine = first.json()["id"]
+    assert players.as_("ann").post(f"/api/seeks/{mine}/accept").json()["code"] == "own-seek"
+    assert players.as_("bob").delete(f"/api/seeks/{mine}").status_code == 404
+    assert players.as_("ann").delete(f"/api/seeks/{mine}").status_code == 204
+    assert players.as_("ann").get("/api/lobby").json()["seeks"] == []
+    for body in ({"color": "green"}, {"rated": False, "min_rating": 1400},
+                 {"clock": {"kind": "move", "seconds": 1}}, {"to": "no such name!"}):
+        assert seek(players, "ann", **body).status_code == 400, body
+    ann.close()
+
+
+def test_a_challenge_is_seen_by_its_player_alone(players: Players) -> None:
+    ann, bob, cyd = lobby(players, "ann"), lobby(players, "bob"), lobby(players, "cyd")
+    assert seek(players, "ann", to="nobody").json()["code"] == "no-player"
+    assert seek(players, "ann", to="ann").json()["code"] == "own-seek"
+    made = seek(players, "ann", to="BOB").json()
+    assert made["to"] == "bob"
+    assert bob.until(lambda m: m["type"] == "lobby" and m["seeks"])["seeks"][0]["id"] \
+        == made["id"]
+    assert players.as_("cyd").get("/api/lobby").json()["seeks"] == []
+    assert players.as_("cyd").post(f"/api/seeks/{made['id']}/accept").json()["code"] \
+        == "no-seek"
+    assert players.as_("bob").post(f"/api/seeks/{made['id']}/accept").status_code == 200
+    for socket in (ann, bob, cyd):
+        socket.close()
+
+
+def test_a_rated_seek_keeps_to_its_rating_range(players: Players) -> None:
+    ann = lobby(players, "ann")
+    made = seek(players, "ann", rated=True, min_rating=1600).json()
+    refused = players.as_("bob").post(f"/api/seeks/{made['id']}/accept")
+    assert refused.status_code == 403 and "yours is 1500" in refused.json()["message"]
+    ann.close()
+
+
+def test_a_seek_ends_when_its_seeker_leaves_the_lobby(players: Players) -> None:
+    ann, bob = lobby(players, "ann"), lobby(players, "bob")
+    seek(players, "ann")
+    bob.until(lambda m: m["type"] == "lobby" and m["seeks"])
+    ann.close()
+    assert bob.until(lambda m: m["type"] == "lobby")["seeks"] == []
+    bob.close()
