@@ -282,7 +282,7 @@ def test_the_pages_load_with_no_console_error_and_an_icon(server: str, browser: 
     failed: list[str] = []
     page.on("response", lambda response: failed.append(f"{response.status} {response.url}")
             if response.status >= 400 else None)
-    for path in ("/", "/learn", "/replay", "/account", "/leaderboard"):
+    for path in ("/", "/learn", "/replay", "/account", "/leaderboard", "/lobby"):
         page.goto(server + path, wait_until="networkidle")
     icon = page.evaluate("document.querySelector('link[rel=icon]').href")
     assert icon == server + "/static/favicon.svg"
@@ -340,3 +340,27 @@ def test_a_rated_game_between_two_accounts_moves_both_ratings(
     ann.fill("#login-password", "correct horse battery")
     ann.click("#login-button")
     ann.wait_for_selector("#me-nav:has-text('ann')")
+
+
+def test_a_seek_posted_in_one_browser_is_accepted_in_another(server: str,
+                                                              browser: Browser) -> None:
+    cyd, dee, guest = new_page(browser), new_page(browser), new_page(browser)
+    sign_up_in(cyd, server, "cyd")
+    sign_up_in(dee, server, "dee")
+    guest.goto(server + "/lobby")
+    guest.wait_for_selector("#lobby-guest", state="visible")
+    cyd.goto(server + "/lobby")
+    cyd.select_option("#seek-form select[name=color]", "black")
+    cyd.click("#seek-button")
+    dee.goto(server + "/lobby")
+    seek = dee.locator("#seek-list li", has_text="cyd (1500) plays black")
+    seek.wait_for()
+    guest.locator("#seek-list li", has_text="cyd (1500)").wait_for()  # seen live, no button
+    assert guest.locator("#seek-list li button").count() == 0
+    seek.locator("button", has_text="Accept").click()
+    for page, colour in ((cyd, "black"), (dee, "white")):
+        page.wait_for_url("**/game/*")
+        page.wait_for_selector(f"#prompt:has-text('You are {colour}')")
+    assert cyd.url == dee.url
+    assert "Black: cyd · White: dee" in dee.locator("#players").inner_text()
+    guest.locator("#live-list li", has_text="cyd – dee").wait_for()

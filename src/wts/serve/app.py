@@ -81,7 +81,7 @@ _STATIC_TYPES = {
     "favicon.svg": "image/svg+xml",
 }
 _PAGES = ("/", "/game/{game}", "/join/{code}", "/learn", "/replay", "/new/{mode}", "/account",
-          "/leaderboard", "/players/{name}")
+          "/leaderboard", "/players/{name}", "/lobby")
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

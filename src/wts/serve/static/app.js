@@ -7,7 +7,7 @@ const SQUARE = /^[A-Ia-i][1-9]$/;
 const $ = (id) => document.getElementById(id);
 
 function show(view) {
-  for (const id of ["home", "play", "learn", "replay", "account", "profile", "leaderboard"]) {
+  for (const id of ["home", "play", "learn", "replay", "account", "profile", "leaderboard", "lobby"]) {
     $(id).hidden = id !== view;
   }
   document.body.dataset.view = view;
@@ -61,8 +61,7 @@ function clockChoice(value) {
 
 // ---- Home -------------------------------------------------------------------------
 
-function home() {
-  show("home");
+function clockChoices() {
   for (const select of document.querySelectorAll(".clock-choice")) {
     if (select.options.length) continue;
     for (const [value, label] of [["", "No clock"], ["game:300", "5 minutes a game"],
@@ -71,6 +70,11 @@ function home() {
       select.add(new Option(label, value));
     }
   }
+}
+
+function home() {
+  show("home");
+  clockChoices();
   const start = (form, mode) => form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const data = new FormData(form);
@@ -498,6 +502,79 @@ async function leaderboard() {
   }
 }
 
+// ---- The lobby ----------------------------------------------------------------------
+
+async function lobby() {
+  show("lobby");
+  clockChoices();
+  const me = await session;
+  $("lobby-guest").hidden = !!me;
+  $("seek-form").hidden = !me;
+  const fail = (error) => { $("lobby-error").textContent = error.message; };
+  const enter = (game) => { seats.add(game.game, game.tokens); location.assign(game.url); };
+
+  function item(text, button, act) {
+    const li = document.createElement("li");
+    li.append(text + " ");
+    if (button) {
+      const b = document.createElement("button");
+      b.type = "button"; b.textContent = button;
+      b.addEventListener("click", () => act().catch(fail));
+      li.appendChild(b);
+    }
+    return li;
+  }
+
+  function draw(view) {
+    const list = $("seek-list");
+    list.textContent = "";
+    for (const s of view.seeks) {
+      const clock = s.clock ? `${s.clock.seconds} s a ${s.clock.kind}` : "no clock";
+      const range = s.range[0] !== null || s.range[1] !== null ? `, ratings ${s.range[0] ?? "any"}-${s.range[1] ?? "any"}` : "";
+      const text = `${s.by} (${s.rating}) plays ${s.color === "random" ? "either colour" : s.color}, ${clock}, ` +
+                   `${s.rated ? "rated" : "casual"}${range}${s.to ? `, a challenge to ${s.to}` : ""}`;
+      const mine = me && s.by === me.name;
+      const li = item(text, me ? (mine ? "Cancel" : "Accept") : null, mine
+        ? () => api(`/api/seeks/${s.id}`, undefined, "DELETE")
+        : () => api(`/api/seeks/${s.id}/accept`, {}).then(enter));
+      li.dataset.seek = s.id;
+      list.appendChild(li);
+    }
+    if (!view.seeks.length) list.appendChild(item("No seeks yet.", null));
+    const live = $("live-list");
+    live.textContent = "";
+    for (const g of view.live) {
+      const li = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = `/game/${g.game}`;
+      link.textContent = `${g.players.black || "a guest"} – ${g.players.white || "a guest"}${g.rated ? " (rated)" : ""}`;
+      li.appendChild(link);
+      live.appendChild(li);
+    }
+    document.body.dataset.seeks = String(view.seeks.length);
+  }
+
+  $("seek-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const data = new FormData($("seek-form"));
+    const body = {color: data.get("color"), clock: clockChoice(data.get("clock")), rated: data.get("rated") === "on"};
+    if (data.get("min")) body.min_rating = Number(data.get("min"));
+    if (data.get("max")) body.max_rating = Number(data.get("max"));
+    if (data.get("to")) body.to = data.get("to");
+    try { await api("/api/seeks", body); $("lobby-error").textContent = ""; } catch (error) { fail(error); }
+  });
+
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const socket = new WebSocket(`${scheme}//${location.host}/ws?lobby=1`);
+  socket.addEventListener("open", () => socket.send(JSON.stringify({type: "lobby", version: PROTOCOL})));
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "lobby") draw(message);
+    else if (message.type === "matched") enter(message);
+    else if (message.type === "error") fail(new Error(message.message));
+  });
+}
+
 // ---- Routes ------------------------------------------------------------------------
 
 function route() {
@@ -509,6 +586,7 @@ function route() {
   else if (path === "/replay") replay();
   else if (path === "/account") account();
   else if (path === "/leaderboard") leaderboard();
+  else if (path === "/lobby") lobby();
   else if ((match = path.match(/^\/players\/([A-Za-z0-9_-]{3,20})$/))) profile(match[1]);
   else home();
 }
