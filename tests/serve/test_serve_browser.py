@@ -260,10 +260,17 @@ def test_replay_a_pasted_record_forward_and_back(server: str, browser: Browser) 
     page.click("#replay-forward")
     page.wait_for_selector('body[data-replay-at="1"]', state="attached")
     assert page.locator('#replay-board [data-square="E5"]').get_attribute("data-piece") == "e"
+    # The turn in words and the egg numbered by age; the counter agrees with the status.
+    assert page.locator("#replay-words").inner_text() == "Turn 1: Both chose E5: an egg."
+    assert page.locator('#replay-board [data-egg="E5"]').text_content() == "1"
+    assert page.locator("#replay-turn").inner_text() == "after turn 1 of 3"
+    assert page.locator("#replay-status").inner_text().startswith("Turn 2:")
+    assert page.locator("#replay-moves li").all_inner_texts() == [
+        "Both chose E5: an egg.", "Black D4, White F6.", "Black A1, White A2."]
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     page.wait_for_selector('body[data-replay-at="3"]', state="attached")
-    assert page.locator("#replay-turn").inner_text() == "turn 3 of 3"
+    assert page.locator("#replay-turn").inner_text() == "after turn 3 of 3"
     page.click("#replay-back")
     page.wait_for_selector('body[data-replay-at="2"]', state="attached")
     assert page.locator('#replay-board [data-square="A1"]').get_attribute("data-piece") == "."
@@ -364,3 +371,24 @@ def test_a_seek_posted_in_one_browser_is_accepted_in_another(server: str,
     assert cyd.url == dee.url
     assert "Black: cyd · White: dee" in dee.locator("#players").inner_text()
     guest.locator("#live-list li", has_text="cyd – dee").wait_for()
+
+
+def test_a_turn_is_said_in_words_and_the_eggs_are_numbered_by_age(
+        server: str, browser: Browser) -> None:
+    page = new_page(browser, reduced_motion="reduce")
+    page.goto(server + "/")
+    page.click("#start-hotseat")
+    page.wait_for_url("**/game/*")
+    for turn, square in enumerate(("E5", "D4")):  # two collisions: two eggs
+        click(page, square)
+        click(page, square)
+        settled(page, turn + 1)
+    assert page.locator("#turn-words").inner_text() == "Turn 2: Both chose D4: an egg."
+    assert page.locator("#moves li").all_inner_texts() == [
+        "Both chose E5: an egg.", "Both chose D4: an egg."]
+    assert page.locator('#board [data-egg="E5"]').text_content() == "1"  # hatches first
+    assert page.locator('#board [data-egg="D4"]').text_content() == "2"
+    page.reload()  # the words come from the server's history, not the animation
+    page.wait_for_selector("#moves li")
+    assert page.locator("#moves li").count() == 2
+    assert page.locator("#turn-words").inner_text() == "Turn 2: Both chose D4: an egg."

@@ -179,15 +179,16 @@ class Room:
         self.row = row
         self.rooms = rooms
         self.game = Game()
+        #: Every turn's events, first to last, for the move list's words.
+        self.history: list[dict[str, Any]] = []
         for black, white in row.moves:
             for square in (black, white):
                 if not isinstance(square, str) or not _SQUARE.fullmatch(square):
                     raise DamagedRow(f"a turn played holds {square!r}, which is not a "
                                      "square name")
-            self.game.play(black, white)
+            self.history.append(turn_events(self.game.play(black, white)))
         check_pending(row.pending, self.game)
-        self.last: dict[str, Any] | None = (turn_events(self.game.peek())
-                                            if row.moves else None)
+        self.last: dict[str, Any] | None = self.history[-1] if self.history else None
         self.sockets: dict[Send, frozenset[str]] = {}
         self.thinking = False
         self.failure: str | None = None
@@ -302,6 +303,7 @@ class Room:
             **board_view(self.game),
             "moves": [list(m) for m in self.row.moves],
             "last": self.last,
+            "history": self.history,
             "committed": {c: c in self.row.pending for c in COLORS},
             "seats": {c: self.seat_state(c) for c in COLORS},
             "you": sorted(held),
@@ -366,6 +368,7 @@ class Room:
         self.row.moves.append((self.row.pending["black"], self.row.pending["white"]))
         self.row.pending = {}
         self.last = turn_events(result)
+        self.history.append(self.last)
         self.row.finished = self.game.is_over()
         if clock is not None:
             if clock["kind"] == "move":

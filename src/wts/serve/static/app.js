@@ -171,8 +171,10 @@ function play(game) {
   function render() {
     const pick = chooser() && !(mine().length === 1 && state.seats[mine()[0] === "black" ? "white" : "black"] === "free")
       ? choose : null;
-    WtsBoard.draw($("board"), state.board, marks(), pick);
+    WtsBoard.draw($("board"), state.board, marks(), pick, state.eggs);
     $("status").textContent = state.words;
+    // The last turn in words, until the next one.
+    $("turn-words").textContent = state.last ? `Turn ${state.moves.length}: ${WtsBoard.describe(state.last)}` : "";
     $("players").textContent = playersLine();
     $("prompt").textContent = prompt();
     document.body.dataset.over = state.over ? "1" : "0";
@@ -191,11 +193,12 @@ function play(game) {
     $("watch-link").href = watch; $("watch-link").textContent = watch;
     const list = $("moves");
     list.textContent = "";
-    for (const [b, w] of state.moves) {
+    state.moves.forEach(([b, w], i) => {
       const item = document.createElement("li");
-      item.textContent = b === w ? `${b} ${w} (egg)` : `${b} ${w}`;
+      const events = state.history[i];
+      item.textContent = events ? WtsBoard.describe(events) : `${b} ${w}`;
       list.appendChild(item);
-    }
+    });
     tickClock();
   }
 
@@ -338,9 +341,20 @@ function replay() {
     const frame = frames[at];
     const m = {win: [...frame.winning.black, ...frame.winning.white]};
     if (frame.last) m.last = frame.last.collision ? [frame.last.collision] : [frame.last.black, frame.last.white];
-    WtsBoard.draw($("replay-board"), frame.board, m, null);
-    $("replay-turn").textContent = `turn ${at} of ${frames.length - 1}`;
+    WtsBoard.draw($("replay-board"), frame.board, m, null, frame.eggs);
+    // Turns played so far, as the move list numbers them; the status names the next one.
+    $("replay-turn").textContent = at ? `after turn ${at} of ${frames.length - 1}`
+                                      : `the start (${frames.length - 1} turns)`;
     $("replay-status").textContent = frame.words;
+    $("replay-words").textContent = frame.last ? `Turn ${at}: ${WtsBoard.describe(frame.last)}` : "";
+    const list = $("replay-moves");
+    list.textContent = "";
+    frames.slice(1).forEach((f, i) => {
+      const item = document.createElement("li");
+      item.textContent = WtsBoard.describe(f.last);
+      if (i + 1 === at) item.className = "current";
+      list.appendChild(item);
+    });
     document.body.dataset.replayAt = String(at);
   }
 

@@ -35,7 +35,8 @@ const WtsBoard = (() => {
 
   // Draw `board` (81 characters, A1 first) into `container`; `marks` maps a
   // class name ("last", "win", "captured", "hatched", "dissolved", "mine") to squares.
-  function draw(container, board, marks, onPick) {
+  // `eggs`, oldest first, are numbered by age: egg 1 hatches next.
+  function draw(container, board, marks, onPick, eggs) {
     container.textContent = "";
     const svg = el("svg", {viewBox: `0 0 ${SIZE} ${SIZE}`, role: "grid",
                            "aria-label": "the board", class: "board-svg"}, container);
@@ -79,7 +80,35 @@ const WtsBoard = (() => {
         if (m === "mine") el("circle", {cx: x, cy: y, r: CELL * 0.3, class: "ring-mine"}, svg);
       }
     }
+    (eggs || []).forEach((sq, age) => {
+      const [x, y] = center(squareIndex(sq));
+      const label = el("text", {x, y: y + 5, class: "egg-age", "data-egg": sq}, svg);
+      label.textContent = String(age + 1);
+    });
     return svg;
+  }
+
+  // A turn's events in words, one sentence a step (the animation's captions).
+  const say = {
+    placed: (last) => (last.collision ? `Both chose ${last.collision}: an egg`
+                                      : `Black ${last.black}, White ${last.white}`),
+    captures: (caps) => caps.map((c) => `${c.color} captures ${c.squares.join(" ")}`).join("; "),
+    dissolved: (squares) => `Egg ${squares.join(" ")} dissolves`,
+    hatched: (wave) => wave.map((h) => `${h.square} hatches ${h.color}`).join("; "),
+  };
+
+  // The whole turn in words, in the engine's order.
+  function describe(last) {
+    const words = [say.placed(last)];
+    const rounds = Math.max(-1, ...last.captures.map((c) => c.round));
+    for (let round = 0; round <= rounds; round++) {
+      const caps = last.captures.filter((c) => c.round === round);
+      if (caps.length) words.push(say.captures(caps));
+      if (caps.length && round === 0 && last.dissolved.length) words.push(say.dissolved(last.dissolved));
+      const wave = last.hatched.filter((h) => h.wave === round + 1);
+      if (wave.length) words.push(say.hatched(wave));
+    }
+    return words.join(". ") + ".";
   }
 
   // The positions a turn passes through, rebuilt from its events:
@@ -90,31 +119,30 @@ const WtsBoard = (() => {
     const cells = before.split("");
     if (last.collision) {
       cells[squareIndex(last.collision)] = "e";
-      frames.push({board: cells.join(""), marks: {last: [last.collision]}, say: `Both chose ${last.collision}: an egg`});
+      frames.push({board: cells.join(""), marks: {last: [last.collision]}, say: say.placed(last)});
       return frames;
     }
     cells[squareIndex(last.black)] = "x";
     cells[squareIndex(last.white)] = "o";
     frames.push({board: cells.join(""), marks: {last: [last.black, last.white]},
-                 say: `Black ${last.black}, White ${last.white}`});
+                 say: say.placed(last)});
     const rounds = Math.max(-1, ...last.captures.map((c) => c.round));
     for (let round = 0; round <= rounds; round++) {
       const caps = last.captures.filter((c) => c.round === round);
       if (!caps.length) continue;
       const gone = caps.flatMap((c) => c.squares);
-      frames.push({board: cells.join(""), marks: {captured: gone},
-                   say: caps.map((c) => `${c.color} captures ${c.squares.join(" ")}`).join("; ")});
+      frames.push({board: cells.join(""), marks: {captured: gone}, say: say.captures(caps)});
       for (const sq of gone) cells[squareIndex(sq)] = ".";
       if (round === 0 && last.dissolved.length) {
         frames.push({board: cells.join(""), marks: {dissolved: last.dissolved},
-                     say: `Egg ${last.dissolved.join(" ")} dissolves`});
+                     say: say.dissolved(last.dissolved)});
         for (const sq of last.dissolved) cells[squareIndex(sq)] = ".";
       }
       const wave = last.hatched.filter((h) => h.wave === round + 1);
       if (wave.length) {
         for (const h of wave) cells[squareIndex(h.square)] = h.color === "black" ? "x" : "o";
         frames.push({board: cells.join(""), marks: {hatched: wave.map((h) => h.square)},
-                     say: wave.map((h) => `${h.square} hatches ${h.color}`).join("; ")});
+                     say: say.hatched(wave)});
       }
     }
     return frames;
@@ -140,5 +168,5 @@ const WtsBoard = (() => {
     return () => { clearTimeout(timer); document.body.dataset.animating = "0"; };
   }
 
-  return {draw, animate, steps, squareName, squareIndex};
+  return {draw, animate, steps, describe, squareName, squareIndex};
 })();
