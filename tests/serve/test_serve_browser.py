@@ -370,7 +370,7 @@ def test_a_seek_posted_in_one_browser_is_accepted_in_another(server: str,
         page.wait_for_selector(f"#prompt:has-text('You are {colour}')")
     assert cyd.url == dee.url
     assert "Black: cyd · White: dee" in dee.locator("#players").inner_text()
-    guest.locator("#live-list li", has_text="cyd – dee").wait_for()
+    guest.locator("#live-list li", has_text="cyd vs dee").wait_for()
 
 
 def test_a_turn_is_said_in_words_and_the_eggs_are_numbered_by_age(

@@ -561,7 +561,7 @@ async function lobby() {
       const li = document.createElement("li");
       const link = document.createElement("a");
       link.href = `/game/${g.game}`;
-      link.textContent = `${g.players.black || "a guest"} – ${g.players.white || "a guest"}${g.rated ? " (rated)" : ""}`;
+      link.textContent = `${g.players.black || "a guest"} vs ${g.players.white || "a guest"}${g.rated ? " (rated)" : ""}`;
       li.appendChild(link);
       live.appendChild(li);
     }
