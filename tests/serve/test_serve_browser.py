@@ -392,3 +392,17 @@ def test_a_turn_is_said_in_words_and_the_eggs_are_numbered_by_age(
     page.wait_for_selector("#moves li")
     assert page.locator("#moves li").count() == 2
     assert page.locator("#turn-words").inner_text() == "Turn 2: Both chose D4: an egg."
+
+
+@pytest.mark.parametrize(("path", "said"), [
+    ("/join/XY", "That is not a join code"),
+    ("/join/ZZZZZZ", "Cannot join: no game has that code"),
+    ("/game/nope", "No game has that address"),
+    ("/game/abcdefghijkm", "No game has that address: it may have expired"),
+])
+def test_a_bad_join_code_or_game_address_is_said_clearly(server: str, browser: Browser,
+                                                          path: str, said: str) -> None:
+    page = new_page(browser)
+    page.goto(server + path)
+    page.wait_for_selector(f"#home-error:has-text('{said}')")
+    assert page.locator("#home").is_visible()

@@ -72,9 +72,10 @@ function clockChoices() {
   }
 }
 
-function home() {
+function home(problem) {
   show("home");
   clockChoices();
+  $("home-error").textContent = problem || "";
   const start = (form, mode) => form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const data = new FormData(form);
@@ -98,7 +99,7 @@ function home() {
 }
 
 async function join(code) {
-  show("home");
+  home();
   try {
     const joined = await api("/api/join", {code});
     seats.add(joined.game, joined.tokens);
@@ -257,7 +258,11 @@ function play(game) {
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "state") receive(message);
-      else if (message.type === "error") $("play-error").textContent = message.message;
+      else if (message.type === "error" && message.code === "no-game") {
+        state = {over: true};  // no reconnecting to a game that is not there
+        socket.close();
+        home("No game has that address: it may have expired, or the link is mistyped.");
+      } else if (message.type === "error") $("play-error").textContent = message.message;
     });
     socket.addEventListener("close", () => {
       socket = null;
@@ -601,6 +606,8 @@ function route() {
   else if (path === "/account") account();
   else if (path === "/leaderboard") leaderboard();
   else if (path === "/lobby") lobby();
+  else if (path.startsWith("/join/")) home("That is not a join code: a code is six letters and digits, as ABC234.");
+  else if (path.startsWith("/game/")) home("No game has that address: a game's address ends in twelve letters and digits.");
   else if ((match = path.match(/^\/players\/([A-Za-z0-9_-]{3,20})$/))) profile(match[1]);
   else home();
 }
