@@ -317,7 +317,9 @@ async function learn() {
         const m = {win: [...answer.winning.black, ...answer.winning.white]};
         m.last = answer.last.collision ? [answer.last.collision] : [answer.last.black, answer.last.white];
         WtsBoard.draw($("lesson-board"), answer.board, m, null);
-        $("lesson-feedback").textContent = `${answer.explain} (${answer.words}.)`;
+        // What happened, then the status only where it says more than whose turn it is.
+        const ended = answer.words.startsWith("Turn ") ? "" : ` ${answer.words}.`;
+        $("lesson-feedback").textContent = `${answer.explain} ${WtsBoard.describe(answer.last)}${ended}`;
         document.body.dataset.lessonDone = "1";
       });
     } catch (error) { $("lesson-feedback").textContent = error.message; }
