@@ -407,3 +407,23 @@ def test_a_bad_join_code_or_game_address_is_said_clearly(server: str, browser: B
     page.goto(server + path)
     page.wait_for_selector(f"#home-error:has-text('{said}')")
     assert page.locator("#home").is_visible()
+
+
+def test_at_one_screen_the_chosen_square_keeps_no_highlight(server: str,
+                                                            browser: Browser) -> None:
+    """The pointer still rests where Black clicked: no hover colour shows it to White."""
+    page = new_page(browser)
+    page.goto(server + "/")
+    page.click("#start-hotseat")
+    page.wait_for_url("**/game/*")
+    page.wait_for_selector("#prompt:has-text('Black, choose')")
+    click(page, "C3")  # the pointer stays on C3
+    page.wait_for_selector("#prompt:has-text('Black has chosen (hidden)')")
+    fill = 'getComputedStyle(document.querySelector(\'#board [data-square="%s"]\')).fill'
+    assert page.evaluate(fill % "C3") in ("transparent", "rgba(0, 0, 0, 0)")
+    page.hover('#board [data-square="D4"]')  # moved away: hovering highlights again
+    assert page.evaluate(fill % "D4") == "rgba(0, 114, 178, 0.18)"
+    click(page, "G7")
+    page.wait_for_selector('body[data-animating="1"]', state="attached")
+    click(page, "A1")  # during the turn's animation: refused, and said
+    page.wait_for_selector("#play-error:has-text('still being shown')")

@@ -236,8 +236,23 @@ function play(game) {
     const color = chooser();
     if (!color || !socket) return;
     $("play-error").textContent = "";
+    // At one screen the pointer still rests on the square just chosen: its
+    // highlight would show it to the other player, so it stays off until the
+    // pointer moves to another square.
+    if (mine().length === 2) document.body.dataset.hiddenSquare = square.toUpperCase();
     socket.send(JSON.stringify({type: "move", color, square: square.toUpperCase(), turn: state.turn}));
   }
+
+  $("board").addEventListener("pointerover", (event) => {
+    const square = event.target.dataset && event.target.dataset.square;
+    if (square && square !== document.body.dataset.hiddenSquare) delete document.body.dataset.hiddenSquare;
+  });
+  // A click while a turn is still being shown is refused, and says so.
+  $("board").addEventListener("click", () => {
+    if (document.body.dataset.animating === "1") {
+      $("play-error").textContent = "The last turn is still being shown: click again in a moment.";
+    }
+  });
 
   $("move-form").addEventListener("submit", (event) => {
     event.preventDefault();
