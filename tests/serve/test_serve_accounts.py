@@ -213,3 +213,37 @@ def test_the_schema_version_is_kept_and_a_newer_file_refused(tmp_path: Path) -> 
     db.close()
     with pytest.raises(WtsError, match="newer wts"):
         Store(path)
+
+
+def test_logging_in_again_ends_the_session_the_browser_had(client: TestClient) -> None:
+    sign_up(client)
+    old = client.cookies[SESSION_COOKIE]
+    log_in(client)
+    assert client.cookies[SESSION_COOKIE] != old
+    assert client.get("/api/account", headers={"cookie": f"{SESSION_COOKIE}={old}"}
+                      ).status_code == 401
+
+
+def test_a_flood_of_made_up_names_never_shuts_the_login_table() -> None:
+    """A full table of buckets forgets its oldest rather than refusing every new key."""
+    from wts.serve.bounds import AddressBuckets
+
+    buckets = AddressBuckets(1, 0.0001, max_addresses=3)
+    assert [buckets.take(name) for name in ("a", "b", "c", "d")] == [True] * 4
+    assert not buckets.take("d") and len(buckets.buckets) == 3
+
+
+def test_refused_logins_spend_no_account_bucket(tmp_path: Path) -> None:
+    limits = Limits(logins_burst=2, logins_per_second=0.0001, account_logins_burst=2,
+                    account_logins_per_second=0.0001)
+    with serving(tmp_path / "g.sqlite3", limits) as client:
+        sign_up(client)
+        client.delete("/api/session")
+        assert [log_in(client, "nobody").status_code for _ in range(4)] == [401, 401, 429, 429]
+    with serving(tmp_path / "h.sqlite3", Limits(account_logins_burst=2,
+                                                account_logins_per_second=0.0001)) as client:
+        sign_up(client)
+        client.delete("/api/session")
+        for _ in range(5):  # names that cannot exist have no bucket to fill
+            assert log_in(client, "not a name!").status_code == 401
+        assert log_in(client).status_code == 200

@@ -317,6 +317,7 @@ def test_a_rated_game_between_two_accounts_moves_both_ratings(
     sign_up_in(bob, server, "bob")
     assert ann.locator("#profile-rating").inner_text().startswith("Rating 1500? ± 350")
     ann.goto(server + "/")
+    ann.select_option("#online-form select[name=clock]", "game:900")  # rated games have one
     ann.check("#rated")
     ann.click("#start-online")
     ann.wait_for_selector("#invite-code:not(:empty)")

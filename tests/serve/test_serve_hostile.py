@@ -218,6 +218,8 @@ def test_a_foreign_page_changes_nothing_and_locks_nobody_out(tmp_path: Any) -> N
         for headers in ({"origin": "http://evil.example"}, {"origin": "null"},
                         {"origin": ""}, {}, {"sec-fetch-site": "cross-site"},
                         {"origin": "http://testserver.evil.example"},
+                        {"origin": "http://testserver:9999"}, {"origin": "https://testserver"},
+                        {"origin": "http://user@testserver"}, {"origin": "http://localhost:3000"},
                         {"origin": "http://evil.example", "sec-fetch-site": "same-origin"}):
             for _ in range(5):
                 response = client.post("/api/games", content='{"mode": "hotseat"}',

@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from tests.support.serve_client import OPEN, Players, Socket, TestClient, serving
+from tests.support.serve_client import OPEN, PASSWORD, Players, Socket, TestClient, serving
 from wts.serve.accounts import SESSION_COOKIE
+from wts.serve.bounds import Limits
 
 
 def lobby(players: Players, name: str | None) -> LobbySocket:
@@ -129,7 +130,9 @@ def test_a_challenge_is_seen_by_its_player_alone(players: Players) -> None:
 
 def test_a_rated_seek_keeps_to_its_rating_range(players: Players) -> None:
     ann = lobby(players, "ann")
-    made = seek(players, "ann", rated=True, min_rating=1600).json()
+    assert seek(players, "ann", rated=True).json()["code"] == "rated-needs-clock"
+    made = seek(players, "ann", rated=True, min_rating=1600,
+                clock={"kind": "game", "seconds": 600}).json()
     refused = players.as_("bob").post(f"/api/seeks/{made['id']}/accept")
     assert refused.status_code == 403 and "yours is 1500" in refused.json()["message"]
     ann.close()
@@ -142,3 +145,47 @@ def test_a_seek_ends_when_its_seeker_leaves_the_lobby(players: Players) -> None:
     ann.close()
     assert bob.until(lambda m: m["type"] == "lobby")["seeks"] == []
     bob.close()
+
+
+def test_a_lobby_socket_of_an_ended_session_gets_no_seat_token(players: Players) -> None:
+    """A socket opened with a stolen cookie, after the victim logs out
+    everywhere: her next seek's token goes to her new session alone."""
+    stolen = lobby(players, "ann")
+    assert players.as_("ann").delete("/api/sessions").status_code == 204
+    players.as_(None).post("/api/session", json={"name": "ann", "password": PASSWORD})
+    players.cookies["ann"] = players.client.cookies[SESSION_COOKIE]
+    mine = lobby(players, "ann")
+    made = seek(players, "ann").json()
+    assert players.as_("bob").post(f"/api/seeks/{made['id']}/accept").status_code == 200
+    assert mine.until(lambda m: m["type"] == "matched")["tokens"]
+    stolen.until(lambda m: m["type"] == "lobby" and not m["seeks"])
+    assert all(message["type"] == "lobby" for message in stolen.seen)
+    stolen.close()
+    mine.close()
+
+
+def test_a_deleted_account_leaves_no_seek_and_no_id_to_inherit(players: Players) -> None:
+    ann = lobby(players, "ann")
+    seek(players, "ann", to="bob")
+    assert players.as_("ann").request("DELETE", "/api/account",
+                                      json={"password": PASSWORD}).status_code == 204
+    assert players.as_("bob").get("/api/lobby").json()["seeks"] == []
+    newcomer = Players(players.client, ["ann"])  # the name again: a new account
+    assert newcomer.as_("ann").get("/api/players/ann").json()["games"] == []
+    assert newcomer.as_("ann").get("/api/players/ann").json()["rating"]["games"] == 0
+    ann.close()
+
+
+def test_accepted_seeks_count_against_the_address_bound(tmp_path: Path) -> None:
+    with serving(tmp_path / "g.sqlite3", Limits(max_open_games_per_address=1)) as client:
+        players = Players(client, ["ann", "bob"])
+        ann = lobby(players, "ann")
+        first = seek(players, "ann").json()
+        assert players.as_("bob").post(f"/api/seeks/{first['id']}/accept").status_code == 200
+        ann.until(lambda m: m["type"] == "matched")
+        second = seek(players, "ann").json()
+        refused = players.as_("bob").post(f"/api/seeks/{second['id']}/accept")
+        assert refused.status_code == 429 and refused.json()["code"] == "too-many-games-here"
+        assert [s["id"] for s in players.as_("bob").get("/api/lobby").json()["seeks"]] \
+            == [second["id"]]  # a game that could not be made leaves the seek open
+        ann.close()

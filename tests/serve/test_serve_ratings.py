@@ -24,6 +24,8 @@ from tests.support.serve_client import (
 )
 from wts.serve import glicko2
 
+#: Rated games have a clock (an abandoned one ends on time).
+CLOCK = {"kind": "game", "seconds": 600}
 # Black makes five in row 1 while White scatters: Black wins in five turns.
 FIVE = [("A1", "A9"), ("B1", "B9"), ("C1", "C9"), ("D1", "H8"), ("E1", "I2")]
 
@@ -64,7 +66,7 @@ def two(tmp_path: Path) -> Iterator[Players]:
 
 
 def play_rated(two: Players, turns: list[tuple[str, str]]) -> str:
-    made = create(two.as_("ann"), mode="online", color="black", rated=True)
+    made = create(two.as_("ann"), mode="online", color="black", rated=True, clock=CLOCK)
     joined = two.as_("bob").post("/api/join", json={"code": made["invite"]})
     assert joined.status_code == 200, joined.text
     black = Socket(two.client, made["game"], [made["tokens"]["black"]])
@@ -119,14 +121,15 @@ def test_an_unrated_game_between_accounts_leaves_the_ratings(two: Players) -> No
 def test_guests_the_bot_and_hotseat_games_are_unrated(two: Players) -> None:
     ann = two.as_("ann")
     for mode in ("bot", "hotseat"):
-        refused = ann.post("/api/games", json={"mode": mode, "rated": True})
+        refused = ann.post("/api/games", json={"mode": mode, "rated": True, "clock": CLOCK})
         assert refused.status_code == 403 and refused.json()["code"] == "rated-needs-accounts"
-    made = create(ann, mode="online", rated=True)
+    made = create(ann, mode="online", rated=True, clock=CLOCK)
     assert ann.post("/api/join", json={"code": made["invite"]}).json()["code"] == "own-game"
     guest = two.as_(None)
     refused = guest.post("/api/join", json={"code": made["invite"]})
     assert refused.status_code == 403 and "log in" in refused.json()["message"]
-    assert guest.post("/api/games", json={"mode": "online", "rated": True}).status_code == 403
+    assert guest.post("/api/games", json={"mode": "online", "rated": True,
+                                          "clock": CLOCK}).status_code == 403
     assert two.as_("bob").post("/api/join", json={"code": made["invite"]}).status_code == 200
 
 

@@ -9,6 +9,7 @@ password and to an unknown name is the same.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -20,6 +21,7 @@ from starlette.routing import Route
 from wts.serve.accounts import SESSION_COOKIE, Account, AccountError, Accounts
 from wts.serve.bounds import AddressBuckets, Limits
 from wts.serve.messages import (
+    NAME,
     BadJson,
     ChangePassword,
     DeleteAccount,
@@ -48,10 +50,13 @@ def _me(account: Account) -> dict[str, Any]:
 
 def account_routes(accounts: Callable[[], Accounts], limits: Limits,
                    creates: AddressBuckets, client: Callable[[Request], str],
-                   read_body: Callable[[Request], Awaitable[bytes]]) -> list[Route]:
+                   read_body: Callable[[Request], Awaitable[bytes]],
+                   sessions_ended: Callable[[], None],
+                   deleted: Callable[[Account], None]) -> list[Route]:
     """The routes, given how to reach the app's :class:`Accounts`, the bounds,
     the sign-up bucket (shared with the other creations), the client's
-    address and the body reader (bounded)."""
+    address, the body reader (bounded), and what to tell the rest of the
+    server when sessions end and when an account is deleted."""
     by_address = AddressBuckets(limits.logins_burst, limits.logins_per_second)
     by_name = AddressBuckets(limits.account_logins_burst, limits.account_logins_per_second)
 
@@ -59,6 +64,10 @@ def account_routes(accounts: Callable[[], Accounts], limits: Limits,
         return accounts().account_of(request.cookies.get(SESSION_COOKIE))
 
     def with_session(response: Response, request: Request, account: Account) -> Response:
+        """A new session for ``account``; the one this browser had ends."""
+        previous = request.cookies.get(SESSION_COOKIE)
+        if previous is not None:
+            accounts().end_session(previous)
         response.set_cookie(SESSION_COOKIE, accounts().open_session(account),
                             max_age=int(accounts().session_seconds), path="/", httponly=True,
                             samesite="lax", secure=request.url.scheme == "https")
@@ -92,8 +101,10 @@ def account_routes(accounts: Callable[[], Accounts], limits: Limits,
         asked = parse_body(LogIn, await read_body(request))
         # Both buckets are spent, whatever the answer: guessing one account's
         # password from many addresses, or many accounts' from one, is slowed.
-        here, named = by_address.take(client(request)), by_name.take(asked.name.lower())
-        if not (here and named):
+        # The address first: a refused request spends nothing of any account's
+        # bucket, and only a name that could exist has a bucket at all.
+        if not by_address.take(client(request)) or (
+                re.fullmatch(NAME, asked.name) and not by_name.take(asked.name.lower())):
             raise AccountError("rate-limited", "too many logins; wait a minute")
         account = await accounts().check_password(asked.name, asked.password)
         return with_session(JSONResponse(_me(account)), request, account)
@@ -103,12 +114,14 @@ def account_routes(accounts: Callable[[], Accounts], limits: Limits,
         token = request.cookies.get(SESSION_COOKIE)
         if token is not None:
             accounts().end_session(token)
+            sessions_ended()
         return without_session(Response(status_code=204))
 
     @guarded
     async def log_out_everywhere(request: Request) -> Response:
         account = _needed(logged_in(request))
         accounts().end_all_sessions(account)
+        sessions_ended()
         return without_session(Response(status_code=204))
 
     @guarded
@@ -133,12 +146,15 @@ def account_routes(accounts: Callable[[], Accounts], limits: Limits,
         asked = parse_body(ChangePassword, await read_body(request))
         await accounts().change_password(await holder(request), asked.current, asked.new,
                                          keep_session=request.cookies.get(SESSION_COOKIE))
+        sessions_ended()
         return Response(status_code=204)
 
     @guarded
     async def delete_account(request: Request) -> Response:
         asked = parse_body(DeleteAccount, await read_body(request))
-        await accounts().delete(await holder(request), asked.password)
+        account = await holder(request)
+        await accounts().delete(account, asked.password)
+        deleted(account)
         return without_session(Response(status_code=204))
 
     return [

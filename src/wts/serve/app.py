@@ -115,37 +115,57 @@ class SecurityHeaders:
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
-def origin_host(origin: str) -> str | None:
-    """The host an ``Origin`` header names (``Host``'s spelling, no port), or None."""
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _site(scheme: str, netloc: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) of an origin's parts, the default port filled in."""
     try:
-        parts = urlsplit(origin)
-        if parts.scheme not in ("http", "https") or parts.hostname is None:
-            return None
-        return host_name(parts.hostname)
+        parts = urlsplit(f"{scheme}://{netloc}")
+        port = parts.port
     except ValueError:
         return None
+    if scheme not in _DEFAULT_PORTS or parts.hostname is None or parts.username is not None:
+        return None
+    return scheme, parts.hostname.lower(), port or _DEFAULT_PORTS[scheme]
+
+
+def same_origin(origin: str, scheme: str, host: str) -> bool:
+    """Whether ``origin`` (an ``Origin`` header) is this server's own: the
+    scheme, host and port the request came to (its ``Host``, which the
+    trusted-host check has vetted). A page on another port of the same host
+    is another origin."""
+    try:
+        parts = urlsplit(origin)
+    except ValueError:
+        return False
+    if parts.path or parts.query or parts.fragment:
+        return False
+    theirs = _site(parts.scheme.lower(), parts.netloc)
+    return theirs is not None and theirs == _site(scheme, host)
 
 
 class SameOrigin:
     """ASGI middleware refusing a request that changes something unless it
-    comes from one of ``hosts``' pages: its ``Origin`` names one of them, or,
+    comes from the server's own pages: its ``Origin`` is the scheme, host and
+    port the request came to, or,
     without an ``Origin``, ``Sec-Fetch-Site`` says ``same-origin`` (or
     ``none``: typed by the user). A request with neither is refused too, so
     a foreign page's form or ``text/plain`` POST never acts for its visitor;
     a script names the server in ``Origin`` as a browser does."""
 
-    def __init__(self, app: ASGIApp, hosts: Sequence[str]) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self.hosts = frozenset(hosts)
 
     async def __call__(self, scope: Scope, receive: Callable[[], Awaitable[Message]],
                        send: Callable[[Message], Awaitable[None]]) -> None:
         if scope["type"] == "http" and scope["method"] in UNSAFE_METHODS:
             headers = {key.decode(): value.decode("latin-1") for key, value in scope["headers"]
-                       if key in (b"origin", b"sec-fetch-site")}
+                       if key in (b"origin", b"sec-fetch-site", b"host")}
             origin = headers.get("origin")
             if origin is not None:
-                allowed = origin_host(origin) in self.hosts
+                allowed = same_origin(origin, scope.get("scheme", "http"),
+                                      headers.get("host", ""))
             else:
                 allowed = headers.get("sec-fetch-site") in ("same-origin", "none")
             if not allowed:
@@ -258,7 +278,8 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
             return _error(400, "bad-message", describe_error(exc))
         except RoomError as exc:
             status = {"too-many-games": 503, "too-many-games-here": 429,
-                      "bot-busy": 429, "rated-needs-accounts": 403}.get(exc.code, 400)
+                      "bot-busy": 429, "rated-needs-accounts": 403,
+                      "rated-needs-clock": 400}.get(exc.code, 400)
             return _error(status, exc.code, str(exc))
         answer: dict[str, Any] = {"game": room.row.id, "tokens": tokens,
                                   "url": f"/game/{room.row.id}"}
@@ -369,7 +390,8 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
 
     async def socket(ws: WebSocket) -> None:
         origin = ws.headers.get("origin")
-        if origin is not None and origin_host(origin) not in hosts:
+        scheme = "https" if ws.url.scheme == "wss" else "http"
+        if origin is not None and not same_origin(origin, scheme, ws.headers.get("host", "")):
             # Refused at the handshake: a foreign page never gets a socket.
             refusal = _error(403, "origin-refused", "this server answers pages of its "
                              "own hosts only")
@@ -450,9 +472,8 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
                         if message.version != PROTOCOL_VERSION:
                             raise RoomError("version", f"this server speaks version "
                                             f"{PROTOCOL_VERSION}, not {message.version}")
-                        viewer = app.state.accounts.account_of(ws.cookies.get(SESSION_COOKIE))
+                        viewer = lobby().join(send, ws.cookies.get(SESSION_COOKIE))
                         in_lobby.append(viewer)
-                        lobby().sockets[send] = viewer
                         await send(lobby().view(viewer))
                     elif isinstance(message, Hello):
                         if room is not None or in_lobby:
@@ -495,7 +516,8 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
         """A seek ends with its seeker's last lobby socket: nobody waits for it."""
         lobby().sockets.pop(send, None)
         still_here = viewer is not None and any(
-            other is not None and other.id == viewer.id for other in lobby().sockets.values())
+            other is not None and other.id == viewer.id
+            for other, _ in lobby().sockets.values())
         if viewer is not None and not still_here and lobby().drop_seeks_of(viewer):
             await lobby().broadcast()
 
@@ -507,7 +529,7 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
         store = Store(db)
         app.state.rooms = Rooms(store, limits, BotRunner(limits.max_bot_searches))
         app.state.accounts = Accounts(store, hasher=password_hasher)
-        app.state.lobby = Lobby(app.state.rooms)
+        app.state.lobby = Lobby(app.state.rooms, app.state.accounts)
         try:
             yield
         finally:
@@ -536,12 +558,17 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
             raise AccountError("too-large", "the request body is over 4096 bytes")
         return body
 
-    routes += account_routes(lambda: app.state.accounts, limits, creates, _client, account_body)
+    def deleted(account: Account) -> None:
+        lobby().forget(account)
+        rooms().unrate_games_of(account.id)
+
+    routes += account_routes(lambda: app.state.accounts, limits, creates, _client, account_body,
+                             lambda: lobby().refresh(), deleted)
     routes += profile_routes(lambda: app.state.rooms.store)
-    routes += lobby_routes(lobby, lambda: app.state.accounts, _client, account_body)
+    routes += lobby_routes(lobby, lambda: app.state.accounts, _client, account_body, creates)
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={Exception: _server_error})
-    app.add_middleware(SameOrigin, hosts=hosts)
+    app.add_middleware(SameOrigin)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts)
     app.add_middleware(SecurityHeaders)
     return app

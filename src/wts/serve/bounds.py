@@ -94,7 +94,9 @@ class AddressBuckets:
                 now = time.monotonic()
                 self.buckets = {a: b for a, b in self.buckets.items()
                                 if b.tokens + (now - b.stamp) * b.rate < b.burst}
-                if len(self.buckets) >= self.max_addresses:
-                    return False
+                while len(self.buckets) >= self.max_addresses:
+                    # Still full: the oldest goes, so a flood of new keys (made-up
+                    # names, say) never shuts the table to everyone else.
+                    del self.buckets[next(iter(self.buckets))]
             bucket = self.buckets[address] = TokenBucket(self.burst, self.rate)
         return bucket.take()

@@ -12,24 +12,32 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from wts.serve.accounts import SESSION_COOKIE, Account, Accounts
+from wts.serve.bounds import AddressBuckets
 from wts.serve.lobby import Lobby, LobbyError
 from wts.serve.messages import BadJson, PostSeek, describe_error, parse_body
 from wts.serve.rooms import RoomError
 
 __all__ = ["lobby_routes"]
 
-_STATUS = {"not-logged-in": 401, "no-seek": 404, "no-player": 404, "one-seek": 409,
-           "own-seek": 409, "out-of-range": 403, "lobby-full": 503, "not-in-lobby": 409,
-           "too-large": 413, "too-many-games": 503}
+_STATUS = {"rate-limited": 429, "too-many-games-here": 429, "not-logged-in": 401,
+           "no-seek": 404, "no-player": 404, "one-seek": 409, "own-seek": 409,
+           "out-of-range": 403, "lobby-full": 503, "not-in-lobby": 409, "too-large": 413,
+           "too-many-games": 503}
 
 
 def lobby_routes(lobby: Callable[[], Lobby], accounts: Callable[[], Accounts],
                  client: Callable[[Request], str],
-                 read_body: Callable[[Request], Awaitable[bytes]]) -> list[Route]:
+                 read_body: Callable[[Request], Awaitable[bytes]],
+                 creates: AddressBuckets) -> list[Route]:
+    """The routes; posting and accepting spend the address's creations
+    bucket, as making a game does."""
     def account_of(request: Request) -> Account:
         account = accounts().account_of(request.cookies.get(SESSION_COOKIE))
         if account is None:
             raise LobbyError("not-logged-in", "log in to use the lobby")
+        if not creates.take(client(request)):
+            raise LobbyError("rate-limited", "too many requests from this address; wait a "
+                             "few seconds")
         return account
 
     def answer(act: Callable[[Request], Awaitable[Response]]

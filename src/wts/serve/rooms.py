@@ -507,18 +507,15 @@ class Rooms:
         an online game between two accounts."""
         self.expire()
         limits = self.limits
+        if rated and clock is None:
+            raise RoomError("rated-needs-clock", "a rated game has a clock, so that an "
+                            "abandoned game ends on time")
         if rated and (mode != "online" or user is None):
             raise RoomError("rated-needs-accounts", "a rated game is an online game between "
                             "two players who are logged in" + ("" if mode == "online" else
                                                                "; the bot and hotseat games "
                                                                "are unrated"))
-        if self.store.open_games() >= limits.max_open_games:
-            raise RoomError("too-many-games", "the server holds as many games as it can; "
-                            "try again when some have finished")
-        if self.store.open_games_of(address) >= limits.max_open_games_per_address:
-            raise RoomError("too-many-games-here", f"this address already has "
-                            f"{limits.max_open_games_per_address} unfinished games; finish "
-                            "some, or wait until they expire")
+        self._check_bounds(address)
         if mode == "bot" and self.store.open_games_of(
                 address, "bot", wall_clock() - limits.bot_active_seconds) \
                 >= limits.max_bot_games_per_address:
@@ -548,11 +545,10 @@ class Rooms:
     def match(self, users: dict[str, int], clock: tuple[str, int] | None, rated: bool,
               address: str) -> tuple[Room, dict[str, str]]:
         """An online game between two accounts, both seats taken (a seek
-        accepted): returns it and each seat's token, for its player only."""
+        accepted from ``address``, whose bound it counts against): returns it
+        and each seat's token, for its player only."""
         self.expire()
-        if self.store.open_games() >= self.limits.max_open_games:
-            raise RoomError("too-many-games", "the server holds as many games as it can; "
-                            "try again when some have finished")
+        self._check_bounds(address)
         row = GameRow(id=new_game_id(), mode="online", created=wall_clock(), creator=address,
                       rated=rated)
         tokens = {color: new_token() for color in COLORS}
@@ -564,6 +560,27 @@ class Rooms:
         room = self._admit(row)
         room.after_change()
         return room, tokens
+
+    def _check_bounds(self, address: str) -> None:
+        """The unfinished games' bounds, in all and made from ``address``."""
+        limits = self.limits
+        if self.store.open_games() >= limits.max_open_games:
+            raise RoomError("too-many-games", "the server holds as many games as it can; "
+                            "try again when some have finished")
+        if self.store.open_games_of(address) >= limits.max_open_games_per_address:
+            raise RoomError("too-many-games-here", f"this address already has "
+                            f"{limits.max_open_games_per_address} unfinished games; finish "
+                            "some, or wait until they expire")
+
+    def unrate_games_of(self, user: int) -> None:
+        """A deleted account's unfinished rated games are rated no more: no
+        rating moves by a game one side of which is gone."""
+        self.store.unrate_games_of(user)
+        for room in self.rooms.values():
+            if user in (room.row.black_user, room.row.white_user):
+                room._players = None  # shown as a deleted player from now on
+                if not room.over:
+                    room.row.rated = False
 
     def live(self, limit: int = 50) -> list[Room]:
         """Online games in progress with both seats taken, for spectators to find."""

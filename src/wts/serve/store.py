@@ -43,7 +43,7 @@ CREATE TABLE IF NOT EXISTS games (
 );
 CREATE INDEX IF NOT EXISTS games_open ON games (finished);
 CREATE TABLE IF NOT EXISTS users (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: games keep a deleted player's id
     name TEXT NOT NULL UNIQUE COLLATE NOCASE,
     password TEXT NOT NULL,
     created REAL NOT NULL
@@ -338,6 +338,10 @@ class Store:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+
+    def unrate_games_of(self, user_id: int) -> None:
+        self._run("UPDATE games SET rated = 0 WHERE finished = 0 AND (black_user = ? OR "
+                  "white_user = ?)", (user_id, user_id))
 
     def add_session(self, digest: str, user_id: int, created: float, expires: float) -> None:
         self._run("INSERT INTO sessions (hash, user_id, created, expires) VALUES (?, ?, ?, ?)",
