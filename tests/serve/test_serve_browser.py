@@ -428,3 +428,31 @@ def test_at_one_screen_the_chosen_square_keeps_no_highlight(server: str,
     page.wait_for_selector('body[data-animating="1"]', state="attached")
     click(page, "A1")  # during the turn's animation: refused, and said
     page.wait_for_selector("#play-error:has-text('still being shown')")
+
+
+def test_a_seat_moves_by_its_link_and_a_rematch_is_offered(server: str,
+                                                           browser: Browser) -> None:
+    host = new_page(browser, reduced_motion="reduce")
+    host.goto(server + "/")
+    host.click("#start-online")
+    host.wait_for_selector("#invite-code:not(:empty)")
+    guest = new_page(browser, reduced_motion="reduce")
+    guest.goto(host.locator("#invite-link").inner_text())
+    guest.wait_for_selector("#prompt:has-text('You are white')")
+    seat_link = host.locator("#seat-link").get_attribute("href") or ""
+    assert "#seat=" in seat_link
+    phone = new_page(browser, reduced_motion="reduce")  # the host's seat, on another device
+    phone.goto(seat_link)
+    phone.wait_for_selector("#prompt:has-text('You are black')")
+    assert "#" not in phone.url  # the token leaves the address bar
+    for turn, (black, white) in enumerate(FIVE):
+        click(phone, black)
+        click(guest, white)
+        for page in (phone, guest):
+            settled(page, turn + 1)
+    guest.click("#rematch-button")
+    guest.wait_for_url(lambda url: url != host.url and "/game/" in url)
+    guest.wait_for_selector("#invite-code:not(:empty)")
+    phone.click("#rematch-join")
+    phone.wait_for_url(guest.url)
+    phone.wait_for_selector("#prompt:has-text('You are white')")  # the colours swapped

@@ -344,3 +344,40 @@ def test_a_move_after_the_flag_fell_ends_the_game_instead(
     assert ended["ending"] == {"result": "draw", "reason": "time"}
     assert not ended["committed"]["black"] and "yours" not in ended
     black.close()
+
+
+def test_a_rematch_swaps_the_colours_and_is_offered_to_the_opponent(client: TestClient) -> None:
+    made, black, white, white_token = online(client)
+    for turn, (b, w) in enumerate([("A1", "A9"), ("B1", "B9"), ("C1", "C9"), ("D1", "H8"),
+                                   ("E1", "I2")]):
+        black.move("black", b)
+        white.move("white", w)
+        black.until(turn_played(turn + 1))
+        white.until(turn_played(turn + 1))
+    early = client.post(f"/api/games/{made['game']}/rematch",
+                        headers={"authorization": f"Bearer {white_token}"})
+    assert early.status_code == 201  # the game is over: white asks
+    again = early.json()
+    assert list(again["tokens"]) == ["black"]  # white played white: now black
+    offered = black.until(lambda m: m["type"] == "state" and "rematch" in m)
+    joined = client.post("/api/join", json={"code": offered["rematch"]})
+    assert joined.status_code == 200 and joined.json()["game"] == again["game"]
+    assert joined.json()["color"] == "white"
+    second = client.post(f"/api/games/{made['game']}/rematch",
+                         headers={"authorization": f"Bearer {made['tokens']['black']}"})
+    assert second.status_code == 409 and second.json()["code"] == "rematch-offered"
+    watcher = Socket(client, made["game"], [])
+    assert "rematch" not in watcher.state  # the players' alone
+    for socket in (black, white, watcher):
+        socket.close()
+
+
+def test_a_rematch_needs_a_finished_game_and_a_seat(client: TestClient) -> None:
+    made = create(client, mode="hotseat")
+    token = made["tokens"]["black"]
+    unfinished = client.post(f"/api/games/{made['game']}/rematch",
+                             headers={"authorization": f"Bearer {token}"})
+    assert unfinished.status_code == 403 and unfinished.json()["code"] == "not-over"
+    stranger = client.post(f"/api/games/{made['game']}/rematch",
+                           headers={"authorization": "Bearer " + "x" * 32})
+    assert stranger.json()["code"] == "bad-token"

@@ -332,21 +332,56 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
         room, room.record_text(), "text/plain; charset=utf-8", "wts"))
     game_svg = of_a_game(lambda room: download(room, room.svg_text(), "image/svg+xml", "svg"))
 
+    def finished_seat(request: Request, act: str, acted: str) -> tuple[Room, frozenset[str]]:
+        """The finished game of the path and the seats its bearer token holds."""
+        room = find(request)
+        auth = request.headers.get("authorization", "")
+        token = auth.removeprefix("Bearer ").strip()
+        held = room.seats_of([token]) if re.fullmatch(TOKEN, token) else frozenset()
+        if not held:
+            raise RoomError("bad-token", f"only a player of the game may {act} it")
+        if not room.over:
+            raise RoomError("not-over", f"a game is {acted} only once it is over")
+        return room, held
+
     async def delete_game(request: Request) -> Response:
         try:
-            room = find(request)
-            auth = request.headers.get("authorization", "")
-            token = auth.removeprefix("Bearer ").strip()
-            if not re.fullmatch(TOKEN, token) or not room.seats_of([token]):
-                raise RoomError("bad-token", "only a player of the game may delete it")
-            if not room.over:
-                raise RoomError("not-over", "a game is deleted only once it is over")
+            room, _ = finished_seat(request, "delete", "deleted")
         except RoomError as exc:
             return _error(404 if exc.code == "no-game" else 403, exc.code, str(exc))
         rooms().rooms.pop(room.row.id, None)
         room.close()
         rooms().store.delete(room.row.id)
         return Response(status_code=204)
+
+    async def rematch(request: Request) -> Response:
+        """The same game again, colours swapped online; the opponent is offered
+        the new game's invitation in the old game's state."""
+        refused = limited(request)
+        if refused:
+            return refused
+        try:
+            room, held = finished_seat(request, "ask for a rematch of", "played again")
+            if room.rematch is not None:
+                raise RoomError("rematch-offered", "your opponent has offered a rematch "
+                                "already: play it from the game's page")
+            row = room.row
+            (mine,) = held if len(held) == 1 else ("black",)
+            color = {"black": "white", "white": "black"}[mine] if row.mode == "online" else mine
+            account = app.state.accounts.account_of(request.cookies.get(SESSION_COOKIE))
+            user = None if account is None else account.id
+            clock = None if row.clock is None else (row.clock["kind"], row.clock["seconds"])
+            new, tokens = rooms().create(row.mode, color, row.bot_level or 1, clock,
+                                         _client(request), user, row.rated and user is not None)
+        except RoomError as exc:
+            status = {"no-game": 404, "rematch-offered": 409, "too-many-games": 503,
+                      "too-many-games-here": 429, "bot-busy": 429}.get(exc.code, 403)
+            return _error(status, exc.code, str(exc))
+        if new.row.invite is not None:
+            room.rematch = new.row.invite
+            await room.broadcast()
+        return JSONResponse({"game": new.row.id, "tokens": tokens, "url": f"/game/{new.row.id}"},
+                            status_code=201)
 
     async def replay(request: Request) -> Response:
         refused = limited(request)
@@ -544,6 +579,7 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
         Route("/api/join", join_game, methods=["POST"]),
         Route("/api/games/{game}", game_state),
         Route("/api/games/{game}", delete_game, methods=["DELETE"]),
+        Route("/api/games/{game}/rematch", rematch, methods=["POST"]),
         Route("/api/games/{game}/record", game_record),
         Route("/api/games/{game}/svg", game_svg),
         Route("/api/replay", replay, methods=["POST"]),

@@ -195,6 +195,8 @@ class Room:
         self._bot_task: asyncio.Task[None] | None = None
         self._clock_task: asyncio.Task[None] | None = None
         self._players: dict[str, str | None] | None = None
+        #: The invitation of the rematch a player offered (online games), if any.
+        self.rematch: str | None = None
         if row.clock is not None:
             # Time while the server was down is not charged: the turn starts again now.
             row.clock["started"] = wall_clock()
@@ -318,6 +320,8 @@ class Room:
             (color,) = held
             if color in self.row.pending:
                 state["yours"] = self.row.pending[color]
+        if self.rematch is not None and held:  # the players', never a spectator's
+            state["rematch"] = self.rematch
         if self.row.mode == "online" and not self.over and held and "free" in (
                 self.seat_state("black"), self.seat_state("white")):
             state["invite"] = self.row.invite

@@ -111,6 +111,13 @@ async function join(code) {
 
 function play(game) {
   show("play");
+  // A seat link (/game/ID#seat=TOKEN) moves a seat to this device: the token
+  // is kept here and the fragment, never sent to the server, is dropped.
+  const carried = new URLSearchParams(location.hash.slice(1)).get("seat");
+  if (carried && /^[A-Za-z0-9_-]{32}$/.test(carried)) {
+    seats.add(game, {carried});
+    history.replaceState(null, "", location.pathname);
+  }
   const tokens = seats.get(game);
   let state = null, socket = null, shown = null, cancel = null, retry = 500, stamp = 0;
 
@@ -188,6 +195,15 @@ function play(game) {
       $("invite-link").href = link; $("invite-link").textContent = link;
       $("invite-code").textContent = state.invite;
     }
+    const own = Object.values(tokens);
+    $("seat").hidden = !(mine().length === 1 && own.length && !state.over);
+    if (!$("seat").hidden) {
+      const link = `${location.origin}/game/${game}#seat=${own[own.length - 1]}`;
+      $("seat-link").href = link; $("seat-link").textContent = link;
+    }
+    $("rematch").hidden = !(state.over && mine().length);
+    $("rematch-join").hidden = !state.rematch;
+    if (state.rematch) $("rematch-join").href = `/join/${state.rematch}`;
     // The spectators' link stays once the opponent has joined: watching starts later.
     $("watch").hidden = state.mode !== "online";
     const watch = `${location.origin}/game/${game}`;
@@ -252,6 +268,17 @@ function play(game) {
     if (document.body.dataset.animating === "1") {
       $("play-error").textContent = "The last turn is still being shown: click again in a moment.";
     }
+  });
+
+  $("rematch-button").addEventListener("click", async () => {
+    try {
+      const made = await fetch(`/api/games/${game}/rematch`, {
+        method: "POST", headers: {authorization: `Bearer ${Object.values(tokens)[0]}`}});
+      const data = await made.json();
+      if (!made.ok) throw new Error(data.message);
+      seats.add(data.game, data.tokens);
+      location.assign(data.url);
+    } catch (error) { $("play-error").textContent = error.message; }
   });
 
   $("move-form").addEventListener("submit", (event) => {
