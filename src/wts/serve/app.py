@@ -221,9 +221,10 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
     """The ``wts serve`` application, keeping its games in the SQLite file ``db``.
 
     Requests are answered only when their ``Host`` is one of ``allowed_hosts`` or
-    :data:`LOCAL_NAMES`, and a WebSocket only when its ``Origin`` (if any) names one of
-    them: a page from another site, even one whose name resolves to this machine
-    (DNS rebinding), cannot reach the games. ``password_hasher`` sets the cost
+    :data:`LOCAL_NAMES`, and a WebSocket, or a request that changes something, only
+    from the server's own origin (:class:`SameOrigin`): a page from another site,
+    even one whose name resolves to this machine (DNS rebinding), cannot reach the
+    games. ``password_hasher`` sets the cost
     of the accounts' Argon2id hashes (argon2-cffi's defaults)."""
     limits = limits or Limits()
     hosts = list(dict.fromkeys([*LOCAL_NAMES, *(host_name(h) for h in allowed_hosts)]))
@@ -257,6 +258,11 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
             raise RoomError("too-large", f"the request body is over {limit} bytes")
         return body
 
+    def user_of(request: Request) -> int | None:
+        """The account id of the request's session; None for a guest."""
+        account = app.state.accounts.account_of(request.cookies.get(SESSION_COOKIE))
+        return None if account is None else int(account.id)
+
     def limited(request: Request) -> JSONResponse | None:
         if not creates.take(_client(request)):
             return _error(429, "rate-limited", "too many requests from this address; wait a "
@@ -270,10 +276,8 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
         try:
             asked = parse_body(CreateGame, await json_body(request))
             clock = None if asked.clock is None else (asked.clock.kind, asked.clock.seconds)
-            account = app.state.accounts.account_of(request.cookies.get(SESSION_COOKIE))
             room, tokens = rooms().create(asked.mode, asked.color, asked.level, clock,
-                                          _client(request),
-                                          None if account is None else account.id, asked.rated)
+                                          _client(request), user_of(request), asked.rated)
         except (ValidationError, BadJson) as exc:
             return _error(400, "bad-message", describe_error(exc))
         except RoomError as exc:
@@ -294,8 +298,7 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
             return refused
         try:
             asked = parse_body(JoinGame, await json_body(request))
-            account = app.state.accounts.account_of(request.cookies.get(SESSION_COOKIE))
-            room, color, token = rooms().join(asked.code, None if account is None else account.id)
+            room, color, token = rooms().join(asked.code, user_of(request))
         except (ValidationError, BadJson) as exc:
             return _error(400, "bad-message", describe_error(exc))
         except RoomError as exc:
@@ -368,8 +371,7 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
             row = room.row
             (mine,) = held if len(held) == 1 else ("black",)
             color = {"black": "white", "white": "black"}[mine] if row.mode == "online" else mine
-            account = app.state.accounts.account_of(request.cookies.get(SESSION_COOKIE))
-            user = None if account is None else account.id
+            user = user_of(request)
             clock = None if row.clock is None else (row.clock["kind"], row.clock["seconds"])
             new, tokens = rooms().create(row.mode, color, row.bot_level or 1, clock,
                                          _client(request), user, row.rated and user is not None)
@@ -543,18 +545,8 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
             if room is not None:
                 room.sockets.pop(send, None)
                 rooms().drop_if_idle(room)
-            if in_lobby:
-                await leave_lobby(send, in_lobby[0])
-
-    async def leave_lobby(send: Callable[[dict[str, Any]], Awaitable[None]],
-                          viewer: Account | None) -> None:
-        """A seek ends with its seeker's last lobby socket: nobody waits for it."""
-        lobby().sockets.pop(send, None)
-        still_here = viewer is not None and any(
-            other is not None and other.id == viewer.id
-            for other, _ in lobby().sockets.values())
-        if viewer is not None and not still_here and lobby().drop_seeks_of(viewer):
-            await lobby().broadcast()
+            if in_lobby and lobby().leave(send):
+                await lobby().broadcast()
 
     def lobby() -> Lobby:
         return app.state.lobby  # type: ignore[no-any-return]

@@ -135,6 +135,15 @@ class Lobby:
             raise LobbyError("no-seek", "you have no seek with that id")
         del self.seeks[seek_id]
 
+    def leave(self, send: Send) -> bool:
+        """A lobby socket closed; a seek ends with its seeker's last one, so
+        nobody waits for it. True if seeks ended (the others are to be told)."""
+        viewer, _ = self.sockets.pop(send, (None, None))
+        if viewer is None or any(other is not None and other.id == viewer.id
+                                 for other, _ in self.sockets.values()):
+            return False
+        return self.drop_seeks_of(viewer)
+
     def forget(self, account: Account) -> None:
         """A deleted account: its seeks go, and its sockets are guests'."""
         self.drop_seeks_of(account)

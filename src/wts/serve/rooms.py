@@ -265,12 +265,16 @@ class Room:
     def players(self) -> dict[str, str | None]:
         """Each seat's account name (None: a guest, the bot, or free; a deleted
         account: :data:`DELETED`), read once and again after a join."""
-        if self._players is None:
+        if self._players is None:  # read again after seats_changed
             users = {c: getattr(self.row, f"{c}_user") for c in COLORS}
             names = self.rooms.store.user_names({u for u in users.values() if u is not None})
             self._players = {c: None if u is None else names.get(u, DELETED)
                              for c, u in users.items()}
         return self._players
+
+    def seats_changed(self) -> None:
+        """A seat was taken or its account deleted: the names are read again."""
+        self._players = None
 
     # --- Views -----------------------------------------------------------------------
 
@@ -541,10 +545,7 @@ class Rooms:
         if mode == "online":
             row.invite = new_invite()
         row.clock = new_clock(clock)
-        self.store.insert(row)
-        room = self._admit(row)
-        room.after_change()
-        return room, tokens
+        return self._open(row), tokens
 
     def match(self, users: dict[str, int], clock: tuple[str, int] | None, rated: bool,
               address: str) -> tuple[Room, dict[str, str]]:
@@ -560,10 +561,14 @@ class Rooms:
             setattr(row, f"{color}_hash", token_hash(tokens[color]))
             setattr(row, f"{color}_user", users[color])
         row.clock = new_clock(clock)
+        return self._open(row), tokens
+
+    def _open(self, row: GameRow) -> Room:
+        """A new game stored and in play."""
         self.store.insert(row)
         room = self._admit(row)
         room.after_change()
-        return room, tokens
+        return room
 
     def _check_bounds(self, address: str) -> None:
         """The unfinished games' bounds, in all and made from ``address``."""
@@ -582,7 +587,7 @@ class Rooms:
         self.store.unrate_games_of(user)
         for room in self.rooms.values():
             if user in (room.row.black_user, room.row.white_user):
-                room._players = None  # shown as a deleted player from now on
+                room.seats_changed()  # shown as a deleted player from now on
                 if not room.over:
                     room.row.rated = False
 
@@ -645,7 +650,7 @@ class Rooms:
                 if self.store.claim_seat(room.row.id, color, token_hash(token), user):
                     setattr(room.row, f"{color}_hash", token_hash(token))
                     setattr(room.row, f"{color}_user", user)
-                    room._players = None
+                    room.seats_changed()
                     if room.row.clock is not None:
                         room.row.clock["started"] = wall_clock()
                         self.store.save(room.row)

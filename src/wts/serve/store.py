@@ -10,10 +10,12 @@ committed write through a crash of the process.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -159,18 +161,23 @@ class Store:
         """Write what play changes: the turns, the committed moves, the clock, the
         end. A rated game's ``result`` (``black``, ``white`` or ``draw``, given
         when it ends) moves both ratings in the same transaction, once."""
+        with self._transaction():
+            self._db.execute(
+                "UPDATE games SET updated = ?, moves = ?, pending = ?, clock = ?, "
+                "ending = ?, finished = ? WHERE id = ?",
+                (time.time(), json.dumps(row.moves), json.dumps(row.pending),
+                 json.dumps(row.clock) if row.clock else None,
+                 json.dumps(row.ending) if row.ending else None, int(row.finished), row.id))
+            if result is not None and row.rated and row.finished:
+                self._rate(row, result)
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """Statements that commit together or not at all, under the lock."""
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                self._db.execute(
-                    "UPDATE games SET updated = ?, moves = ?, pending = ?, clock = ?, "
-                    "ending = ?, finished = ? WHERE id = ?",
-                    (time.time(), json.dumps(row.moves), json.dumps(row.pending),
-                     json.dumps(row.clock) if row.clock else None,
-                     json.dumps(row.ending) if row.ending else None, int(row.finished),
-                     row.id))
-                if result is not None and row.rated and row.finished:
-                    self._rate(row, result)
+                yield
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
@@ -328,16 +335,10 @@ class Store:
         self._run("UPDATE users SET password = ? WHERE id = ?", (password_hash, user_id))
 
     def delete_user(self, user_id: int) -> None:
-        with self._lock:
-            self._db.execute("BEGIN")
-            try:
-                for table in ("sessions", "ratings", "rating_history"):
-                    self._db.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
-                self._db.execute("DELETE FROM users WHERE id = ?", (user_id,))
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        with self._transaction():
+            for table in ("sessions", "ratings", "rating_history"):
+                self._db.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
+            self._db.execute("DELETE FROM users WHERE id = ?", (user_id,))
 
     def unrate_games_of(self, user_id: int) -> None:
         self._run("UPDATE games SET rated = 0 WHERE finished = 0 AND (black_user = ? OR "
