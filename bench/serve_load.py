@@ -9,7 +9,8 @@ that plays random squares. Prints the move latency (from the second seat's
 move sent to the resolved turn received by both seats) at p50 and p99, the
 turns and games a second, and the bot games' turns. ``--seconds`` bounds the
 run: games still going then are left unfinished and the figures are of the
-turns played.
+turns played. ``--db postgresql://...`` plays on that PostgreSQL database (an
+empty one: the games are left in it) in place of a new SQLite file.
 """
 
 from __future__ import annotations
@@ -65,7 +66,8 @@ async def until_turn(ws: Any, turn: int) -> dict[str, Any]:
 
 async def online_game(host: str, made: dict[str, Any], white_token: str,
                       latencies: list[float], deadline: float) -> int:
-    async with connect(f"ws://{host}/ws") as black, connect(f"ws://{host}/ws") as white:
+    address = f"ws://{host}/ws?game={made['game']}"  # as the page opens it
+    async with connect(address) as black, connect(address) as white:
         for ws, token in ((black, made["tokens"]["black"]), (white, white_token)):
             await ws.send(json.dumps({"type": "hello", "version": 1, "game": made["game"],
                                       "tokens": [token]}))
@@ -87,7 +89,7 @@ async def bot_game(host: str, url: str, level: int, deadline: float) -> int:
     made = await asyncio.to_thread(post, url, "/api/games",
                                    {"mode": "bot", "color": "black", "level": level})
     rng = random.Random(1)
-    async with connect(f"ws://{host}/ws") as ws:
+    async with connect(f"ws://{host}/ws?game={made['game']}") as ws:
         await ws.send(json.dumps({"type": "hello", "version": 1, "game": made["game"],
                                   "tokens": [made["tokens"]["black"]]}))
         state = await until_turn(ws, 0)
@@ -153,11 +155,14 @@ def main() -> int:
     parser.add_argument("--bots", type=integer("a number of bot games", 0, 100), default=4)
     parser.add_argument("--level", type=integer("a level", 1, 5), default=2)
     parser.add_argument("--seconds", type=integer("seconds", 1, 3600), default=120)
+    parser.add_argument("--db", default=None, metavar="URL",
+                        help="a postgresql:// database to play on (default: a new SQLite "
+                        "file in a temporary folder)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         # Port 0: the system picks a free one, which the server's first line names.
         server = subprocess.Popen(
-            [sys.executable, "-c", SERVER, str(Path(folder) / "load.sqlite3")],
+            [sys.executable, "-c", SERVER, args.db or str(Path(folder) / "load.sqlite3")],
             stdout=subprocess.PIPE, text=True)
         try:
             said = server.stdout.readline()  # type: ignore[union-attr]

@@ -65,6 +65,18 @@ def client(tmp_path: Any) -> Iterator[Any]:
         yield test_client
 
 
+@pytest.fixture(scope="session")
+def postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A PostgreSQL server of this test run's own, in a temporary folder
+    (tests.support.services); skipped where PostgreSQL is missing, except in CI."""
+    from tests.support.services import require_services, start_postgres
+
+    require_services("postgres")
+    pytest.importorskip("psycopg")
+    with start_postgres(tmp_path_factory.mktemp("postgres")) as server:
+        yield server
+
+
 @pytest.fixture
 def sigint_raises() -> Iterator[None]:
     """SIGINT raises KeyboardInterrupt during the test, even in a run started

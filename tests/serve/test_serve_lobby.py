@@ -5,50 +5,21 @@ games to watch."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.serve_client import OPEN, PASSWORD, Players, Socket, TestClient, serving
+from tests.support.serve_client import (
+    PASSWORD,
+    Players,
+    Socket,
+    lobby,
+    serving,
+)
 from wts.serve.accounts import SESSION_COOKIE
 from wts.serve.bounds import Limits
-
-
-def lobby(players: Players, name: str | None) -> LobbySocket:
-    """A lobby socket of ``name``'s browser (None: a guest's)."""
-    headers = {} if name is None else {"cookie": f"{SESSION_COOKIE}={players.cookies[name]}"}
-    return LobbySocket(players.as_(None), headers)
-
-
-class LobbySocket:
-    def __init__(self, client: TestClient, headers: dict[str, str]) -> None:
-        self.context = client.websocket_connect("/ws", headers=headers)
-        self.ws = self.context.__enter__()
-        OPEN.append(self.context)
-        self.seen: list[dict[str, Any]] = []
-        self.ws.send_text(json.dumps({"type": "lobby", "version": 1}))
-        self.state = self.next()
-        assert self.state["type"] == "lobby"
-
-    def next(self) -> dict[str, Any]:
-        message: dict[str, Any] = json.loads(self.ws.receive_text())
-        self.seen.append(message)
-        if message["type"] == "lobby":
-            self.state = message
-        return message
-
-    def until(self, wanted: Any) -> dict[str, Any]:
-        while True:
-            message = self.next()
-            if wanted(message):
-                return message
-
-    def close(self) -> None:
-        OPEN.remove(self.context)
-        self.context.__exit__(None, None, None)
 
 
 @pytest.fixture

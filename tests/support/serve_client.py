@@ -9,6 +9,7 @@ import json
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -28,7 +29,7 @@ from wts.serve.bounds import Limits
 
 __all__ = ["CHEAP_HASHER", "OPEN", "PASSWORD", "Players", "Message", "Socket", "TestClient",
            "WebSocketDenialResponse", "WebSocketDisconnect", "create", "online", "serving",
-           "turn_played"]
+           "turn_played", "LobbySocket", "lobby"]
 
 Message = dict[str, Any]
 
@@ -69,7 +70,9 @@ class Socket:
 
     def __init__(self, client: TestClient, game: str, tokens: list[str],
                  headers: dict[str, str] | None = None) -> None:
-        self.context = client.websocket_connect("/ws", headers=dict(headers or {}))
+        # At its game's address, as the page opens it (a proxy routes by it).
+        self.context = client.websocket_connect(f"/ws?game={quote(game, safe='')}",
+                                                headers=dict(headers or {}))
         self.ws = self.context.__enter__()
         OPEN.append(self.context)
         self.seen: list[str] = []
@@ -142,3 +145,37 @@ class Players:
         if name is not None:
             self.client.cookies.set(SESSION_COOKIE, self.cookies[name])
         return self.client
+
+
+def lobby(players: Players, name: str | None) -> LobbySocket:
+    """A lobby socket of ``name``'s browser (None: a guest's)."""
+    headers = {} if name is None else {"cookie": f"{SESSION_COOKIE}={players.cookies[name]}"}
+    return LobbySocket(players.as_(None), headers)
+
+
+class LobbySocket:
+    def __init__(self, client: TestClient, headers: dict[str, str]) -> None:
+        self.context = client.websocket_connect("/ws", headers=headers)
+        self.ws = self.context.__enter__()
+        OPEN.append(self.context)
+        self.seen: list[dict[str, Any]] = []
+        self.ws.send_text(json.dumps({"type": "lobby", "version": 1}))
+        self.state = self.next()
+        assert self.state["type"] == "lobby"
+
+    def next(self) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(self.ws.receive_text())
+        self.seen.append(message)
+        if message["type"] == "lobby":
+            self.state = message
+        return message
+
+    def until(self, wanted: Any) -> dict[str, Any]:
+        while True:
+            message = self.next()
+            if wanted(message):
+                return message
+
+    def close(self) -> None:
+        OPEN.remove(self.context)
+        self.context.__exit__(None, None, None)

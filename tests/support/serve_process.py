@@ -18,13 +18,15 @@ _ADDRESS = re.compile(r"wts serve: http://(\S+?)/ ")
 
 
 class Server:
-    """``wts serve --port 0`` (or ``run(port=0)`` in ``code``) on ``db``.
+    """``wts serve --port PORT`` (0: one the system picks), with ``options``,
+    or ``run(port=0)`` in ``code``, on ``db`` (a path or a database URL).
     ``address`` is HOST:PORT; everything the server prints is kept in
     ``output`` (read as it comes, so its pipe never fills)."""
 
-    def __init__(self, db: Path, *, code: str | None = None) -> None:
+    def __init__(self, db: Path | str, *, code: str | None = None, port: int = 0,
+                 options: tuple[str, ...] = ()) -> None:
         args = (["-c", code, str(db)] if code is not None else
-                ["-m", "wts", "serve", "--port", "0", "--db", str(db)])
+                ["-m", "wts", "serve", "--port", str(port), "--db", str(db), *options])
         self.process = start_python(*args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.output: list[str] = []
         lines: queue.Queue[str | None] = queue.Queue()

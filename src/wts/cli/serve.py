@@ -16,17 +16,20 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         "serve", help="play in a web browser: against the bot, at one screen, or online",
         description="Serve What the Shell as a web app (needs the serve extra: pip install "
         "'wts[serve]'). It listens on 127.0.0.1 unless --host says otherwise; games live in "
-        "the SQLite file --db, so a restarted server resumes them. The protocol is in "
-        "docs/serve.md.",
+        "the database --db (an SQLite file, or PostgreSQL shared by several processes "
+        "behind a proxy), so a restarted server resumes them. The protocol and the "
+        "deployment are in docs/serve.md.",
     )
     parser.add_argument("--host", default="127.0.0.1",
                         help="the address to listen on (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=arguments.integer("a port", 0, 65535), default=8000,
                         help="the port (default 8000; 0: a free one, which the first line "
                         "printed names)")
-    parser.add_argument("--db", default=None, metavar="PATH",
-                        help="the games' database (default games.sqlite3 in the user's data "
-                        "folder, ~/.local/share/wts on Linux; the first line printed names it)")
+    parser.add_argument("--db", default=None, metavar="PATH|URL",
+                        help="the database: an SQLite file (default games.sqlite3 in the "
+                        "user's data folder, ~/.local/share/wts on Linux; the first line "
+                        "printed names it), or postgresql://USER@HOST/NAME, which several "
+                        "processes share")
     parser.add_argument("--open", action="store_true", help="open the page in a browser")
     parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
                         help="a name the pages may be reached by, besides --host and this "

@@ -13,7 +13,6 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from pydantic import ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -22,27 +21,15 @@ from wts.serve.accounts import SESSION_COOKIE, Account, AccountError, Accounts
 from wts.serve.bounds import AddressBuckets, Limits
 from wts.serve.messages import (
     NAME,
-    BadJson,
     ChangePassword,
     DeleteAccount,
     LogIn,
     SignUp,
-    describe_error,
     parse_body,
 )
+from wts.serve.refusals import answers
 
 __all__ = ["account_routes"]
-
-_STATUS = {"name-taken": 409, "bad-login": 401, "not-logged-in": 401, "rate-limited": 429,
-           "too-large": 413}
-
-Handler = Callable[[Request], Awaitable[Response]]
-
-
-def _answer(code: str, message: str) -> JSONResponse:
-    return JSONResponse({"type": "error", "code": code, "message": message},
-                        status_code=_STATUS.get(code, 400))
-
 
 def _me(account: Account) -> dict[str, Any]:
     return {"name": account.name, "created": account.created}
@@ -77,18 +64,7 @@ def account_routes(accounts: Callable[[], Accounts], limits: Limits,
         response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
         return response
 
-    def guarded(handler: Callable[[Request], Awaitable[Response]]) -> Handler:
-        """Bad bodies and refusals as JSON errors."""
-        async def run(request: Request) -> Response:
-            try:
-                return await handler(request)
-            except (ValidationError, BadJson) as exc:
-                return _answer("bad-message", describe_error(exc))
-            except AccountError as exc:
-                return _answer(exc.code, str(exc))
-        return run
-
-    @guarded
+    @answers
     async def sign_up(request: Request) -> Response:
         if not creates.take(client(request)):
             raise AccountError("rate-limited", "too many requests from this address; wait")
@@ -96,7 +72,7 @@ def account_routes(accounts: Callable[[], Accounts], limits: Limits,
         account = await accounts().sign_up(asked.name, asked.password)
         return with_session(JSONResponse(_me(account), status_code=201), request, account)
 
-    @guarded
+    @answers
     async def log_in(request: Request) -> Response:
         asked = parse_body(LogIn, await read_body(request))
         # Both buckets are spent, whatever the answer: guessing one account's
@@ -109,7 +85,7 @@ def account_routes(accounts: Callable[[], Accounts], limits: Limits,
         account = await accounts().check_password(asked.name, asked.password)
         return with_session(JSONResponse(_me(account)), request, account)
 
-    @guarded
+    @answers
     async def log_out(request: Request) -> Response:
         token = request.cookies.get(SESSION_COOKIE)
         if token is not None:
@@ -117,14 +93,14 @@ def account_routes(accounts: Callable[[], Accounts], limits: Limits,
             sessions_ended()
         return without_session(Response(status_code=204))
 
-    @guarded
+    @answers
     async def log_out_everywhere(request: Request) -> Response:
         account = _needed(logged_in(request))
         accounts().end_all_sessions(account)
         sessions_ended()
         return without_session(Response(status_code=204))
 
-    @guarded
+    @answers
     async def who(request: Request) -> Response:
         return JSONResponse(_me(_needed(logged_in(request))))
 
@@ -141,7 +117,7 @@ def account_routes(accounts: Callable[[], Accounts], limits: Limits,
         account = logged_in(request)
         return JSONResponse({"account": None if account is None else _me(account)})
 
-    @guarded
+    @answers
     async def change_password(request: Request) -> Response:
         asked = parse_body(ChangePassword, await read_body(request))
         await accounts().change_password(await holder(request), asked.current, asked.new,
@@ -149,7 +125,7 @@ def account_routes(accounts: Callable[[], Accounts], limits: Limits,
         sessions_ended()
         return Response(status_code=204)
 
-    @guarded
+    @answers
     async def delete_account(request: Request) -> Response:
         asked = parse_body(DeleteAccount, await read_body(request))
         account = await holder(request)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from wts.serve.refusals import Refusal
 from wts.serve.store import Store
 
 __all__ = ["Account", "Accounts", "AccountError", "SESSION_COOKIE"]
@@ -30,12 +31,8 @@ __all__ = ["Account", "Accounts", "AccountError", "SESSION_COOKIE"]
 SESSION_COOKIE = "wts_session"
 
 
-class AccountError(Exception):
+class AccountError(Refusal):
     """A refusal with a code for the client (``name-taken``, ``bad-login``...)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 @dataclass(frozen=True)

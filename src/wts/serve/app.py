@@ -7,10 +7,13 @@ and served by exact name, so no request path ever reaches the file system.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
 import re
+import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from importlib import resources
 from pathlib import Path
@@ -34,6 +37,7 @@ from wts.serve.account_routes import account_routes
 from wts.serve.accounts import SESSION_COOKIE, Account, AccountError, Accounts
 from wts.serve.bot import BotRunner
 from wts.serve.bounds import AddressBuckets, Limits, TokenBucket
+from wts.serve.events import Events
 from wts.serve.lobby import Lobby
 from wts.serve.lobby_routes import lobby_routes
 from wts.serve.messages import (
@@ -52,6 +56,7 @@ from wts.serve.messages import (
     parse_client,
 )
 from wts.serve.profiles import profile_routes
+from wts.serve.refusals import answers, error
 from wts.serve.rooms import Room, RoomError, Rooms, board_view, status_words, turn_events
 from wts.serve.store import Store
 
@@ -169,17 +174,13 @@ class SameOrigin:
             else:
                 allowed = headers.get("sec-fetch-site") in ("same-origin", "none")
             if not allowed:
-                refusal = _error(403, "foreign-origin", (
+                refusal = error(403, "foreign-origin", (
                     f"a request from {origin} may not change anything here" if origin
                     else "a request that changes something names its Origin (browsers "
                     "send it; a script sends Origin: http://HOST:PORT of this server)"))
                 await refusal(scope, receive, send)
                 return
         await self.app(scope, receive, send)
-
-
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"type": "error", "code": code, "message": message}, status_code=status)
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:
@@ -218,7 +219,8 @@ def host_name(host: str) -> str:
 def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
                allowed_hosts: Sequence[str] = (),
                password_hasher: PasswordHasher | None = None) -> Starlette:
-    """The ``wts serve`` application, keeping its games in the SQLite file ``db``.
+    """The ``wts serve`` application, keeping its games in ``db``: an SQLite
+    file, or a ``postgresql://`` URL shared by several processes.
 
     Requests are answered only when their ``Host`` is one of ``allowed_hosts`` or
     :data:`LOCAL_NAMES`, and a WebSocket, or a request that changes something, only
@@ -243,7 +245,7 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
     async def static_file(request: Request) -> Response:
         name = request.path_params["name"]
         if name not in static or name == "index.html":
-            return _error(404, "not-found", "no such file")
+            return error(404, "not-found", "no such file")
         return Response(static[name], media_type=_STATIC_TYPES[name],
                         headers={"cache-control": "no-cache"})
 
@@ -263,51 +265,32 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
         account = app.state.accounts.account_of(request.cookies.get(SESSION_COOKIE))
         return None if account is None else int(account.id)
 
-    def limited(request: Request) -> JSONResponse | None:
+    def limited(request: Request) -> None:
+        """A request that makes something spends the address's creations bucket."""
         if not creates.take(_client(request)):
-            return _error(429, "rate-limited", "too many requests from this address; wait a "
-                          "few seconds")
-        return None
+            raise RoomError("rate-limited", "too many requests from this address; wait a "
+                            "few seconds")
 
+    @answers
     async def create_game(request: Request) -> Response:
-        refused = limited(request)
-        if refused:
-            return refused
-        try:
-            asked = parse_body(CreateGame, await json_body(request))
-            clock = None if asked.clock is None else (asked.clock.kind, asked.clock.seconds)
-            room, tokens = rooms().create(asked.mode, asked.color, asked.level, clock,
-                                          _client(request), user_of(request), asked.rated)
-        except (ValidationError, BadJson) as exc:
-            return _error(400, "bad-message", describe_error(exc))
-        except RoomError as exc:
-            status = {"too-many-games": 503, "too-many-games-here": 429,
-                      "bot-busy": 429, "rated-needs-accounts": 403,
-                      "rated-needs-clock": 400}.get(exc.code, 400)
-            return _error(status, exc.code, str(exc))
-        answer: dict[str, Any] = {"game": room.row.id, "tokens": tokens,
-                                  "url": f"/game/{room.row.id}"}
-        if room.row.invite is not None:
-            answer["invite"] = room.row.invite
-            answer["join_url"] = f"/join/{room.row.invite}"
+        limited(request)
+        asked = parse_body(CreateGame, await json_body(request))
+        clock = None if asked.clock is None else (asked.clock.kind, asked.clock.seconds)
+        row, tokens = rooms().create(asked.mode, asked.color, asked.level, clock,
+                                     _client(request), user_of(request), asked.rated)
+        answer: dict[str, Any] = {"game": row.id, "tokens": tokens, "url": f"/game/{row.id}"}
+        if row.invite is not None:
+            answer["invite"] = row.invite
+            answer["join_url"] = f"/join/{row.invite}"
         return JSONResponse(answer, status_code=201)
 
+    @answers
     async def join_game(request: Request) -> Response:
-        refused = limited(request)
-        if refused:
-            return refused
-        try:
-            asked = parse_body(JoinGame, await json_body(request))
-            room, color, token = rooms().join(asked.code, user_of(request))
-        except (ValidationError, BadJson) as exc:
-            return _error(400, "bad-message", describe_error(exc))
-        except RoomError as exc:
-            status = {"game-full": 409, "game-over": 409, "own-game": 409,
-                      "rated-needs-accounts": 403}.get(exc.code, 404)
-            return _error(status, exc.code, str(exc))
-        await room.broadcast()
-        return JSONResponse({"game": room.row.id, "color": color, "tokens": {color: token},
-                             "url": f"/game/{room.row.id}"})
+        limited(request)
+        asked = parse_body(JoinGame, await json_body(request))
+        row, color, token = rooms().join(asked.code, user_of(request))
+        return JSONResponse({"game": row.id, "color": color, "tokens": {color: token},
+                             "url": f"/game/{row.id}"})
 
     def find(request: Request) -> Room:
         game_id = request.path_params["game"]
@@ -318,12 +301,9 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
 
     def of_a_game(answer: Callable[[Room], Response]) -> Callable[[Request], Awaitable[Response]]:
         """A handler of ``/api/games/{game}...``: ``answer`` for the game, 404 without one."""
+        @answers
         async def handler(request: Request) -> Response:
-            try:
-                room = find(request)
-            except RoomError as exc:
-                return _error(404, exc.code, str(exc))
-            return answer(room)
+            return answer(find(request))
         return handler
 
     def download(room: Room, text: str, media_type: str, suffix: str) -> Response:
@@ -347,57 +327,47 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
             raise RoomError("not-over", f"a game is {acted} only once it is over")
         return room, held
 
+    @answers
     async def delete_game(request: Request) -> Response:
-        try:
-            room, _ = finished_seat(request, "delete", "deleted")
-        except RoomError as exc:
-            return _error(404 if exc.code == "no-game" else 403, exc.code, str(exc))
-        rooms().rooms.pop(room.row.id, None)
-        room.close()
+        room, _ = finished_seat(request, "delete", "deleted")
+        rooms().evict(room)
         rooms().store.delete(room.row.id)
         return Response(status_code=204)
 
+    @answers
     async def rematch(request: Request) -> Response:
         """The same game again, colours swapped online; the opponent is offered
         the new game's invitation in the old game's state."""
-        refused = limited(request)
-        if refused:
-            return refused
-        try:
-            room, held = finished_seat(request, "ask for a rematch of", "played again")
-            if room.rematch is not None:
-                raise RoomError("rematch-offered", "your opponent has offered a rematch "
-                                "already: play it from the game's page")
-            row = room.row
-            (mine,) = held if len(held) == 1 else ("black",)
-            color = {"black": "white", "white": "black"}[mine] if row.mode == "online" else mine
-            user = user_of(request)
-            clock = None if row.clock is None else (row.clock["kind"], row.clock["seconds"])
-            new, tokens = rooms().create(row.mode, color, row.bot_level or 1, clock,
-                                         _client(request), user, row.rated and user is not None)
-        except RoomError as exc:
-            status = {"no-game": 404, "rematch-offered": 409, "too-many-games": 503,
-                      "too-many-games-here": 429, "bot-busy": 429}.get(exc.code, 403)
-            return _error(status, exc.code, str(exc))
-        if new.row.invite is not None:
-            room.rematch = new.row.invite
+        limited(request)
+        room, held = finished_seat(request, "ask for a rematch of", "played again")
+        if room.rematch is not None:
+            raise RoomError("rematch-offered", "your opponent has offered a rematch "
+                            "already: play it from the game's page")
+        row = room.row
+        (mine,) = held if len(held) == 1 else ("black",)
+        color = {"black": "white", "white": "black"}[mine] if row.mode == "online" else mine
+        user = user_of(request)
+        clock = None if row.clock is None else (row.clock["kind"], row.clock["seconds"])
+        new, tokens = rooms().create(row.mode, color, row.bot_level or 1, clock,
+                                     _client(request), user, row.rated and user is not None)
+        if new.invite is not None:
+            room.rematch = new.invite
             await room.broadcast()
-        return JSONResponse({"game": new.row.id, "tokens": tokens, "url": f"/game/{new.row.id}"},
+        return JSONResponse({"game": new.id, "tokens": tokens, "url": f"/game/{new.id}"},
                             status_code=201)
 
+    @answers
     async def replay(request: Request) -> Response:
-        refused = limited(request)
-        if refused:
-            return refused
+        limited(request)
         body = await _body(request, limits.max_record)
         if body is None:
-            return _error(413, "too-large", f"a record may be at most {limits.max_record} bytes")
+            return error(413, "too-large", f"a record may be at most {limits.max_record} bytes")
         try:
             read = record.loads(body.decode("utf-8"), engine=Game)
         except UnicodeDecodeError:
-            return _error(400, "bad-record", "a record is UTF-8 text")
+            return error(400, "bad-record", "a record is UTF-8 text")
         except (WtsError, ValueError) as exc:
-            return _error(400, "bad-record", str(exc))
+            return error(400, "bad-record", str(exc))
         game = read.start.copy()
         frames = [{"turn": game.turn, **board_view(game), "last": None,
                    "words": status_words(game, None)}]
@@ -410,19 +380,13 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
     async def lesson_list_route(request: Request) -> Response:
         return JSONResponse({"lessons": [lesson.public() for lesson in lesson_list]})
 
+    @answers
     async def lesson_move(request: Request) -> Response:
-        refused = limited(request)
-        if refused:
-            return refused
+        limited(request)
         number = request.path_params["number"]
         if not 1 <= number <= len(lesson_list):
-            return _error(404, "no-lesson", "no such lesson")
-        try:
-            asked = parse_body(LessonMove, await json_body(request))
-        except (ValidationError, BadJson) as exc:
-            return _error(400, "bad-message", describe_error(exc))
-        except RoomError as exc:
-            return _error(413, exc.code, str(exc))
+            raise RoomError("no-lesson", "no such lesson")
+        asked = parse_body(LessonMove, await json_body(request))
         return JSONResponse(lesson_list[number - 1].attempt(asked.square))
 
     async def socket(ws: WebSocket) -> None:
@@ -430,7 +394,7 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
         scheme = "https" if ws.url.scheme == "wss" else "http"
         if origin is not None and not same_origin(origin, scheme, ws.headers.get("host", "")):
             # Refused at the handshake: a foreign page never gets a socket.
-            refusal = _error(403, "origin-refused", "this server answers pages of its "
+            refusal = error(403, "origin-refused", "this server answers pages of its "
                              "own hosts only")
             if "websocket.http.response" in ws.scope.get("extensions", {}):
                 await ws.send_denial_response(refusal)
@@ -467,7 +431,7 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
         async def send(message: dict[str, Any]) -> None:
             await ws.send_text(json.dumps(message))
 
-        async def error(code: str, message: str) -> None:
+        async def refuse(code: str, message: str) -> None:
             await send({"type": "error", "code": code, "message": message})
 
         try:
@@ -481,24 +445,24 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
                     if refusals > 2 * limits.messages_burst:
                         await ws.close(code=1008, reason="too many messages")
                         return
-                    await error("rate-limited", "too many messages; slow down")
+                    await refuse("rate-limited", "too many messages; slow down")
                     continue
                 text = event.get("text")
                 if text is None:
-                    await error("bad-message", "messages are JSON text frames")
+                    await refuse("bad-message", "messages are JSON text frames")
                     continue
                 if len(text.encode("utf-8", "surrogatepass")) > limits.max_frame:
-                    await error("too-large", f"a message is at most {limits.max_frame} bytes")
+                    await refuse("too-large", f"a message is at most {limits.max_frame} bytes")
                     await ws.close(code=1009)
                     return
                 try:
                     message = parse_client(text)
                 except (ValidationError, BadJson) as exc:
-                    await error("bad-message", describe_error(exc))
+                    await refuse("bad-message", describe_error(exc))
                     continue
                 except Exception as exc:  # a message the parser fails on is still refused
                     log.exception("a message the parser failed on")
-                    await error("bad-message", f"the message could not be read: "
+                    await refuse("bad-message", f"the message could not be read: "
                                 f"{type(exc).__name__}")
                     continue
                 try:
@@ -518,6 +482,12 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
                         if message.version != PROTOCOL_VERSION:
                             raise RoomError("version", f"this server speaks version "
                                             f"{PROTOCOL_VERSION}, not {message.version}")
+                        addressed = ws.query_params.get("game")
+                        if addressed != message.game and (
+                                addressed is not None or rooms().store.shared):
+                            # The proxy sends a socket by its address's game.
+                            raise RoomError("bad-message", "a game's socket is opened at "
+                                            "/ws?game=ID, and its hello names that game")
                         found = rooms().get(message.game)
                         if found is None:
                             raise RoomError("no-game", "no such game")
@@ -535,18 +505,18 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
                     else:
                         await send({"type": "pong"})
                 except RoomError as exc:
-                    await error(exc.code, str(exc))
+                    await refuse(exc.code, str(exc))
                 except Exception as exc:  # one game's failure is reported, not spread
                     log.exception("error in game %s", None if room is None else room.row.id)
-                    await error("server-error", f"the server failed: {type(exc).__name__}")
+                    await refuse("server-error", f"the server failed: {type(exc).__name__}")
         except WebSocketDisconnect:
             return
         finally:
             if room is not None:
                 room.sockets.pop(send, None)
                 rooms().drop_if_idle(room)
-            if in_lobby and lobby().leave(send):
-                await lobby().broadcast()
+            if in_lobby:
+                lobby().leave(send)
 
     def lobby() -> Lobby:
         return app.state.lobby  # type: ignore[no-any-return]
@@ -554,14 +524,56 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(db)
-        app.state.rooms = Rooms(store, limits, BotRunner(limits.max_bot_searches))
+        events = app.state.events = Events(store)
+        app.state.rooms = Rooms(store, limits, BotRunner(limits.max_bot_searches), events)
         app.state.accounts = Accounts(store, hasher=password_hasher)
-        app.state.lobby = Lobby(app.state.rooms, app.state.accounts)
+        # This process's name in the lobby's presence: new at every start.
+        app.state.lobby = Lobby(app.state.rooms, app.state.accounts, events,
+                                host=secrets.token_hex(8))
+        events.handler = hear
+        beating = asyncio.create_task(heartbeat())
         try:
+            await events.start()
             yield
         finally:
+            beating.cancel()
+            with contextlib.suppress(Exception):
+                lobby().close()
+            await events.stop()
             app.state.rooms.close()
             store.close()
+
+    async def hear(event: dict[str, Any]) -> None:
+        """News from this process or another (wts.serve.events)."""
+        kind, user = event["kind"], event.get("user")
+        if kind == "seat" and isinstance(event.get("game"), str):
+            await rooms().seat_taken(event["game"])
+        elif kind == "matched" and isinstance(user, int):
+            game, color = event.get("game"), event.get("color")
+            await lobby().matched(user, {"type": "matched", "game": game, "color": color,
+                                         "tokens": {color: event.get("token")},
+                                         "url": f"/game/{game}"})
+        elif kind == "account-deleted" and isinstance(user, int):
+            lobby().forget(user)
+            rooms().unrate_games_of(user)
+            await lobby().broadcast()
+        elif kind == "sessions":
+            lobby().refresh()
+        elif kind in ("lobby", "resync"):
+            if kind == "resync":
+                lobby().refresh()
+            await lobby().broadcast()
+
+    async def heartbeat() -> None:
+        """This process is alive: its games in play are kept from expiring,
+        its lobby's presence from going stale."""
+        while True:
+            await asyncio.sleep(limits.presence_seconds)
+            try:
+                rooms().store.touch(rooms().busy())
+                await lobby().beat(time.time(), 3 * limits.presence_seconds)
+            except Exception:  # the database is away: the next beat tries again
+                log.exception("the heartbeat failed")
 
     routes: list[BaseRoute] = [Route(path, page) for path in _PAGES]
     routes += [
@@ -587,11 +599,10 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
         return body
 
     def deleted(account: Account) -> None:
-        lobby().forget(account)
-        rooms().unrate_games_of(account.id)
+        app.state.events.publish("account-deleted", user=account.id)
 
     routes += account_routes(lambda: app.state.accounts, limits, creates, _client, account_body,
-                             lambda: lobby().refresh(), deleted)
+                             lambda: app.state.events.publish("sessions"), deleted)
     routes += profile_routes(lambda: app.state.rooms.store)
     routes += lobby_routes(lobby, lambda: app.state.accounts, _client, account_body, creates)
     app = Starlette(routes=routes, lifespan=lifespan,

@@ -52,6 +52,10 @@ class Limits:
     header_seconds: float = 10.0
     #: A finished game's clock: the longest time for a whole game or a move, in seconds.
     max_clock_seconds: int = 24 * 3600
+    #: Each process says it is alive this often (seconds); one silent for three
+    #: times as long is taken for stopped, and the seeks of its lobby's players
+    #: with no socket elsewhere end.
+    presence_seconds: float = 10.0
 
 
 @dataclass

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from wts.errors import WtsError
 from wts.serve.bounds import Limits
+from wts.serve.database import Database, is_postgresql
 
 __all__ = ["run", "default_db", "LOCAL_HOSTS"]
 
@@ -59,7 +60,8 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | Path | None = None,
         open_browser: bool = False, say: bool = True, limits: Limits | None = None,
         allowed_hosts: Sequence[str] = (), forwarded_allow_ips: str | None = None) -> None:
     """Serve What the Shell at http://host:port/ until Ctrl-C, keeping games in ``db``
-    (default: :func:`default_db`), within ``limits`` (default :class:`Limits()`).
+    (an SQLite file, default :func:`default_db`, or a ``postgresql://`` URL),
+    within ``limits`` (default :class:`Limits()`).
     With ``port`` 0 the system picks a free port, which the line printed when
     ``say`` names.
 
@@ -74,13 +76,19 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | Path | None = None,
     from wts.serve.header_deadline import with_header_deadline
 
     limits = limits or Limits()
-    if db is None:
+    if db is not None and is_postgresql(str(db)):
+        probe = Database(str(db))  # a database that cannot be reached is said so, here
+        shown_db = probe.name
+        probe.close()
+    elif db is None:
         db = default_db()
         try:
             db.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise WtsError(f"cannot make the games' folder {db.parent}: "
                            f"{exc.strerror or exc}; name another with --db") from None
+    if not is_postgresql(str(db)):
+        shown_db = str(db)
     hosts = [*allowed_hosts, *(names_of_this_machine() if host in _ANY else [host])]
     app = create_app(db, limits=limits, allowed_hosts=hosts)
     listener = listen(host, port)  # bound before the line below: the address it names answers
@@ -90,7 +98,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | Path | None = None,
     if say:
         where = ("only this machine can connect; --host 0.0.0.0 lets other machines in"
                  if host in LOCAL_HOSTS else "other machines can connect")
-        print(f"wts serve: {url} ({where}); games kept in {db}", flush=True)
+        print(f"wts serve: {url} ({where}); games kept in {shown_db}", flush=True)
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     # Frames a little over the app's limit reach it and get a clear error; far larger

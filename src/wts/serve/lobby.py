@@ -5,9 +5,12 @@ for rated games a rating range); a challenge is a seek addressed to one
 named player, shown to that player alone. Anyone logged in accepts a seek
 with one request; the game is made with both seats taken, and each player's
 seat token goes to that player only: in the accepter's answer, and to the
-seeker's lobby sockets (named by their session). Seeks live in this
-process's memory and end with the seeker's last lobby socket, so a seek
-never waits for someone who has left.
+seeker's lobby sockets (named by their session), in whichever process they
+are. Seeks and the lobby's presence (who has a lobby socket open, in which
+process) are kept in the store, so every process shows the same lobby; a
+seek ends with its seeker's last lobby socket in any process, so a seek
+never waits for someone who has left, and with a process that stops
+answering (its presence goes stale).
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from wts.serve.accounts import Account, Accounts
+from wts.serve.events import Events
 from wts.serve.rooms import RoomError, Rooms, Send
+from wts.serve.store import SeekRow
 
 __all__ = ["Lobby", "LobbyError", "Seek"]
 
@@ -29,42 +34,62 @@ class LobbyError(RoomError):
 
 @dataclass(frozen=True)
 class Seek:
-    id: str
-    by: Account
-    color: str  # black, white or random: the seeker's colour
-    clock: tuple[str, int] | None
-    rated: bool
-    low: int | None
-    high: int | None
-    to: str | None  # a challenge's player, as named, or None: open to all
-    to_id: int | None  # that player's account: the challenge is theirs, not the name's
-    created: float
+    """A seek as the lobby shows it: the stored seek and its players' names."""
+
+    row: SeekRow
+    by: str
+    to: str | None
+
+    @property
+    def id(self) -> str:
+        return self.row.id
 
     def public(self, rating: float) -> dict[str, Any]:
         """As the lobby shows it."""
-        return {"id": self.id, "by": self.by.name, "rating": round(rating), "color": self.color,
-                "clock": None if self.clock is None else {"kind": self.clock[0],
-                                                          "seconds": self.clock[1]},
-                "rated": self.rated, "range": [self.low, self.high], "to": self.to}
+        row = self.row
+        return {"id": row.id, "by": self.by, "rating": round(rating), "color": row.color,
+                "clock": None if row.clock is None else {"kind": row.clock[0],
+                                                         "seconds": row.clock[1]},
+                "rated": row.rated, "range": [row.low, row.high], "to": self.to}
 
 
 class Lobby:
-    """The seeks and the lobby's sockets, with at most ``max_seeks`` open. A
-    socket is known by its session's token: who it is, is read from the
-    session again before anything is sent for an account (a session ended
-    by log out, a new password or a deleted account counts no more)."""
+    """This process's lobby sockets, and the seeks in the store (at most
+    ``max_seeks`` open). A socket is known by its session's token: who it
+    is, is read from the session again before anything is sent for an
+    account (a session ended by log out, a new password or a deleted account
+    counts no more). ``host`` names this process in the store's presence."""
 
-    def __init__(self, rooms: Rooms, accounts: Accounts, max_seeks: int = 500) -> None:
+    def __init__(self, rooms: Rooms, accounts: Accounts, events: Events, host: str,
+                 max_seeks: int = 500) -> None:
         self.rooms = rooms
         self.accounts = accounts
+        self.events = events
+        self.host = host
         self.max_seeks = max_seeks
-        self.seeks: dict[str, Seek] = {}
+        self.store = rooms.store
         self.sockets: dict[Send, tuple[Account | None, str | None]] = {}
+
+    # --- sockets and presence ----------------------------------------------------------------
 
     def join(self, send: Send, token: str | None) -> Account | None:
         viewer = self.accounts.account_of(token)
         self.sockets[send] = (viewer, token if viewer is not None else None)
+        if viewer is not None:
+            self.store.arrive(self.host, viewer.id, time.time())
         return viewer
+
+    def _gone(self, viewer: Account | None) -> None:
+        """A socket of ``viewer`` is theirs no more: with their last one, in
+        any process, their seeks end."""
+        if viewer is not None and self.store.depart(self.host, viewer.id) \
+                and self.store.drop_seeks_of(viewer.id):
+            self.events.publish("lobby")
+
+    def leave(self, send: Send) -> None:
+        """A lobby socket closed."""
+        viewer, _ = self.sockets.pop(send, (None, None))
+        self._gone(viewer)
 
     def refresh(self) -> None:
         """Read every socket's session again (after sessions ended): a socket
@@ -72,120 +97,138 @@ class Lobby:
         for send, (viewer, token) in list(self.sockets.items()):
             if viewer is not None and self.accounts.account_of(token) != viewer:
                 self.sockets[send] = (None, None)
+                self._gone(viewer)
 
-    def _present(self, account: Account) -> bool:
-        self.refresh()
-        return any(viewer is not None and viewer.id == account.id
-                   for viewer, _ in self.sockets.values())
+    def forget(self, user_id: int) -> None:
+        """A deleted account (its seeks and presence went with it): its
+        sockets are guests'."""
+        for send, (viewer, _) in list(self.sockets.items()):
+            if viewer is not None and viewer.id == user_id:
+                self.sockets[send] = (None, None)
 
-    def visible(self, seek: Seek, viewer: Account | None) -> bool:
-        return seek.to_id is None or (viewer is not None and viewer.id in (seek.by.id,
+    # --- what the lobby shows -----------------------------------------------------------------
+
+    def visible(self, seek: SeekRow, viewer: Account | None) -> bool:
+        return seek.to_id is None or (viewer is not None and viewer.id in (seek.user_id,
                                                                            seek.to_id))
 
-    def _public(self) -> list[tuple[Seek, dict[str, Any]]]:
-        store = self.rooms.store
-        return [(seek, seek.public(store.rating(seek.by.id)[0].value))
-                for seek in self.seeks.values()]
+    def _public(self) -> list[tuple[SeekRow, dict[str, Any]]]:
+        rows = self.store.seeks()
+        names = self.store.user_names({r.user_id for r in rows}
+                                      | {r.to_id for r in rows if r.to_id is not None})
+        return [(row, Seek(row, names[row.user_id], None if row.to_id is None
+                           else names.get(row.to_id)).public(
+                               self.store.rating(row.user_id)[0].value))
+                for row in rows if row.user_id in names]
+
+    def _live(self) -> list[dict[str, Any]]:
+        games = self.store.live_games()
+        names = self.store.user_names({u for g in games for u in (g.black_user, g.white_user)
+                                       if u is not None})
+        return [{"game": g.id, "players": {
+                    c: None if u is None else names.get(u, "(deleted)")
+                    for c, u in (("black", g.black_user), ("white", g.white_user))},
+                 "rated": g.rated} for g in games]
 
     def view(self, viewer: Account | None,
-             public: list[tuple[Seek, dict[str, Any]]] | None = None) -> dict[str, Any]:
+             public: list[tuple[SeekRow, dict[str, Any]]] | None = None,
+             live: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         """The lobby message for one socket: its seeks and challenges, the live games."""
         seeks = [shown for seek, shown in (self._public() if public is None else public)
                  if self.visible(seek, viewer)]
-        live = [{"game": room.row.id, "players": room.players(), "rated": room.row.rated}
-                for room in self.rooms.live()]
-        return {"type": "lobby", "seeks": seeks, "live": live}
+        return {"type": "lobby", "seeks": seeks, "live": self._live() if live is None else live}
 
     async def broadcast(self) -> None:
-        public = self._public()  # the ratings read once, not once a socket
+        if not self.sockets:
+            return
+        public, live = self._public(), self._live()  # read once, not once a socket
         for send, (viewer, _) in list(self.sockets.items()):
             try:
-                await send(self.view(viewer, public))
+                await send(self.view(viewer, public, live))
             except Exception:  # a socket closing: its own handler drops it
                 self.sockets.pop(send, None)
 
+    # --- seeks ----------------------------------------------------------------------------------
+
     def post(self, by: Account, color: str, clock: tuple[str, int] | None, rated: bool,
              low: int | None, high: int | None, to: str | None) -> Seek:
-        if not self._present(by):
+        self.refresh()
+        if not self.store.present(by.id):
             raise LobbyError("not-in-lobby", "open the lobby first: a seek lasts while you "
                              "are there to play it")
-        if any(seek.by.id == by.id for seek in self.seeks.values()):
-            raise LobbyError("one-seek", "you have a seek open already: cancel it first")
-        if len(self.seeks) >= self.max_seeks:
-            raise LobbyError("lobby-full", "the lobby holds as many seeks as it can")
         if rated and clock is None:
             raise LobbyError("rated-needs-clock", "a rated game has a clock, so that an "
                              "abandoned game ends on time")
         to_id = None
         if to is not None:
-            found = self.rooms.store.user_named(to)
+            found = self.store.user_named(to)
             if found is None:
                 raise LobbyError("no-player", f"no player is named {to}")
             if found[0] == by.id:
                 raise LobbyError("own-seek", "a challenge is to someone else")
             to_id, to = found[0], found[1]
-        seek = Seek(secrets.token_urlsafe(9), by, color, clock, rated, low, high, to, to_id,
-                    time.time())
-        self.seeks[seek.id] = seek
-        return seek
+        row = SeekRow(secrets.token_urlsafe(9), by.id, color, clock, rated, low, high, to_id,
+                      time.time())
+        refused = self.store.add_seek(row, self.max_seeks)
+        if refused == "one-seek":
+            raise LobbyError("one-seek", "you have a seek open already: cancel it first")
+        if refused == "lobby-full":
+            raise LobbyError("lobby-full", "the lobby holds as many seeks as it can")
+        self.events.publish("lobby")
+        return Seek(row, by.name, to)
 
     def cancel(self, seek_id: str, by: Account) -> None:
-        seek = self.seeks.get(seek_id)
-        if seek is None or seek.by.id != by.id:
+        if not self.store.take_seek(seek_id, by.id):
             raise LobbyError("no-seek", "you have no seek with that id")
-        del self.seeks[seek_id]
-
-    def leave(self, send: Send) -> bool:
-        """A lobby socket closed; a seek ends with its seeker's last one, so
-        nobody waits for it. True if seeks ended (the others are to be told)."""
-        viewer, _ = self.sockets.pop(send, (None, None))
-        if viewer is None or any(other is not None and other.id == viewer.id
-                                 for other, _ in self.sockets.values()):
-            return False
-        return self.drop_seeks_of(viewer)
-
-    def forget(self, account: Account) -> None:
-        """A deleted account: its seeks go, and its sockets are guests'."""
-        self.drop_seeks_of(account)
-        self.refresh()
-
-    def drop_seeks_of(self, account: Account) -> bool:
-        gone = [key for key, seek in self.seeks.items() if seek.by.id == account.id]
-        for key in gone:
-            del self.seeks[key]
-        return bool(gone)
+        self.events.publish("lobby")
 
     async def accept(self, seek_id: str, by: Account, address: str) -> tuple[str, str, str]:
         """Play a seek: the game's id, the accepter's colour and seat token."""
-        seek = self.seeks.get(seek_id)
+        seek = self.store.seek(seek_id)
         if seek is None or not self.visible(seek, by):
             raise LobbyError("no-seek", "that seek is gone (taken or cancelled)")
-        if seek.by.id == by.id:
+        if seek.user_id == by.id:
             raise LobbyError("own-seek", "that seek is your own")
-        if not self.rooms.store.user_names({seek.by.id}):  # its account was deleted
-            self.seeks.pop(seek_id, None)
-            raise LobbyError("no-seek", "that seek is gone (its player left)")
         if seek.rated:
-            rating = self.rooms.store.rating(by.id)[0].value
+            rating = self.store.rating(by.id)[0].value
             if (seek.low is not None and rating < seek.low) or (
                     seek.high is not None and rating > seek.high):
                 raise LobbyError("out-of-range", f"that seek is for ratings {seek.low} to "
                                  f"{seek.high}; yours is {round(rating)}")
+        # A game that cannot be made leaves the seek open; of two accepters, in
+        # any processes, the one that takes the seek from the store plays it.
+        self.rooms.check_bounds(address)
+        if not self.store.take_seek(seek_id):
+            raise LobbyError("no-seek", "that seek is gone (taken or cancelled)")
         color = seek.color if seek.color != "random" else secrets.choice(["black", "white"])
         other = "white" if color == "black" else "black"
-        # Nothing awaits between the look-up above and here: a second accepter
-        # finds the seek gone. A game that cannot be made leaves the seek open.
-        room, tokens = self.rooms.match({color: seek.by.id, other: by.id}, seek.clock,
-                                        seek.rated, address)
-        del self.seeks[seek_id]
-        self.drop_seeks_of(by)
-        self.refresh()  # the seeker's token goes to sockets of a live session only
+        row, tokens = self.rooms.match({color: seek.user_id, other: by.id}, seek.clock,
+                                       seek.rated, address)
+        self.store.drop_seeks_of(by.id)
+        self.events.publish("matched", user=seek.user_id, game=row.id, color=color,
+                            token=tokens[color])
+        self.events.publish("lobby")
+        return row.id, other, tokens[other]
+
+    async def matched(self, user: int, message: dict[str, Any]) -> None:
+        """A seek of ``user`` was accepted (in any process): their sockets here,
+        of a live session only, are sent their seat."""
+        self.refresh()
         for send, (viewer, _) in list(self.sockets.items()):
-            if viewer is not None and viewer.id == seek.by.id:
+            if viewer is not None and viewer.id == user:
                 try:
-                    await send({"type": "matched", "game": room.row.id, "color": color,
-                                "tokens": {color: tokens[color]}, "url": f"/game/{room.row.id}"})
+                    await send(message)
                 except Exception:
                     self.sockets.pop(send, None)
-        await self.broadcast()
-        return room.row.id, other, tokens[other]
+
+    async def beat(self, now: float, stale_seconds: float) -> None:
+        """This process is alive; the seeks of players whose every lobby
+        socket was in a process that stopped answering end."""
+        if self.store.beat(self.host, now, now - stale_seconds):
+            self.events.publish("lobby")
+
+    def close(self) -> None:
+        """This process stops: its sockets' presence goes (and the seeks of
+        those with none left elsewhere)."""
+        if self.store.leave_host(self.host):
+            self.events.publish("lobby")

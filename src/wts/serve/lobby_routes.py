@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from pydantic import ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -14,16 +13,10 @@ from starlette.routing import Route
 from wts.serve.accounts import SESSION_COOKIE, Account, Accounts
 from wts.serve.bounds import AddressBuckets
 from wts.serve.lobby import Lobby, LobbyError
-from wts.serve.messages import BadJson, PostSeek, describe_error, parse_body
-from wts.serve.rooms import RoomError
+from wts.serve.messages import PostSeek, parse_body
+from wts.serve.refusals import answers
 
 __all__ = ["lobby_routes"]
-
-_STATUS = {"rate-limited": 429, "too-many-games-here": 429, "not-logged-in": 401,
-           "no-seek": 404, "no-player": 404, "one-seek": 409, "own-seek": 409,
-           "out-of-range": 403, "lobby-full": 503, "not-in-lobby": 409, "too-large": 413,
-           "too-many-games": 503}
-
 
 def lobby_routes(lobby: Callable[[], Lobby], accounts: Callable[[], Accounts],
                  client: Callable[[Request], str],
@@ -40,20 +33,7 @@ def lobby_routes(lobby: Callable[[], Lobby], accounts: Callable[[], Accounts],
                              "few seconds")
         return account
 
-    def answer(act: Callable[[Request], Awaitable[Response]]
-               ) -> Callable[[Request], Awaitable[Response]]:
-        async def run(request: Request) -> Response:
-            try:
-                return await act(request)
-            except (ValidationError, BadJson) as exc:
-                code, message = "bad-message", describe_error(exc)
-            except RoomError as exc:  # a LobbyError too
-                code, message = exc.code, str(exc)
-            return JSONResponse({"type": "error", "code": code, "message": message},
-                                status_code=_STATUS.get(code, 400))
-        return run
-
-    @answer
+    @answers
     async def post_seek(request: Request) -> Response:
         by = account_of(request)
         asked = parse_body(PostSeek, await read_body(request))
@@ -62,17 +42,15 @@ def lobby_routes(lobby: Callable[[], Lobby], accounts: Callable[[], Accounts],
         clock = None if asked.clock is None else (asked.clock.kind, asked.clock.seconds)
         seek = lobby().post(by, asked.color, clock, asked.rated, asked.min_rating,
                             asked.max_rating, asked.to)
-        await lobby().broadcast()
         return JSONResponse(seek.public(lobby().rooms.store.rating(by.id)[0].value),
                             status_code=201)
 
-    @answer
+    @answers
     async def cancel_seek(request: Request) -> Response:
         lobby().cancel(request.path_params["seek"], account_of(request))
-        await lobby().broadcast()
         return Response(status_code=204)
 
-    @answer
+    @answers
     async def accept_seek(request: Request) -> Response:
         game, color, token = await lobby().accept(request.path_params["seek"],
                                                   account_of(request), client(request))

@@ -32,7 +32,9 @@ from wts.errors import WtsError
 from wts.formats import record
 from wts.serve.bot import BotRunner
 from wts.serve.bounds import Limits
-from wts.serve.store import GameRow, Store
+from wts.serve.events import Events
+from wts.serve.refusals import Refusal
+from wts.serve.store import GameRow, StaleGame, Store
 
 __all__ = ["Room", "Rooms", "RoomError", "DamagedRow", "turn_events", "new_token",
            "token_hash"]
@@ -51,12 +53,8 @@ def wall_clock() -> float:
     return time.time()
 
 
-class RoomError(Exception):
+class RoomError(Refusal):
     """A request the room refuses: ``code`` for programs, the message for people."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 #: How a game shows a player whose account was deleted.
@@ -204,18 +202,56 @@ class Room:
     # --- Seats -----------------------------------------------------------------------
 
     def seats_of(self, tokens: list[str]) -> frozenset[str]:
-        """The colours whose seats these tokens hold; RoomError for a token that holds none."""
+        """The colours whose seats these tokens hold; RoomError for a token that holds none.
+        A seat taken through another process, whose news has not arrived yet, is
+        read from the store."""
         held = set()
         for token in tokens:
             digest = token_hash(token)
-            for color in COLORS:
-                stored = self.row.black_hash if color == "black" else self.row.white_hash
-                if stored is not None and hmac.compare_digest(stored, digest):
-                    held.add(color)
-                    break
-            else:
+            color = self._seat_of(digest)
+            if color is None and self.waiting_for_seat and self.refresh_seats():
+                color = self._seat_of(digest)
+            if color is None:
                 raise RoomError("bad-token", "that token holds no seat in this game")
+            held.add(color)
         return frozenset(held)
+
+    def _seat_of(self, digest: str) -> str | None:
+        for color in COLORS:
+            stored = self.row.black_hash if color == "black" else self.row.white_hash
+            if stored is not None and hmac.compare_digest(stored, digest):
+                return color
+        return None
+
+    def refresh_seats(self) -> bool:
+        """Read the seats from the store (one taken by an invitation, in any
+        process); True when one was taken since. The clock starts now."""
+        stored = self.rooms.store.load(self.row.id)
+        if stored is None:
+            return False
+        changed = False
+        for color in COLORS:
+            if getattr(self.row, f"{color}_hash") is None and getattr(stored, f"{color}_hash"):
+                for column in ("hash", "user"):
+                    setattr(self.row, f"{color}_{column}", getattr(stored, f"{color}_{column}"))
+                changed = True
+        self.row.rated = self.row.rated and stored.rated
+        if changed:
+            self.seats_changed()
+            if self.row.clock is not None:
+                self.row.clock["started"] = wall_clock()
+        return changed
+
+    def save(self, result: str | None = None) -> None:
+        """Store the row; a row changed elsewhere since it was read (two
+        processes given one game, or a game expired) changes nothing: this
+        copy is dropped, and the next request reads the stored one."""
+        try:
+            self.rooms.store.save(self.row, result=result)
+        except StaleGame:
+            self.rooms.evict(self)
+            raise RoomError("game-moved", "this game was changed elsewhere; load it again "
+                            "(reload the page)") from None
 
     def seat_state(self, color: str) -> str:
         if self.row.bot_color == color:
@@ -260,7 +296,7 @@ class Room:
         self.row.ending = {"result": winner, "reason": "time"}
         self.row.finished = True
         self.row.pending = {}  # a move committed before the flag fell is never shown
-        self.rooms.store.save(self.row, result=winner)
+        self.save(result=winner)
 
     def players(self) -> dict[str, str | None]:
         """Each seat's account name (None: a guest, the bot, or free; a deleted
@@ -370,7 +406,7 @@ class Room:
                                 f"{' and '.join(flagged)}'s time ran out")
         self.row.pending[color] = square
         if len(self.row.pending) < 2:
-            self.rooms.store.save(self.row)
+            self.save()
             return False
         result = self.game.play(self.row.pending["black"], self.row.pending["white"])
         self.row.moves.append((self.row.pending["black"], self.row.pending["white"]))
@@ -384,7 +420,7 @@ class Room:
             clock["started"] = wall_clock()
         winner = self.game.status.winner
         ended = None if not self.row.finished else "draw" if winner is None else winner.value
-        self.rooms.store.save(self.row, result=ended)
+        self.save(result=ended)
         return True
 
     async def move(self, color: str, square: str, turn: int, held: frozenset[str]) -> None:
@@ -458,7 +494,10 @@ class Room:
                 await asyncio.sleep(min(1.0, soonest - now + 0.01))
                 continue
             self._charge()
-            self._flag(flagged)
+            try:
+                self._flag(flagged)
+            except RoomError:  # the game was changed elsewhere: this copy is gone
+                return
             self.after_change()
             await self.broadcast()
 
@@ -487,20 +526,36 @@ class Room:
 
 
 class Rooms:
-    """Every game in memory, loaded from the store when first asked for."""
+    """The games this process plays, each loaded from the store when first
+    asked for by its id. A new game is stored, not loaded: behind a proxy
+    that sends each game's requests to one process (docs/serve.md), the
+    process that made it may not be the one that plays it. What changes a
+    game from elsewhere (a seat taken by invitation) changes the store and
+    is announced on ``events``; the process playing the game reads it."""
 
-    def __init__(self, store: Store, limits: Limits, bot: BotRunner) -> None:
+    def __init__(self, store: Store, limits: Limits, bot: BotRunner,
+                 events: Events | None = None) -> None:
         self.store = store
         self.limits = limits
         self.bot = bot
+        self.events = events
         self.rooms: dict[str, Room] = {}
+
+    def busy(self) -> frozenset[str]:
+        """The games with a connection or a search here."""
+        return frozenset(gid for gid, r in self.rooms.items() if r.sockets or r.thinking)
+
+    def evict(self, room: Room) -> None:
+        if self.rooms.get(room.row.id) is room:
+            del self.rooms[room.row.id]
+        room.close()
 
     def expire(self) -> None:
         """Delete the games left unfinished (``Limits.idle_game_seconds``) and the online
         games nobody joined (``Limits.unjoined_game_seconds``); games with a connection
         or a bot search stay."""
         now = wall_clock()
-        busy = frozenset(gid for gid, r in self.rooms.items() if r.sockets or r.thinking)
+        busy = self.busy()
         for game_id in self.store.expire(now - self.limits.idle_game_seconds,
                                          now - self.limits.unjoined_game_seconds, busy):
             room = self.rooms.pop(game_id, None)
@@ -509,7 +564,7 @@ class Rooms:
 
     def create(self, mode: str, color: str, level: int, clock: tuple[str, int] | None,
                address: str = "unknown", user: int | None = None,
-               rated: bool = False) -> tuple[Room, dict[str, str]]:
+               rated: bool = False) -> tuple[GameRow, dict[str, str]]:
         """A new game made from the client ``address`` (logged in as ``user``);
         returns it and the tokens of the creator's seats. A ``rated`` game is
         an online game between two accounts."""
@@ -523,7 +578,7 @@ class Rooms:
                             "two players who are logged in" + ("" if mode == "online" else
                                                                "; the bot and hotseat games "
                                                                "are unrated"))
-        self._check_bounds(address)
+        self.check_bounds(address)
         if mode == "bot" and self.store.open_games_of(
                 address, "bot", wall_clock() - limits.bot_active_seconds) \
                 >= limits.max_bot_games_per_address:
@@ -548,12 +603,12 @@ class Rooms:
         return self._open(row), tokens
 
     def match(self, users: dict[str, int], clock: tuple[str, int] | None, rated: bool,
-              address: str) -> tuple[Room, dict[str, str]]:
+              address: str) -> tuple[GameRow, dict[str, str]]:
         """An online game between two accounts, both seats taken (a seek
         accepted from ``address``, whose bound it counts against): returns it
         and each seat's token, for its player only."""
         self.expire()
-        self._check_bounds(address)
+        self.check_bounds(address)
         row = GameRow(id=new_game_id(), mode="online", created=wall_clock(), creator=address,
                       rated=rated)
         tokens = {color: new_token() for color in COLORS}
@@ -563,14 +618,12 @@ class Rooms:
         row.clock = new_clock(clock)
         return self._open(row), tokens
 
-    def _open(self, row: GameRow) -> Room:
-        """A new game stored and in play."""
+    def _open(self, row: GameRow) -> GameRow:
+        """A new game stored, for whichever process its id is sent to."""
         self.store.insert(row)
-        room = self._admit(row)
-        room.after_change()
-        return room
+        return row
 
-    def _check_bounds(self, address: str) -> None:
+    def check_bounds(self, address: str) -> None:
         """The unfinished games' bounds, in all and made from ``address``."""
         limits = self.limits
         if self.store.open_games() >= limits.max_open_games:
@@ -582,20 +635,14 @@ class Rooms:
                             "some, or wait until they expire")
 
     def unrate_games_of(self, user: int) -> None:
-        """A deleted account's unfinished rated games are rated no more: no
-        rating moves by a game one side of which is gone."""
-        self.store.unrate_games_of(user)
+        """A deleted account's unfinished games here are rated no more (the
+        store has unrated them): no rating moves by a game one side of which
+        is gone."""
         for room in self.rooms.values():
             if user in (room.row.black_user, room.row.white_user):
                 room.seats_changed()  # shown as a deleted player from now on
                 if not room.over:
                     room.row.rated = False
-
-    def live(self, limit: int = 50) -> list[Room]:
-        """Online games in progress with both seats taken, for spectators to find."""
-        return [room for room in self.rooms.values()
-                if room.row.mode == "online" and not room.over
-                and "free" not in (room.seat_state("black"), room.seat_state("white"))][:limit]
 
     def _admit(self, row: GameRow) -> Room:
         if len(self.rooms) >= self.limits.max_rooms:
@@ -628,35 +675,45 @@ class Rooms:
         room.after_change()
         return room
 
-    def join(self, invite: str, user: int | None = None) -> tuple[Room, str, str]:
+    def join(self, invite: str, user: int | None = None) -> tuple[GameRow, str, str]:
         """Take the free seat of the online game with this invitation (as the
-        account ``user``, if logged in); returns the room, the colour and its
-        token. The clock starts now."""
+        account ``user``, if logged in); returns the game, the colour and its
+        token. The seat is taken in the store, and the process playing the
+        game told (its clock starts then)."""
         self.expire()
         game_id = self.store.game_of_invite(invite)
-        room = None if game_id is None else self.get(game_id)
-        if room is None:
+        try:
+            row = None if game_id is None else self.store.load(game_id)
+        except (ValueError, KeyError, TypeError):
+            raise RoomError("bad-game", f"game {game_id} cannot be loaded: its stored row "
+                            "is damaged") from None
+        if row is None:
             raise RoomError("no-game", "no game has that code")
-        if room.over:
+        if row.finished:
             raise RoomError("game-over", "that game is over")
-        if room.row.rated:
+        if row.rated:
             if user is None:
                 raise RoomError("rated-needs-accounts", "that game is rated: log in to join it")
-            if user in (room.row.black_user, room.row.white_user):
+            if user in (row.black_user, row.white_user):
                 raise RoomError("own-game", "a rated game is against someone else")
         for color in COLORS:
-            if room.seat_state(color) == "free":
+            if row.bot_color != color and getattr(row, f"{color}_hash") is None:
                 token = new_token()
-                if self.store.claim_seat(room.row.id, color, token_hash(token), user):
-                    setattr(room.row, f"{color}_hash", token_hash(token))
-                    setattr(room.row, f"{color}_user", user)
-                    room.seats_changed()
-                    if room.row.clock is not None:
-                        room.row.clock["started"] = wall_clock()
-                        self.store.save(room.row)
-                    room.after_change()
-                    return room, color, token
+                if self.store.claim_seat(row.id, color, token_hash(token), user):
+                    setattr(row, f"{color}_hash", token_hash(token))
+                    setattr(row, f"{color}_user", user)
+                    if self.events is not None:
+                        self.events.publish("seat", game=row.id)
+                    return row, color, token
         raise RoomError("game-full", "both seats of that game are taken")
+
+    async def seat_taken(self, game_id: str) -> None:
+        """A seat of ``game_id`` was taken (in any process): its room here, if
+        any, reads the seats and tells its connections."""
+        room = self.rooms.get(game_id)
+        if room is not None and room.refresh_seats():
+            room.after_change()
+            await room.broadcast()
 
     def drop_if_idle(self, room: Room) -> None:
         if not room.sockets and not room.thinking and room.over:
