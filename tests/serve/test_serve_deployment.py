@@ -136,7 +136,8 @@ def test_two_processes_behind_nginx_play_one_club_and_a_killed_one_resumes_its_g
     matched = ann_lobby.until(lambda m: m["type"] == "matched")
     game = matched["game"]
     assert game == accepted.json()["game"]
-    ann_token, bob_token = matched["tokens"]["black"], accepted.json()["tokens"]["white"]
+    assert "tokens" not in matched  # the seeker's seat came with the post, to it alone
+    ann_token, bob_token = posted.json()["token"], accepted.json()["tokens"]["white"]
 
     # The game, through the proxy, which sends its every request to one process.
     black = game_socket(ann, game, [ann_token])
@@ -148,6 +149,8 @@ def test_two_processes_behind_nginx_play_one_club_and_a_killed_one_resumes_its_g
     black.until(lambda m: m["type"] == "state" and m["committed"]["black"])
     spectator.until(lambda m: m["type"] == "state" and m["committed"]["black"])
     assert "yours" not in spectator.state  # a committed move is nobody else's to see
+    # An address that nginx and a server could read as two games is refused at the proxy.
+    assert ann.http.get(f"/ws?game={game}&%67ame=aaaaaaaaaaaa").status_code == 400
     # A lobby in the other process lists the game among the live ones.
     cyd_lobby = cyd.socket("/ws?lobby=1", direct[1])
     cyd_lobby.send({"type": "lobby", "version": 1})

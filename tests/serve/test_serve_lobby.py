@@ -36,6 +36,7 @@ def test_a_seek_is_seen_live_and_accepted_with_one_request(players: Players) -> 
     ann, bob, guest = lobby(players, "ann"), lobby(players, "bob"), lobby(players, None)
     posted = seek(players, "ann", color="black", clock={"kind": "move", "seconds": 30})
     assert posted.status_code == 201, posted.text
+    seat = posted.json().pop("token")  # the seeker's seat token, in this answer alone
     shown = bob.until(lambda m: m["type"] == "lobby" and m["seeks"])["seeks"]
     assert shown == [{"id": posted.json()["id"], "by": "ann", "rating": 1500, "color": "black",
                       "clock": {"kind": "move", "seconds": 30}, "rated": False,
@@ -45,10 +46,10 @@ def test_a_seek_is_seen_live_and_accepted_with_one_request(players: Players) -> 
     assert accepted.status_code == 200 and accepted.json()["color"] == "white"
     matched = ann.until(lambda m: m["type"] == "matched")
     game = matched["game"]
-    assert matched["color"] == "black" and list(matched["tokens"]) == ["black"]
-    assert accepted.json()["game"] == game
-    # Each token holds its own seat; the guest's lobby saw no token.
-    black = Socket(players.client, game, list(matched["tokens"].values()))
+    assert matched["color"] == "black" and matched["seek"] == posted.json()["id"]
+    assert "tokens" not in matched and accepted.json()["game"] == game
+    # Each token holds its own seat; no lobby socket was sent one.
+    black = Socket(players.client, game, [seat])
     white = Socket(players.client, game, list(accepted.json()["tokens"].values()))
     assert black.welcome["you"] == ["black"] and white.welcome["you"] == ["white"]
     assert black.state["players"] == {"black": "ann", "white": "bob"}
@@ -118,17 +119,19 @@ def test_a_seek_ends_when_its_seeker_leaves_the_lobby(players: Players) -> None:
     bob.close()
 
 
-def test_a_lobby_socket_of_an_ended_session_gets_no_seat_token(players: Players) -> None:
+def test_a_lobby_socket_of_an_ended_session_hears_nothing(players: Players) -> None:
     """A socket opened with a stolen cookie, after the victim logs out
-    everywhere: her next seek's token goes to her new session alone."""
+    everywhere: her next seek's news goes to her new session alone, and its
+    seat token only to the request that posted it."""
     stolen = lobby(players, "ann")
     assert players.as_("ann").delete("/api/sessions").status_code == 204
     players.as_(None).post("/api/session", json={"name": "ann", "password": PASSWORD})
     players.cookies["ann"] = players.client.cookies[SESSION_COOKIE]
     mine = lobby(players, "ann")
     made = seek(players, "ann").json()
+    assert len(made["token"]) == 32
     assert players.as_("bob").post(f"/api/seeks/{made['id']}/accept").status_code == 200
-    assert mine.until(lambda m: m["type"] == "matched")["tokens"]
+    assert mine.until(lambda m: m["type"] == "matched")["seek"] == made["id"]
     stolen.until(lambda m: m["type"] == "lobby" and not m["seeks"])
     assert all(message["type"] == "lobby" for message in stolen.seen)
     stolen.close()

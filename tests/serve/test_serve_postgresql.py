@@ -157,7 +157,7 @@ def test_names_are_one_account_whatever_their_case(url: str) -> None:
 
 
 def seek_row(user: int, seek_id: str = "seek1") -> SeekRow:
-    return SeekRow(seek_id, user, "black", ("game", 300), True, None, None, None, 1.0)
+    return SeekRow(seek_id, user, "black", ("game", 300), True, None, None, None, 1.0, "h" * 64)
 
 
 def test_a_seek_is_played_by_one_accepter_whichever_process_it_is_in(url: str) -> None:
@@ -188,7 +188,7 @@ def test_the_seeks_of_a_stopped_process_end_when_its_presence_goes_stale(url: st
     first.add_seek(seek_row(7), max_seeks=10)
     second.arrive("alive", 8, now)
     second.add_seek(seek_row(8, "seek8"), max_seeks=10)
-    assert second.beat("alive", now, now - 30) == [7]
+    assert second.beat("alive", {8: 1}, now, now - 30) == [7]
     assert [s.id for s in first.seeks()] == ["seek8"]
     first.close()
     second.close()
@@ -232,7 +232,7 @@ def test_a_seek_and_its_match_cross_processes(apps: tuple[TestClient, TestClient
     matched = ann_lobby.until(lambda m: m["type"] == "matched")
     assert matched["game"] == accepted.json()["game"] and matched["color"] == "black"
     # Both players' sockets meet in one process (the proxy's hash); the game is live there.
-    black = Socket(first, matched["game"], [matched["tokens"]["black"]])
+    black = Socket(first, matched["game"], [posted.json()["token"]])
     white = Socket(first, matched["game"], [accepted.json()["tokens"]["white"]])
     black.move("black", "E5")
     white.move("white", "D4")
@@ -290,3 +290,72 @@ def test_a_game_socket_must_name_its_game_in_its_address(apps: tuple[TestClient,
                                  "tokens": []}))
         answer = json.loads(ws.receive_text())
     assert answer["type"] == "error" and "/ws?game=ID" in answer["message"]
+
+
+def test_a_process_taken_for_stopped_comes_back_at_its_next_beat(url: str) -> None:
+    """A process that stalled past the stale time (its rows deleted by
+    another) writes its lobby's presence again when it beats."""
+    first, second = two(url)
+    now = time.time()
+    first.arrive("stalled", 7, now - 100)
+    second.beat("alive", {}, now, now - 30)
+    assert not first.present(7)
+    first.beat("stalled", {7: 2}, now, now - 30)
+    assert first.present(7)
+    assert not first.depart("stalled", 7) and first.depart("stalled", 7)  # two sockets
+    first.close()
+    second.close()
+
+
+def test_percent_signs_in_statements_mean_themselves(url: str) -> None:
+    store = Store(url)
+    assert store._run("SELECT '100%'").rows == [("100%",)]
+    store.close()
+
+
+def test_a_lobby_socket_that_fails_to_send_leaves_the_lobby(url: str) -> None:
+    """A socket whose send fails is gone at once, presence and seeks too; the
+    handler's own leave afterwards changes nothing."""
+    import asyncio
+
+    from tests.support.serve_client import CHEAP_HASHER
+    from wts.serve.accounts import Accounts
+    from wts.serve.bot import BotRunner
+    from wts.serve.bounds import Limits
+    from wts.serve.events import Events
+    from wts.serve.lobby import Lobby
+    from wts.serve.rooms import Rooms
+
+    async def run() -> None:
+        store = Store(url)
+        events = Events(store)
+        accounts = Accounts(store, hasher=CHEAP_HASHER)
+        lobby = Lobby(Rooms(store, Limits(), BotRunner(1), events), accounts, events, "here")
+        ann = await accounts.sign_up("ann", PASSWORD)
+
+        async def broken(message: dict[str, Any]) -> None:
+            raise ConnectionResetError
+
+        lobby.join(broken, accounts.open_session(ann))
+        lobby.post(ann, "black", None, False, None, None, None)
+        await lobby.broadcast()
+        assert not store.present(ann.id) and store.seeks() == []
+        lobby.leave(broken)
+        assert not store.present(ann.id)
+        store.close()
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("query", [
+    b"game=aaaaaaaaaaaa&%67ame=bbbbbbbbbbbb", b"game=aaaaaaaaaaaa&game=bbbbbbbbbbbb",
+    b"GAME=aaaaaaaaaaaa", b"game=%61aaaaaaaaaaa", b"g%61me=aaaaaaaaaaaa", b"game=a+b",
+])
+def test_a_socket_address_a_proxy_could_read_as_another_game_is_refused(query: bytes) -> None:
+    from wts.serve.app import addressed_game
+    from wts.serve.rooms import RoomError
+
+    with pytest.raises(RoomError, match="names its game once"):
+        addressed_game(query)
+    assert addressed_game(b"lobby=1") is None
+    assert addressed_game(b"v=1&game=aaaaaaaaaaaa") == "aaaaaaaaaaaa"

@@ -38,7 +38,7 @@ def _me(account: Account) -> dict[str, Any]:
 def account_routes(accounts: Callable[[], Accounts], limits: Limits,
                    creates: AddressBuckets, client: Callable[[Request], str],
                    read_body: Callable[[Request], Awaitable[bytes]],
-                   sessions_ended: Callable[[], None],
+                   sessions_ended: Callable[[Account], None],
                    deleted: Callable[[Account], None]) -> list[Route]:
     """The routes, given how to reach the app's :class:`Accounts`, the bounds,
     the sign-up bucket (shared with the other creations), the client's
@@ -88,16 +88,17 @@ def account_routes(accounts: Callable[[], Accounts], limits: Limits,
     @answers
     async def log_out(request: Request) -> Response:
         token = request.cookies.get(SESSION_COOKIE)
-        if token is not None:
+        account = accounts().account_of(token)
+        if token is not None and account is not None:
             accounts().end_session(token)
-            sessions_ended()
+            sessions_ended(account)
         return without_session(Response(status_code=204))
 
     @answers
     async def log_out_everywhere(request: Request) -> Response:
         account = _needed(logged_in(request))
         accounts().end_all_sessions(account)
-        sessions_ended()
+        sessions_ended(account)
         return without_session(Response(status_code=204))
 
     @answers
@@ -120,9 +121,10 @@ def account_routes(accounts: Callable[[], Accounts], limits: Limits,
     @answers
     async def change_password(request: Request) -> Response:
         asked = parse_body(ChangePassword, await read_body(request))
-        await accounts().change_password(await holder(request), asked.current, asked.new,
+        account = await holder(request)
+        await accounts().change_password(account, asked.current, asked.new,
                                          keep_session=request.cookies.get(SESSION_COOKIE))
-        sessions_ended()
+        sessions_ended(account)
         return Response(status_code=204)
 
     @answers

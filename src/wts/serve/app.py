@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, 
 from importlib import resources
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote_plus, urlsplit
 
 from argon2 import PasswordHasher
 from pydantic import ValidationError
@@ -208,6 +208,22 @@ async def _body(request: Request, limit: int) -> bytes | None:
             return None
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+def addressed_game(query: bytes) -> str | None:
+    """The game a socket's address names (``/ws?game=ID``), None for none.
+    The proxy hashes the argument as sent; one spelt so that the server would
+    read it as another (given twice, any case, percent-encoded) could reach a
+    process that is not the game's, so it is refused."""
+    found = [(name, value) for name, _, value in (part.partition(b"=")
+                                                   for part in query.split(b"&"))
+             if unquote_plus(name.decode("latin-1")).lower() == "game"]
+    if not found:
+        return None
+    (name, value), = found if len(found) == 1 else [(b"", b"")]
+    if name != b"game" or not re.fullmatch(GAME_ID, value.decode("latin-1")):
+        raise RoomError("bad-message", "a game's socket names its game once, as game=ID")
+    return value.decode("ascii")
 
 
 def host_name(host: str) -> str:
@@ -482,7 +498,7 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
                         if message.version != PROTOCOL_VERSION:
                             raise RoomError("version", f"this server speaks version "
                                             f"{PROTOCOL_VERSION}, not {message.version}")
-                        addressed = ws.query_params.get("game")
+                        addressed = addressed_game(ws.scope.get("query_string", b""))
                         if addressed != message.game and (
                                 addressed is not None or rooms().store.shared):
                             # The proxy sends a socket by its address's game.
@@ -549,16 +565,16 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
         if kind == "seat" and isinstance(event.get("game"), str):
             await rooms().seat_taken(event["game"])
         elif kind == "matched" and isinstance(user, int):
-            game, color = event.get("game"), event.get("color")
-            await lobby().matched(user, {"type": "matched", "game": game, "color": color,
-                                         "tokens": {color: event.get("token")},
+            game = event.get("game")
+            await lobby().matched(user, {"type": "matched", "seek": event.get("seek"),
+                                         "game": game, "color": event.get("color"),
                                          "url": f"/game/{game}"})
         elif kind == "account-deleted" and isinstance(user, int):
             lobby().forget(user)
             rooms().unrate_games_of(user)
             await lobby().broadcast()
-        elif kind == "sessions":
-            lobby().refresh()
+        elif kind == "sessions" and isinstance(user, int):
+            lobby().refresh(user)
         elif kind in ("lobby", "resync"):
             if kind == "resync":
                 lobby().refresh()
@@ -602,7 +618,9 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
         app.state.events.publish("account-deleted", user=account.id)
 
     routes += account_routes(lambda: app.state.accounts, limits, creates, _client, account_body,
-                             lambda: app.state.events.publish("sessions"), deleted)
+                             lambda account: app.state.events.publish("sessions",
+                                                                      user=account.id),
+                             deleted)
     routes += profile_routes(lambda: app.state.rooms.store)
     routes += lobby_routes(lobby, lambda: app.state.accounts, _client, account_body, creates)
     app = Starlette(routes=routes, lifespan=lifespan,

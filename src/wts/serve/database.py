@@ -20,7 +20,7 @@ from typing import Any
 
 from wts.errors import WtsError
 
-__all__ = ["Database", "Result", "DatabaseError", "Duplicate", "is_postgresql"]
+__all__ = ["Database", "Result", "DatabaseError", "Duplicate", "is_postgresql", "CONNECTION"]
 
 
 class DatabaseError(WtsError):
@@ -39,6 +39,14 @@ class Result:
 
     def one(self) -> tuple[Any, ...] | None:
         return self.rows[0] if self.rows else None
+
+
+#: How each connection to PostgreSQL is made: statements commit at once; a
+#: server that does not answer is given up on after 5 s, and a connection
+#: that died without closing is noticed by TCP keepalives within a minute.
+CONNECTION: dict[str, Any] = {"autocommit": True, "connect_timeout": 5, "keepalives": 1,
+                              "keepalives_idle": 30, "keepalives_interval": 10,
+                              "keepalives_count": 3}
 
 
 def is_postgresql(url: str) -> bool:
@@ -62,7 +70,7 @@ class Database:
                                     '"wts[serve,postgresql]"') from None
             self._psycopg = psycopg
             try:
-                self._pg = psycopg.connect(url, autocommit=True)
+                self._pg = psycopg.connect(url, **CONNECTION)
             except psycopg.Error as exc:
                 raise DatabaseError(f"cannot connect to the database: {exc}") from None
         else:
@@ -89,7 +97,9 @@ class Database:
             if self.postgresql:
                 psycopg = self._psycopg
                 try:
-                    cursor = self._pg.execute(sql.replace("?", "%s"), tuple(args))
+                    # The store's SQL has no ? or % in its literals: ? is a mark.
+                    cursor = self._pg.execute(sql.replace("%", "%%").replace("?", "%s"),
+                                              tuple(args))
                 except psycopg.errors.UniqueViolation as exc:
                     raise Duplicate(str(exc)) from None
                 except psycopg.Error as exc:
@@ -109,7 +119,7 @@ class Database:
         it may have committed before the connection went."""
         if self._pg.broken or self._pg.closed:
             with contextlib.suppress(self._psycopg.Error):
-                self._pg = self._psycopg.connect(self.url, autocommit=True)
+                self._pg = self._psycopg.connect(self.url, **CONNECTION)
 
     def script(self, sql: str) -> None:
         """Several statements (a schema), at once."""
@@ -165,6 +175,7 @@ class Database:
     def columns(self, table: str) -> set[str]:
         if self.postgresql:
             return {str(r[0]) for r in self.run(
-                "SELECT column_name FROM information_schema.columns WHERE table_name = ?",
+                "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
+                "AND table_schema = current_schema()",
                 (table,)).rows}
         return {str(r[1]) for r in self.run(f"PRAGMA table_info({table})").rows}

@@ -21,6 +21,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from wts.serve.database import CONNECTION
 from wts.serve.store import Store
 
 __all__ = ["Events", "CHANNEL"]
@@ -80,20 +81,22 @@ class Events:
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(
-                        self.store.db.url, autocommit=True) as connection:
+                        self.store.db.url, **CONNECTION) as connection:
                     await connection.execute(f"LISTEN {CHANNEL}")
                     self.listening.set()
                     delay = 0.5
                     if not first:  # news may have been missed while away
                         self._deliver({"kind": "resync"})
                     first = False
-                    async for note in connection.notifies():
-                        try:
-                            event = json.loads(note.payload)
-                        except ValueError:
-                            continue
-                        if isinstance(event, dict) and isinstance(event.get("kind"), str):
-                            self._deliver(event)
+                    while True:
+                        async for note in connection.notifies(timeout=30):
+                            try:
+                                event = json.loads(note.payload)
+                            except ValueError:
+                                continue
+                            if isinstance(event, dict) and isinstance(event.get("kind"), str):
+                                self._deliver(event)
+                        await connection.execute("SELECT 1")  # quiet: is it still there?
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the database went away: try again, less often

@@ -4,13 +4,14 @@ A seek is an account's offer of a game (a clock, rated or casual, a colour,
 for rated games a rating range); a challenge is a seek addressed to one
 named player, shown to that player alone. Anyone logged in accepts a seek
 with one request; the game is made with both seats taken, and each player's
-seat token goes to that player only: in the accepter's answer, and to the
-seeker's lobby sockets (named by their session), in whichever process they
-are. Seeks and the lobby's presence (who has a lobby socket open, in which
-process) are kept in the store, so every process shows the same lobby; a
-seek ends with its seeker's last lobby socket in any process, so a seek
-never waits for someone who has left, and with a process that stops
-answering (its presence goes stale).
+seat token goes to that player only: the seeker's in the answer to the
+post (the seek keeps only its hash), the accepter's in the answer to the
+accept; the seeker's lobby sockets (named by their session), in whichever
+process they are, are told the game. Seeks and the lobby's presence (who
+has a lobby socket open, in which process) are kept in the store, so every
+process shows the same lobby; a seek ends with its seeker's last lobby
+socket in any process, so a seek never waits for someone who has left, and
+with a process that stops answering (its presence goes stale).
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from wts.serve import glicko2
 from wts.serve.accounts import Account, Accounts
 from wts.serve.events import Events
-from wts.serve.rooms import RoomError, Rooms, Send
+from wts.serve.rooms import RoomError, Rooms, Send, new_token, token_hash
 from wts.serve.store import SeekRow
 
 __all__ = ["Lobby", "LobbyError", "Seek"]
@@ -87,15 +89,16 @@ class Lobby:
             self.events.publish("lobby")
 
     def leave(self, send: Send) -> None:
-        """A lobby socket closed."""
+        """A lobby socket closed (or failed): once, whichever saw it first."""
         viewer, _ = self.sockets.pop(send, (None, None))
         self._gone(viewer)
 
-    def refresh(self) -> None:
-        """Read every socket's session again (after sessions ended): a socket
-        whose session is over is a guest's from now on."""
+    def refresh(self, user: int | None = None) -> None:
+        """Read the sockets' sessions again (after sessions of ``user``, or of
+        anyone, ended): a socket whose session is over is a guest's from now on."""
         for send, (viewer, token) in list(self.sockets.items()):
-            if viewer is not None and self.accounts.account_of(token) != viewer:
+            if viewer is not None and user in (None, viewer.id) \
+                    and self.accounts.account_of(token) != viewer:
                 self.sockets[send] = (None, None)
                 self._gone(viewer)
 
@@ -114,11 +117,12 @@ class Lobby:
 
     def _public(self) -> list[tuple[SeekRow, dict[str, Any]]]:
         rows = self.store.seeks()
-        names = self.store.user_names({r.user_id for r in rows}
-                                      | {r.to_id for r in rows if r.to_id is not None})
+        seekers = {r.user_id for r in rows}
+        names = self.store.user_names(seekers | {r.to_id for r in rows if r.to_id is not None})
+        ratings = self.store.ratings_of(seekers)  # three statements, however many seeks
         return [(row, Seek(row, names[row.user_id], None if row.to_id is None
                            else names.get(row.to_id)).public(
-                               self.store.rating(row.user_id)[0].value))
+                               ratings.get(row.user_id, glicko2.DEFAULT.value)))
                 for row in rows if row.user_id in names]
 
     def _live(self) -> list[dict[str, Any]]:
@@ -145,13 +149,14 @@ class Lobby:
         for send, (viewer, _) in list(self.sockets.items()):
             try:
                 await send(self.view(viewer, public, live))
-            except Exception:  # a socket closing: its own handler drops it
-                self.sockets.pop(send, None)
+            except Exception:  # a socket closing: it leaves now
+                self.leave(send)
 
     # --- seeks ----------------------------------------------------------------------------------
 
     def post(self, by: Account, color: str, clock: tuple[str, int] | None, rated: bool,
-             low: int | None, high: int | None, to: str | None) -> Seek:
+             low: int | None, high: int | None, to: str | None) -> tuple[Seek, str]:
+        """A new seek, and the seeker's seat token for the game it will make."""
         self.refresh()
         if not self.store.present(by.id):
             raise LobbyError("not-in-lobby", "open the lobby first: a seek lasts while you "
@@ -167,15 +172,16 @@ class Lobby:
             if found[0] == by.id:
                 raise LobbyError("own-seek", "a challenge is to someone else")
             to_id, to = found[0], found[1]
+        token = new_token()
         row = SeekRow(secrets.token_urlsafe(9), by.id, color, clock, rated, low, high, to_id,
-                      time.time())
+                      time.time(), token_hash(token))
         refused = self.store.add_seek(row, self.max_seeks)
         if refused == "one-seek":
             raise LobbyError("one-seek", "you have a seek open already: cancel it first")
         if refused == "lobby-full":
             raise LobbyError("lobby-full", "the lobby holds as many seeks as it can")
         self.events.publish("lobby")
-        return Seek(row, by.name, to)
+        return Seek(row, by.name, to), token
 
     def cancel(self, seek_id: str, by: Account) -> None:
         if not self.store.take_seek(seek_id, by.id):
@@ -202,29 +208,37 @@ class Lobby:
             raise LobbyError("no-seek", "that seek is gone (taken or cancelled)")
         color = seek.color if seek.color != "random" else secrets.choice(["black", "white"])
         other = "white" if color == "black" else "black"
-        row, tokens = self.rooms.match({color: seek.user_id, other: by.id}, seek.clock,
-                                       seek.rated, address)
+        try:
+            row, token = self.rooms.match({color: seek.user_id, other: by.id},
+                                          (color, seek.token_hash), seek.clock, seek.rated,
+                                          address)
+        finally:
+            self.events.publish("lobby")  # the seek is gone, played or not
         self.store.drop_seeks_of(by.id)
-        self.events.publish("matched", user=seek.user_id, game=row.id, color=color,
-                            token=tokens[color])
-        self.events.publish("lobby")
-        return row.id, other, tokens[other]
+        self.events.publish("matched", user=seek.user_id, seek=seek.id, game=row.id,
+                            color=color)
+        return row.id, other, token
 
     async def matched(self, user: int, message: dict[str, Any]) -> None:
         """A seek of ``user`` was accepted (in any process): their sockets here,
-        of a live session only, are sent their seat."""
-        self.refresh()
+        of a live session only, are told its game (the seat's token is the
+        page's, from the post)."""
+        self.refresh(user)
         for send, (viewer, _) in list(self.sockets.items()):
             if viewer is not None and viewer.id == user:
                 try:
                     await send(message)
                 except Exception:
-                    self.sockets.pop(send, None)
+                    self.leave(send)
 
     async def beat(self, now: float, stale_seconds: float) -> None:
         """This process is alive; the seeks of players whose every lobby
         socket was in a process that stopped answering end."""
-        if self.store.beat(self.host, now, now - stale_seconds):
+        sockets: dict[int, int] = {}
+        for viewer, _ in self.sockets.values():
+            if viewer is not None:
+                sockets[viewer.id] = sockets.get(viewer.id, 0) + 1
+        if self.store.beat(self.host, sockets, now, now - stale_seconds):
             self.events.publish("lobby")
 
     def close(self) -> None:

@@ -40,10 +40,12 @@ def lobby_routes(lobby: Callable[[], Lobby], accounts: Callable[[], Accounts],
         if not asked.rated and (asked.min_rating is not None or asked.max_rating is not None):
             raise LobbyError("bad-message", "a rating range is for rated seeks")
         clock = None if asked.clock is None else (asked.clock.kind, asked.clock.seconds)
-        seek = lobby().post(by, asked.color, clock, asked.rated, asked.min_rating,
-                            asked.max_rating, asked.to)
-        return JSONResponse(seek.public(lobby().rooms.store.rating(by.id)[0].value),
-                            status_code=201)
+        seek, token = lobby().post(by, asked.color, clock, asked.rated, asked.min_rating,
+                                   asked.max_rating, asked.to)
+        # The seeker's seat token, to this answer alone: the page keeps it
+        # for the game the seek makes (the seek itself keeps only its hash).
+        return JSONResponse({**seek.public(lobby().rooms.store.rating(by.id)[0].value),
+                             "token": token}, status_code=201)
 
     @answers
     async def cancel_seek(request: Request) -> Response:

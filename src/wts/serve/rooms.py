@@ -32,6 +32,7 @@ from wts.errors import WtsError
 from wts.formats import record
 from wts.serve.bot import BotRunner
 from wts.serve.bounds import Limits
+from wts.serve.database import DatabaseError
 from wts.serve.events import Events
 from wts.serve.refusals import Refusal
 from wts.serve.store import GameRow, StaleGame, Store
@@ -252,6 +253,10 @@ class Room:
             self.rooms.evict(self)
             raise RoomError("game-moved", "this game was changed elsewhere; load it again "
                             "(reload the page)") from None
+        except DatabaseError:  # not saved: this copy is ahead of the row, and goes
+            self.rooms.evict(self)
+            raise RoomError("game-moved", "the move could not be saved; load the game "
+                            "again (reload the page)") from None
 
     def seat_state(self, color: str) -> str:
         if self.row.bot_color == color:
@@ -602,21 +607,26 @@ class Rooms:
         row.clock = new_clock(clock)
         return self._open(row), tokens
 
-    def match(self, users: dict[str, int], clock: tuple[str, int] | None, rated: bool,
-              address: str) -> tuple[GameRow, dict[str, str]]:
+    def match(self, users: dict[str, int], seeker: tuple[str, str],
+              clock: tuple[str, int] | None, rated: bool, address: str) -> tuple[GameRow, str]:
         """An online game between two accounts, both seats taken (a seek
-        accepted from ``address``, whose bound it counts against): returns it
-        and each seat's token, for its player only."""
+        accepted from ``address``, whose bound it counts against): the seat
+        ``seeker`` names (a colour and its token's hash) is the seeker's, whose
+        token was given with the seek; returns the game and the other seat's
+        token, for the accepter only."""
         self.expire()
         self.check_bounds(address)
         row = GameRow(id=new_game_id(), mode="online", created=wall_clock(), creator=address,
                       rated=rated)
-        tokens = {color: new_token() for color in COLORS}
-        for color in COLORS:
-            setattr(row, f"{color}_hash", token_hash(tokens[color]))
-            setattr(row, f"{color}_user", users[color])
+        color, digest = seeker
+        other = "white" if color == "black" else "black"
+        token = new_token()
+        setattr(row, f"{color}_hash", digest)
+        setattr(row, f"{other}_hash", token_hash(token))
+        for seat in COLORS:
+            setattr(row, f"{seat}_user", users[seat])
         row.clock = new_clock(clock)
-        return self._open(row), tokens
+        return self._open(row), token
 
     def _open(self, row: GameRow) -> GameRow:
         """A new game stored, for whichever process its id is sent to."""

@@ -14,6 +14,7 @@ at once; a game's end and its ratings commit in one transaction.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from dataclasses import dataclass, field
@@ -95,7 +96,8 @@ CREATE TABLE IF NOT EXISTS seeks (
     low INTEGER,
     high INTEGER,
     to_id BIGINT,
-    created DOUBLE PRECISION NOT NULL
+    created DOUBLE PRECISION NOT NULL,
+    token_hash TEXT NOT NULL  -- the seeker's seat, whose token the seeker alone holds
 );
 CREATE TABLE IF NOT EXISTS lobby_presence (
     host TEXT NOT NULL,
@@ -175,12 +177,14 @@ class SeekRow:
     high: int | None
     to_id: int | None
     created: float
+    token_hash: str  # of the seat token the seeker was given when posting
 
 
 _GAME_COLUMNS = ("id, invite, mode, created, black_hash, white_hash, bot_color, bot_level, "
                  "moves, pending, clock, ending, finished, creator, black_user, white_user, "
                  "rated, version")
-_SEEK_COLUMNS = "id, user_id, color, clock_kind, clock_seconds, rated, low, high, to_id, created"
+_SEEK_COLUMNS = ("id, user_id, color, clock_kind, clock_seconds, rated, low, high, to_id, "
+                 "created, token_hash")
 
 
 class Store:
@@ -253,7 +257,10 @@ class Store:
         end. A rated game's ``result`` (``black``, ``white`` or ``draw``, given
         when it ends) moves both ratings in the same transaction, once.
         :class:`StaleGame` when the row changed since ``row`` was read."""
-        with self.db.transaction():
+        rating = result is not None and row.rated and row.finished
+        # One statement is atomic alone; a game's end that moves ratings is a
+        # transaction (each is a round trip to PostgreSQL).
+        with self.db.transaction() if rating else contextlib.nullcontext():
             saved = self.db.run(
                 "UPDATE games SET updated = ?, moves = ?, pending = ?, clock = ?, "
                 "ending = ?, finished = ?, version = version + 1 WHERE id = ? AND version = ?",
@@ -264,7 +271,8 @@ class Store:
             if saved.rowcount != 1:
                 raise StaleGame(f"game {row.id} was changed or deleted elsewhere")
             row.version += 1
-            if result is not None and row.rated and row.finished:
+            if rating:
+                assert result is not None
                 self._rate(row, result)
 
     def _rate(self, row: GameRow, result: str) -> None:
@@ -430,11 +438,13 @@ class Store:
         """The account, its sessions, ratings and seeks; its unfinished games
         are rated no more (no rating moves by a game one side of which is gone)."""
         with self.db.transaction():
-            for table in ("sessions", "ratings", "rating_history", "seeks", "lobby_presence"):
-                self.db.run(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
-            self.db.run("DELETE FROM users WHERE id = ?", (user_id,))
+            # The games first, then the ratings: the order a game's end locks
+            # them in, so the two never wait on each other.
             self.db.run("UPDATE games SET rated = 0 WHERE finished = 0 AND (black_user = ? "
                         "OR white_user = ?)", (user_id, user_id))
+            for table in ("ratings", "rating_history", "sessions", "seeks", "lobby_presence"):
+                self.db.run(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
+            self.db.run("DELETE FROM users WHERE id = ?", (user_id,))
 
     def add_session(self, digest: str, user_id: int, created: float, expires: float) -> None:
         self._run("INSERT INTO sessions (hash, user_id, created, expires) VALUES (?, ?, ?, ?)",
@@ -474,14 +484,22 @@ class Store:
                 return "lobby-full"
             try:
                 self.db.run(f"INSERT INTO seeks ({_SEEK_COLUMNS}) VALUES "
-                            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                             (seek.id, seek.user_id, seek.color,
                              None if seek.clock is None else seek.clock[0],
                              None if seek.clock is None else seek.clock[1], int(seek.rated),
-                             seek.low, seek.high, seek.to_id, seek.created))
+                             seek.low, seek.high, seek.to_id, seek.created, seek.token_hash))
             except Duplicate:
                 return "one-seek"
         return None
+
+    def ratings_of(self, ids: set[int]) -> dict[int, float]:
+        """The rating values of those of ``ids`` that have one."""
+        if not ids:
+            return {}
+        marks = ", ".join("?" * len(ids))
+        return {int(u): float(v) for u, v in self._run(
+            f"SELECT user_id, value FROM ratings WHERE user_id IN ({marks})", tuple(ids)).rows}
 
     def seeks(self) -> list[SeekRow]:
         """The open seeks, oldest first."""
@@ -522,12 +540,18 @@ class Store:
         return self._run("SELECT 1 FROM lobby_presence WHERE user_id = ?",
                          (user_id,)).one() is not None
 
-    def beat(self, host: str, now: float, stale_before: float) -> list[int]:
-        """The process ``host`` is alive; the presence of processes silent
-        since ``stale_before`` (killed) goes, with the seeks of players left
-        with none, whose ids are returned."""
+    def beat(self, host: str, sockets: dict[int, int], now: float,
+             stale_before: float) -> list[int]:
+        """The process ``host`` is alive with ``sockets`` (lobby sockets by
+        user): its presence is written again (rows another process took for
+        stale come back); the presence of processes silent since
+        ``stale_before`` (killed) goes, with the seeks of players left with
+        none, whose ids are returned."""
         with self.db.transaction():
-            self.db.run("UPDATE lobby_presence SET seen = ? WHERE host = ?", (now, host))
+            self.db.run("DELETE FROM lobby_presence WHERE host = ?", (host,))
+            for user, count in sorted(sockets.items()):
+                self.db.run("INSERT INTO lobby_presence (host, user_id, sockets, seen) "
+                            "VALUES (?, ?, ?, ?)", (host, user, count, now))
             self.db.run("DELETE FROM lobby_presence WHERE seen < ?", (stale_before,))
             orphans = [int(r[0]) for r in self.db.run(
                 "SELECT user_id FROM seeks WHERE user_id NOT IN "
@@ -565,7 +589,8 @@ def _game_row(found: tuple[Any, ...]) -> GameRow:
 
 
 def _seek_row(found: tuple[Any, ...]) -> SeekRow:
-    sid, user, color, kind, seconds, rated, low, high, to_id, created = found
+    sid, user, color, kind, seconds, rated, low, high, to_id, created, token_hash = found
     return SeekRow(str(sid), int(user), str(color),
                    None if kind is None else (str(kind), int(seconds)), bool(rated),
-                   low, high, None if to_id is None else int(to_id), float(created))
+                   low, high, None if to_id is None else int(to_id), float(created),
+                   str(token_hash))

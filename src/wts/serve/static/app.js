@@ -624,7 +624,13 @@ async function lobby() {
     if (data.get("min")) body.min_rating = Number(data.get("min"));
     if (data.get("max")) body.max_rating = Number(data.get("max"));
     if (data.get("to")) body.to = data.get("to");
-    try { await api("/api/seeks", body); $("lobby-error").textContent = ""; } catch (error) { fail(error); }
+    try {
+      // The seat token of the game the seek will make is this answer's alone:
+      // kept for the browser's lobby pages, until the seek is played.
+      const posted = await api("/api/seeks", body);
+      localStorage.setItem(`wts-seek-${posted.id}`, posted.token);
+      $("lobby-error").textContent = "";
+    } catch (error) { fail(error); }
   });
 
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -633,7 +639,13 @@ async function lobby() {
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "lobby") draw(message);
-    else if (message.type === "matched") enter(message);
+    else if (message.type === "matched") {
+      const key = `wts-seek-${message.seek}`;
+      const token = localStorage.getItem(key);
+      localStorage.removeItem(key);
+      // Posted from another browser: its seat is there; here, the game is watched.
+      enter({game: message.game, url: message.url, tokens: token ? {[message.color]: token} : {}});
+    }
     else if (message.type === "error") fail(new Error(message.message));
   });
 }
