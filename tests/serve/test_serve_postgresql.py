@@ -359,3 +359,26 @@ def test_a_socket_address_a_proxy_could_read_as_another_game_is_refused(query: b
         addressed_game(query)
     assert addressed_game(b"lobby=1") is None
     assert addressed_game(b"v=1&game=aaaaaaaaaaaa") == "aaaaaaaaaaaa"
+
+
+def test_a_game_changed_elsewhere_is_dropped_and_its_connections_told(url: str) -> None:
+    """Another process saved the game (its row's version moved on): this
+    copy's next move writes nothing, and every connection hears game-moved."""
+    with serving(url) as client:
+        made = create(client, mode="online", color="black")
+        joined = client.post("/api/join", json={"code": made["invite"]}).json()
+        black = Socket(client, made["game"], [made["tokens"]["black"]])
+        white = Socket(client, made["game"], [joined["tokens"]["white"]])
+        store = client.app.state.rooms.store  # type: ignore[attr-defined]
+        store._run("UPDATE games SET version = version + 1 WHERE id = ?", (made["game"],))
+        black.move("black", "E5")
+        assert black.error()["code"] == "game-moved"
+        assert white.error()["code"] == "game-moved"
+        stored = store.load(made["game"])
+        assert stored is not None and stored.pending == {}
+        # The next connection reads the stored game, and plays on.
+        again = Socket(client, made["game"], [made["tokens"]["black"]])
+        again.move("black", "E5")
+        again.until(lambda m: m["type"] == "state" and m["committed"]["black"])
+        for socket in (black, white, again):
+            socket.close()

@@ -19,7 +19,7 @@ import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from wts.engine import svg, text
 from wts.engine.base import GameBase
@@ -47,6 +47,8 @@ _ID_LETTERS = "abcdefghijkmnpqrstuvwxyz23456789"
 _INVITE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+#: Messages on their way to the connections of a dropped game.
+_TELLING: set[asyncio.Task[None]] = set()
 
 
 def wall_clock() -> float:
@@ -246,17 +248,29 @@ class Room:
     def save(self, result: str | None = None) -> None:
         """Store the row; a row changed elsewhere since it was read (two
         processes given one game, or a game expired) changes nothing: this
-        copy is dropped, and the next request reads the stored one."""
+        copy is dropped, its connections are told, and the next request
+        reads the stored one."""
         try:
             self.rooms.store.save(self.row, result=result)
         except StaleGame:
-            self.rooms.evict(self)
-            raise RoomError("game-moved", "this game was changed elsewhere; load it again "
-                            "(reload the page)") from None
+            self._drop("this game was changed elsewhere; load it again (reload the page)")
         except DatabaseError:  # not saved: this copy is ahead of the row, and goes
-            self.rooms.evict(self)
-            raise RoomError("game-moved", "the move could not be saved; load the game "
-                            "again (reload the page)") from None
+            self._drop("the move could not be saved; load the game again (reload the page)")
+
+    def _drop(self, message: str) -> NoReturn:
+        self.rooms.evict(self)
+        refusal = {"type": "error", "code": "game-moved", "message": message}
+        sockets = list(self.sockets)
+
+        async def tell() -> None:
+            for send in sockets:
+                with contextlib.suppress(Exception):
+                    await send(refusal)
+
+        task = asyncio.get_running_loop().create_task(tell())
+        _TELLING.add(task)  # held until done, so it is not collected mid-run
+        task.add_done_callback(_TELLING.discard)
+        raise RoomError("game-moved", message)
 
     def seat_state(self, color: str) -> str:
         if self.row.bot_color == color:
