@@ -162,7 +162,9 @@ def test_two_processes_behind_nginx_play_one_club_and_a_killed_one_resumes_its_g
     owner = None
     for index, server in enumerate(servers):
         server.stop(kill=True)
-        if ann.http.get(f"/api/games/{game}").status_code == 502:
+        probe = ann.http.get(f"/api/games/{game}")
+        if probe.status_code == 502:
+            assert probe.json()["code"] == "process-down"  # JSON, as the server's errors
             owner = index
             break
         servers[index] = Server(deployment["database"], port=ports[index],
@@ -191,6 +193,7 @@ def test_two_processes_behind_nginx_play_one_club_and_a_killed_one_resumes_its_g
     # Nothing lost: the record holds every turn, and the ratings moved once.
     record = ann.http.get(f"/api/games/{game}/record").text
     assert all(square in record for square in BLACK + WHITE)
+    assert '[Black "ann"]' in record and '[White "bob"]' in record  # the accounts' names
     deadline = time.monotonic() + 5
     while True:
         profile = cyd.http.get("/api/players/ann").json()

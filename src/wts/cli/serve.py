@@ -28,7 +28,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--db", default=None, metavar="PATH|URL",
                         help="the database: an SQLite file (default games.sqlite3 in the "
                         "user's data folder, ~/.local/share/wts on Linux; the first line "
-                        "printed names it), or postgresql://USER@HOST/NAME, which several "
+                        "printed names it), or postgresql://USER[:PASSWORD]@HOST[:PORT]/NAME "
+                        "(libpq's URL: PGPASSWORD and ~/.pgpass are read too), which several "
                         "processes share")
     parser.add_argument("--open", action="store_true", help="open the page in a browser")
     parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",

@@ -72,7 +72,11 @@ class Database:
             try:
                 self._pg = psycopg.connect(url, **CONNECTION)
             except psycopg.Error as exc:
-                raise DatabaseError(f"cannot connect to the database: {exc}") from None
+                said = " ".join(str(exc).split())  # libpq's lines, as one
+                if "no password supplied" in said:
+                    said += ("; give it in the URL (postgresql://USER:PASSWORD@HOST/NAME), "
+                             "in PGPASSWORD or in ~/.pgpass")
+                raise DatabaseError(f"cannot connect to the database: {said}") from None
         else:
             self._db = sqlite3.connect(url, check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")

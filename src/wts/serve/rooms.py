@@ -525,8 +525,9 @@ class Room:
     def record_text(self) -> str:
         """The game's record: the turns played, never a move of the turn in progress."""
         mode = self.row.mode
+        players = self.players()  # an account's name; a guest is "human"
         names = {c: ("wts bot level " + str(self.row.bot_level) if self.row.bot_color == c
-                     else "human") for c in COLORS}
+                     else players[c] or "human") for c in COLORS}
         headers = {"Black": names["black"], "White": names["white"],
                    "Date": time.strftime("%Y.%m.%d", time.gmtime(self.row.created)),
                    "Mode": mode}
