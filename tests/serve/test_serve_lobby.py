@@ -163,3 +163,25 @@ def test_accepted_seeks_count_against_the_address_bound(tmp_path: Path) -> None:
         assert [s["id"] for s in players.as_("bob").get("/api/lobby").json()["seeks"]] \
             == [second["id"]]  # a game that could not be made leaves the seek open
         ann.close()
+
+
+def test_a_played_seek_is_found_in_the_lobby_if_its_news_was_missed(players: Players) -> None:
+    """The seeker's lobby says which game their seek made (its news may have
+    been missed while a process reconnected), until the seeker leaves."""
+    ann = lobby(players, "ann")
+    made = seek(players, "ann", color="white").json()
+    accepted = players.as_("bob").post(f"/api/seeks/{made['id']}/accept").json()
+    game = accepted["game"]
+    assert players.as_("ann").get("/api/lobby").json()["matched"] == [
+        {"seek": made["id"], "game": game, "color": "white", "url": f"/game/{game}"}]
+    assert players.as_("bob").get("/api/lobby").json()["matched"] == []
+    assert "matched" not in players.as_(None).get("/api/lobby").json()
+    # The seat is the seeker's token, from the post.
+    white = Socket(players.client, game, [made["token"]])
+    assert white.welcome["you"] == ["white"]
+    white.close()
+    ann.close()  # gone from the lobby: the played seek goes too
+    assert players.as_("ann").get("/api/lobby").json()["matched"] == []
+    again = lobby(players, "ann")
+    assert seek(players, "ann").status_code == 201  # and a new one may be posted
+    again.close()

@@ -136,19 +136,27 @@ class Lobby:
 
     def view(self, viewer: Account | None,
              public: list[tuple[SeekRow, dict[str, Any]]] | None = None,
-             live: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-        """The lobby message for one socket: its seeks and challenges, the live games."""
+             live: list[dict[str, Any]] | None = None,
+             played: dict[int, list[tuple[str, str, str]]] | None = None) -> dict[str, Any]:
+        """The lobby message for one socket: its seeks and challenges, the live
+        games, and the viewer's own seeks that were played (their games)."""
         seeks = [shown for seek, shown in (self._public() if public is None else public)
                  if self.visible(seek, viewer)]
-        return {"type": "lobby", "seeks": seeks, "live": self._live() if live is None else live}
+        view = {"type": "lobby", "seeks": seeks, "live": self._live() if live is None else live}
+        if viewer is not None:
+            mine = (self.store.played_seeks() if played is None else played).get(viewer.id, [])
+            view["matched"] = [{"seek": s, "game": g, "color": c, "url": f"/game/{g}"}
+                               for s, g, c in mine]
+        return view
 
     async def broadcast(self) -> None:
         if not self.sockets:
             return
-        public, live = self._public(), self._live()  # read once, not once a socket
+        # Read once, not once a socket.
+        public, live, played = self._public(), self._live(), self.store.played_seeks()
         for send, (viewer, _) in list(self.sockets.items()):
             try:
-                await send(self.view(viewer, public, live))
+                await send(self.view(viewer, public, live, played))
             except Exception:  # a socket closing: it leaves now
                 self.leave(send)
 
@@ -212,8 +220,12 @@ class Lobby:
             row, token = self.rooms.match({color: seek.user_id, other: by.id},
                                           (color, seek.token_hash), seek.clock, seek.rated,
                                           address)
-        finally:
-            self.events.publish("lobby")  # the seek is gone, played or not
+        except BaseException:  # the seek is gone, unplayed
+            self.store.played(seek_id, None, None)
+            self.events.publish("lobby")
+            raise
+        self.store.played(seek_id, row.id, color)  # before the news: it is there to read
+        self.events.publish("lobby")
         self.store.drop_seeks_of(by.id)
         self.events.publish("matched", user=seek.user_id, seek=seek.id, game=row.id,
                             color=color)

@@ -97,7 +97,9 @@ CREATE TABLE IF NOT EXISTS seeks (
     high INTEGER,
     to_id BIGINT,
     created DOUBLE PRECISION NOT NULL,
-    token_hash TEXT NOT NULL  -- the seeker's seat, whose token the seeker alone holds
+    token_hash TEXT NOT NULL,  -- the seeker's seat, whose token the seeker alone holds
+    game TEXT,  -- once accepted ('' while its game is made): kept until its seeker leaves
+    game_color TEXT
 );
 CREATE TABLE IF NOT EXISTS lobby_presence (
     host TEXT NOT NULL,
@@ -480,7 +482,10 @@ class Store:
         """Store a seek; the refusal's code when it cannot be: ``one-seek``
         (its player has one open) or ``lobby-full``."""
         with self.db.transaction():
-            if self._scalar("SELECT COUNT(*) FROM seeks") >= max_seeks:
+            # A played seek is kept for its seeker to find; a new one replaces it.
+            self.db.run("DELETE FROM seeks WHERE user_id = ? AND game IS NOT NULL",
+                        (seek.user_id,))
+            if self._scalar("SELECT COUNT(*) FROM seeks WHERE game IS NULL") >= max_seeks:
                 return "lobby-full"
             try:
                 self.db.run(f"INSERT INTO seeks ({_SEEK_COLUMNS}) VALUES "
@@ -503,20 +508,42 @@ class Store:
 
     def seeks(self) -> list[SeekRow]:
         """The open seeks, oldest first."""
-        found = self._run(f"SELECT {_SEEK_COLUMNS} FROM seeks ORDER BY created").rows
+        found = self._run(f"SELECT {_SEEK_COLUMNS} FROM seeks WHERE game IS NULL "
+                          "ORDER BY created").rows
         return [_seek_row(r) for r in found]
 
     def seek(self, seek_id: str) -> SeekRow | None:
-        found = self._run(f"SELECT {_SEEK_COLUMNS} FROM seeks WHERE id = ?", (seek_id,)).one()
+        """An open seek."""
+        found = self._run(f"SELECT {_SEEK_COLUMNS} FROM seeks WHERE id = ? AND game IS NULL",
+                          (seek_id,)).one()
         return None if found is None else _seek_row(found)
 
     def take_seek(self, seek_id: str, user_id: int | None = None) -> bool:
-        """Remove a seek (of ``user_id`` if given); True for the one caller that
-        removed it, whichever process it is in."""
+        """Take an open seek: to play it (``user_id`` None), or its seeker's
+        cancel; True for the one caller that took it, whichever process it is in."""
         if user_id is None:
-            return self._run("DELETE FROM seeks WHERE id = ?", (seek_id,)).rowcount == 1
-        return self._run("DELETE FROM seeks WHERE id = ? AND user_id = ?",
+            return self._run("UPDATE seeks SET game = '' WHERE id = ? AND game IS NULL",
+                             (seek_id,)).rowcount == 1
+        return self._run("DELETE FROM seeks WHERE id = ? AND user_id = ? AND game IS NULL",
                          (seek_id, user_id)).rowcount == 1
+
+    def played(self, seek_id: str, game: str | None, color: str | None) -> None:
+        """A taken seek's game (None: none could be made, and the seek goes)."""
+        if game is None:
+            self._run("DELETE FROM seeks WHERE id = ?", (seek_id,))
+        else:
+            self._run("UPDATE seeks SET game = ?, game_color = ? WHERE id = ?",
+                      (game, color, seek_id))
+
+    def played_seeks(self) -> dict[int, list[tuple[str, str, str]]]:
+        """(seek, game, seeker's colour) of the seeks played, by seeker, kept until
+        the seeker leaves the lobby: news of a match that was missed is found here."""
+        found: dict[int, list[tuple[str, str, str]]] = {}
+        for user, seek_id, game, color in self._run(
+                "SELECT user_id, id, game, game_color FROM seeks WHERE game IS NOT NULL AND "
+                "game != ''").rows:
+            found.setdefault(int(user), []).append((str(seek_id), str(game), str(color)))
+        return found
 
     def drop_seeks_of(self, user_id: int) -> bool:
         return self._run("DELETE FROM seeks WHERE user_id = ?", (user_id,)).rowcount > 0

@@ -575,6 +575,16 @@ async function lobby() {
   $("seek-form").hidden = !me;
   const fail = (error) => { $("lobby-error").textContent = error.message; };
   const enter = (game) => { seats.add(game.game, game.tokens); location.assign(game.url); };
+  let going = false;
+  function matched(message) {
+    if (going) return;
+    going = true;
+    const key = `wts-seek-${message.seek}`;
+    const token = localStorage.getItem(key);
+    localStorage.removeItem(key);
+    // Posted from another browser: its seat is there; here, the game is watched.
+    enter({game: message.game, url: message.url, tokens: token ? {[message.color]: token} : {}});
+  }
 
   function item(text, button, act) {
     const li = document.createElement("li");
@@ -589,6 +599,8 @@ async function lobby() {
   }
 
   function draw(view) {
+    // A seek of this player's was played (its news may have been missed): go.
+    if (view.matched && view.matched.length) matched(view.matched[0]);
     const list = $("seek-list");
     list.textContent = "";
     for (const s of view.seeks) {
@@ -639,13 +651,7 @@ async function lobby() {
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "lobby") draw(message);
-    else if (message.type === "matched") {
-      const key = `wts-seek-${message.seek}`;
-      const token = localStorage.getItem(key);
-      localStorage.removeItem(key);
-      // Posted from another browser: its seat is there; here, the game is watched.
-      enter({game: message.game, url: message.url, tokens: token ? {[message.color]: token} : {}});
-    }
+    else if (message.type === "matched") matched(message);
     else if (message.type === "error") fail(new Error(message.message));
   });
 }
