@@ -24,7 +24,7 @@ from typing import Any
 from wts.serve import glicko2
 from wts.serve.accounts import Account, Accounts
 from wts.serve.events import Events
-from wts.serve.rooms import RoomError, Rooms, Send, new_token, token_hash
+from wts.serve.rooms import DELETED, RoomError, Rooms, Send, new_token, token_hash
 from wts.serve.store import SeekRow
 
 __all__ = ["Lobby", "LobbyError", "Seek"]
@@ -130,7 +130,7 @@ class Lobby:
         names = self.store.user_names({u for g in games for u in (g.black_user, g.white_user)
                                        if u is not None})
         return [{"game": g.id, "players": {
-                    c: None if u is None else names.get(u, "(deleted)")
+                    c: None if u is None else names.get(u, DELETED)
                     for c, u in (("black", g.black_user), ("white", g.white_user))},
                  "rated": g.rated} for g in games]
 
@@ -165,7 +165,7 @@ class Lobby:
     def post(self, by: Account, color: str, clock: tuple[str, int] | None, rated: bool,
              low: int | None, high: int | None, to: str | None) -> tuple[Seek, str]:
         """A new seek, and the seeker's seat token for the game it will make."""
-        self.refresh()
+        self.refresh(by.id)  # the seeker's sockets count only with a live session
         if not self.store.present(by.id):
             raise LobbyError("not-in-lobby", "open the lobby first: a seek lasts while you "
                              "are there to play it")

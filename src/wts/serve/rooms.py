@@ -56,6 +56,14 @@ def wall_clock() -> float:
     return time.time()
 
 
+def seat_state(row: GameRow, color: str) -> str:
+    """A seat of a stored game: ``bot``, ``taken`` or ``free``."""
+    if row.bot_color == color:
+        return "bot"
+    stored = row.black_hash if color == "black" else row.white_hash
+    return "taken" if stored is not None else "free"
+
+
 class RoomError(Refusal):
     """A request the room refuses: ``code`` for programs, the message for people."""
 
@@ -273,10 +281,7 @@ class Room:
         raise RoomError("game-moved", message)
 
     def seat_state(self, color: str) -> str:
-        if self.row.bot_color == color:
-            return "bot"
-        stored = self.row.black_hash if color == "black" else self.row.white_hash
-        return "taken" if stored is not None else "free"
+        return seat_state(self.row, color)
 
     @property
     def over(self) -> bool:
@@ -553,8 +558,7 @@ class Rooms:
     game from elsewhere (a seat taken by invitation) changes the store and
     is announced on ``events``; the process playing the game reads it."""
 
-    def __init__(self, store: Store, limits: Limits, bot: BotRunner,
-                 events: Events | None = None) -> None:
+    def __init__(self, store: Store, limits: Limits, bot: BotRunner, events: Events) -> None:
         self.store = store
         self.limits = limits
         self.bot = bot
@@ -722,13 +726,12 @@ class Rooms:
             if user in (row.black_user, row.white_user):
                 raise RoomError("own-game", "a rated game is against someone else")
         for color in COLORS:
-            if row.bot_color != color and getattr(row, f"{color}_hash") is None:
+            if seat_state(row, color) == "free":
                 token = new_token()
                 if self.store.claim_seat(row.id, color, token_hash(token), user):
                     setattr(row, f"{color}_hash", token_hash(token))
                     setattr(row, f"{color}_user", user)
-                    if self.events is not None:
-                        self.events.publish("seat", game=row.id)
+                    self.events.publish("seat", game=row.id)
                     return row, color, token
         raise RoomError("game-full", "both seats of that game are taken")
 

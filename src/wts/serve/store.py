@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -292,7 +293,7 @@ class Store:
                    "VALUES (?, ?, ?, ?, 0) ON CONFLICT (user_id) DO NOTHING",
                    (user, d.value, d.deviation, d.volatility))
             db.run("SELECT user_id FROM ratings WHERE user_id = ?" + db.for_update, (user,))
-        black, white = self._rating(row.black_user), self._rating(row.white_user)
+        black, white = self.rating(row.black_user)[0], self.rating(row.white_user)[0]
         score = {"black": 1.0, "white": 0.0, "draw": 0.5}[result]
         now = time.time()
         for user, before, opponent, points in ((row.black_user, black, white, score),
@@ -303,11 +304,6 @@ class Store:
                    (after.value, after.deviation, after.volatility, user))
             db.run("INSERT INTO rating_history VALUES (?, ?, ?, ?, ?)",
                    (user, row.id, now, after.value, after.deviation))
-
-    def _rating(self, user_id: int) -> glicko2.Rating:
-        found = self._run("SELECT value, deviation, volatility FROM ratings "
-                          "WHERE user_id = ?", (user_id,)).one()
-        return glicko2.DEFAULT if found is None else glicko2.Rating(*found)
 
     def rating(self, user_id: int) -> tuple[glicko2.Rating, int]:
         """A user's rating and rated games (the default rating before any)."""
@@ -349,8 +345,7 @@ class Store:
         """The names of the users among ``ids`` that still exist."""
         if not ids:
             return {}
-        marks = ", ".join("?" * len(ids))
-        found = self._run(f"SELECT id, name FROM users WHERE id IN ({marks})", tuple(ids))
+        found = self._run(f"SELECT id, name FROM users WHERE id IN ({_marks(ids)})", tuple(ids))
         return {int(i): str(n) for i, n in found.rows}
 
     def claim_seat(self, game_id: str, color: str, token_hash: str,
@@ -396,8 +391,8 @@ class Store:
         """Games in play here (a connection, a search) count as changed now,
         so that no process expires them."""
         if game_ids:
-            marks = ", ".join("?" * len(game_ids))
-            self._run(f"UPDATE games SET updated = ? WHERE finished = 0 AND id IN ({marks})",
+            self._run(f"UPDATE games SET updated = ? WHERE finished = 0 AND id IN "
+                      f"({_marks(game_ids)})",
                       (time.time(), *sorted(game_ids)))
 
     def expire(self, idle_before: float, unjoined_before: float,
@@ -502,9 +497,9 @@ class Store:
         """The rating values of those of ``ids`` that have one."""
         if not ids:
             return {}
-        marks = ", ".join("?" * len(ids))
         return {int(u): float(v) for u, v in self._run(
-            f"SELECT user_id, value FROM ratings WHERE user_id IN ({marks})", tuple(ids)).rows}
+            f"SELECT user_id, value FROM ratings WHERE user_id IN ({_marks(ids)})",
+            tuple(ids)).rows}
 
     def seeks(self) -> list[SeekRow]:
         """The open seeks, oldest first."""
@@ -598,6 +593,11 @@ class Store:
             for user in gone:
                 self.db.run("DELETE FROM seeks WHERE user_id = ?", (user,))
         return gone
+
+
+def _marks(values: Collection[Any]) -> str:
+    """The marks of an ``IN (...)`` list of ``values``."""
+    return ", ".join("?" * len(values))
 
 
 def _game_row(found: tuple[Any, ...]) -> GameRow:
