@@ -132,6 +132,8 @@ def decode(data: bytes, folder: str, expected: dict[str, Any], rows: int, games:
     pa = pyarrow()
     import pyarrow.parquet as pq
 
+    # One shard is small; Arrow's reader threads gain nothing on it and can
+    # abort the interpreter at exit (std::terminate on a joinable thread).
     try:
         file = pq.ParquetFile(pa.BufferReader(data))
         schema = file.schema_arrow
@@ -156,7 +158,7 @@ def decode(data: bytes, folder: str, expected: dict[str, Any], rows: int, games:
         if folder == "games":
             # A record's bytes follow its game's turns: the turns are read
             # first, and bound what the records may take uncompressed.
-            turns = file.read(columns=["turns"])["turns"].to_numpy()
+            turns = file.read(columns=["turns"], use_threads=False)["turns"].to_numpy()
             if rows and not (turns.min() >= 0 and turns.max() <= max_turns):
                 raise bad(f"turns from {turns.min()} to {turns.max()}, outside 0 to "
                           f"{max_turns}")
@@ -166,7 +168,8 @@ def decode(data: bytes, folder: str, expected: dict[str, Any], rows: int, games:
         size = sum(column.total_uncompressed_size for column in sizes)
         if not 0 <= size <= limit + _SLACK_BYTES:
             raise bad(f"{size:,} bytes uncompressed, more than its {rows:,} rows can hold")
-        table = file.read(columns=list(dict.fromkeys(read)) if read is not None else None)
+        table = file.read(columns=list(dict.fromkeys(read)) if read is not None else None,
+                          use_threads=False)
     except (OSError, ValueError, pa.ArrowException) as exc:
         if isinstance(exc, RunFolderError):
             raise
