@@ -46,7 +46,7 @@ CORE_VARIANTS = {
 
 HEADERS = ["src/wts/engine/wts_bits.h", "src/wts/engine/wts_cpu.h", "src/wts/engine/wts_lanes.h",
            "src/wts/engine/wts_predicates.h",
-           "src/wts/engine/wts_status.h"]
+           "src/wts/engine/wts_status.h", "src/wts/players/wts_blocks.h"]
 
 
 def extension(name: str) -> Extension:

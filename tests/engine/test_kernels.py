@@ -16,16 +16,26 @@ import wts
 from tests.support.processes import run_python
 
 # Run in a child: which build is in use, a differential fuzz run against the
-# reference, and simulate's per-game results on one and two threads.
+# reference, simulate's per-game results on one and two threads, and seeded
+# searches' root strategies.
 CHILD = """
 import hashlib, json, warnings
 warnings.simplefilter("error", RuntimeWarning)  # a forced build that is there: no warning
-import wts, wts.engine._core
+import wts, wts.engine._core, wts.agents
 from wts.devtools.fuzz import run_fuzz
 report = run_fuzz(wts.reference.Game, wts.Game, seed=16, games=60)
 one = wts.simulate(3000, seed=16, per_game=True)
 two = wts.simulate(3000, seed=16, threads=2, per_game=True)
+# The search's playouts (wts_tactical_playout) from positions with eggs and fives to be had.
+searches = []
+for setup in (dict(), dict(black=["C3", "D4", "E5", "F6"], white=["C7", "D7", "E7", "G7"]),
+              dict(black=["E5", "E8", "B2"], white=["D5", "C5", "H8"], eggs=["E6", "E7", "B5"])):
+    for playout in ("tactical", "captures"):
+        agent = wts.agents.MCTSAgent(playouts=1500, seed=16, playout=playout)
+        agent.select(wts.Game.from_setup(**setup), "black")
+        searches.append(agent.last_search.strategy)
 print(json.dumps({
+    "searches": hashlib.sha256(repr(searches).encode()).hexdigest(),
     "kernel": wts.cpu_kernel(),
     "file": wts.engine._core.__file__,
     "fuzz_failure": None if report.failure is None else str(report.failure),
@@ -157,7 +167,8 @@ def test_every_kernel_plays_the_same_games() -> None:
     assert len(files) == len(results)  # each really loaded its own build
     first = next(iter(results.values()))
     for kernel, result in results.items():
-        assert (result["games"], result["per_game"]) == (first["games"], first["per_game"]), kernel
+        assert (result["games"], result["per_game"], result["searches"]) == (
+            first["games"], first["per_game"], first["searches"]), kernel
 
 
 @functools.cache

@@ -99,6 +99,13 @@ cdef bint wts_is_legal(const wts_state *state, int square) noexcept nogil
 cdef int wts_random_legal_move(const wts_state *state, wts_rng *rng) noexcept nogil
 # Play uniformly random moves for both players until the game ends.
 cdef void wts_playout(wts_state *state, wts_rng *rng) noexcept nogil
+# Play on with tactical moves until the game ends or ``max_turns`` turns
+# are played: each player completes a five when it can (wts_winning_moves),
+# else blocks the opponent's, else, with ``captures``, closes a bracket when
+# it can (wts_capturing_moves), else plays a uniformly random empty square;
+# one generator output a player a turn, uniform among the squares chosen from.
+cdef void wts_tactical_playout(wts_state *state, wts_rng *rng, bint captures,
+                               uint32_t max_turns) noexcept nogil
 # Game ``game`` of a run of random games with ``seed``: its own generator.
 cdef void wts_game_rng(wts_rng *rng, uint64_t seed, uint64_t game) noexcept nogil
 # True once the game is won or drawn (status WTS_BLACK_WINS or later).

@@ -25,8 +25,9 @@ from wts.engine._bits cimport (
 )
 from wts.engine._drivers cimport wts_drivers
 from wts.engine._predicates cimport (
-    wts_bracket_beyond, wts_bracket_down, wts_bracket_up, wts_ends_drawn, wts_pairs,
-    wts_run_cells, wts_run_gaps, wts_run_starts, wts_trappable,
+    wts_any_run_of_both, wts_bracket_beyond, wts_bracket_down, wts_bracket_up, wts_ends_drawn,
+    wts_line_gaps, wts_line_gaps_of_both, wts_pairs, wts_run_cells, wts_run_starts,
+    wts_trappable,
 )
 
 from wts.engine.keys import KEY_SEED as _KEY_SEED

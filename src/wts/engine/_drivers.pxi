@@ -182,6 +182,44 @@ cdef void wts_playout(wts_state *state, wts_rng *rng) noexcept nogil:
     state.key = wts_compute_key(state)  # once, not turn by turn
 
 
+
+cdef inline int _tactical_move(wts_board own_wins, wts_board foe_wins, wts_board free,
+                               wts_rng *rng) noexcept nogil:
+    """A five of its own if it has one, else a block of the opponent's, else a
+    square of ``free``: uniformly among them, from one generator output."""
+    cdef wts_board squares = free
+    if wts_any(own_wins):
+        squares = own_wins
+    elif wts_any(foe_wins):
+        squares = foe_wins
+    return _random_square(squares, <uint32_t>wts_popcount(squares),
+                          <uint32_t>(wts_rng_next(rng) >> 32), rng)
+
+
+cdef void wts_tactical_playout(wts_state *state, wts_rng *rng, bint captures,
+                               uint32_t max_turns) noexcept nogil:
+    """The search's tactical playout: here, so that every build of the core
+    has one with its rules inlined and no key kept turn by turn."""
+    cdef wts_board empty, black_wins, white_wins, black_free, white_free
+    cdef int black, white
+    cdef uint64_t stop = <uint64_t>state.turn + max_turns  # no wrap near WTS_MAX_TURN
+    while not wts_is_over(state) and state.turn < stop:
+        empty = wts_empty_squares(state)
+        _winning_moves_of_both(state.black, state.white, empty, &black_wins, &white_wins)
+        black_free = white_free = empty
+        if captures:
+            black_free = _capturing_moves(state, WTS_BLACK)
+            white_free = _capturing_moves(state, WTS_WHITE)
+            if not wts_any(black_free):
+                black_free = empty
+            if not wts_any(white_free):
+                white_free = empty
+        black = _tactical_move(black_wins, white_wins, black_free, rng)
+        white = _tactical_move(white_wins, black_wins, white_free, rng)
+        _resolve_turn(state, black, white, NULL, False)
+    state.key = wts_compute_key(state)
+
+
 # Odd constant spreading game indices over the generator's seed space.
 cdef uint64_t GAME_STRIDE = 0xD1B54A32D192ED03ULL
 

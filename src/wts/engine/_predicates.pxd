@@ -22,7 +22,13 @@ cdef extern from "wts_predicates.h" nogil:
     # runs ``starts`` begin, and the cells where one more completes a five.
     wts_board wts_run_starts(wts_board turtles, int k)
     wts_board wts_run_cells(wts_board starts, int k)
+    # Whether either board has a run of five.
+    bint wts_any_run_of_both(wts_board a, wts_board b)
     wts_board wts_run_gaps(wts_board turtles, int k)
+    # The cells where one more completes a five along any line: of one board,
+    # and of two at once (written to ``a_gaps`` and ``b_gaps``).
+    wts_board wts_line_gaps(wts_board turtles)
+    void wts_line_gaps_of_both(wts_board a, wts_board b, wts_board *a_gaps, wts_board *b_gaps)
     # The last turn number, and a game with no winner drawn: a full board or the last turn.
     bint wts_last_turn(uint32_t turn)
     bint wts_ends_drawn(wts_board occupied, uint32_t turn)

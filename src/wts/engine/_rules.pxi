@@ -316,8 +316,10 @@ cdef wts_board wts_winning_turtles(wts_board turtles) noexcept nogil:
 cdef void _settle(wts_state *state) noexcept nogil:
     """Winning counts and the status read off the board (points 10-12);
     a game at the last turn number is drawn (a wts ruling)."""
-    cdef int black = _count_winning(state.black)
-    cdef int white = _count_winning(state.white)
+    cdef int black = 0, white = 0
+    if wts_any_run_of_both(state.black, state.white):
+        black = _count_winning(state.black)
+        white = _count_winning(state.white)
     cdef wts_board occupied = wts_or(wts_or(state.black, state.white), state.eggs)
     state.black_count = <uint8_t>black
     state.white_count = <uint8_t>white
@@ -342,16 +344,31 @@ cdef void wts_settle(wts_state *state) noexcept nogil:
 # ---- What one more move would do, for the players --------------------------
 
 
-cdef wts_board wts_winning_moves(wts_board turtles, wts_board empty) noexcept nogil:
-    """Squares of ``empty`` where one more of ``turtles`` completes a line of five
-    (point 10), captures ignored. The shifts are constants, one call a
-    direction, so that each folds into a couple of instructions."""
+cdef inline wts_board _winning_moves(wts_board turtles, wts_board empty) noexcept nogil:
     cdef wts_board none
     if wts_popcount(turtles) < 4:
         none.lo = none.hi = 0
         return none
-    return wts_and(wts_or(wts_or(wts_run_gaps(turtles, 1), wts_run_gaps(turtles, 10)),
-                          wts_or(wts_run_gaps(turtles, 11), wts_run_gaps(turtles, 9))), empty)
+    return wts_and(wts_line_gaps(turtles), empty)
+
+
+cdef inline void _winning_moves_of_both(wts_board black, wts_board white, wts_board empty,
+                                        wts_board *black_wins,
+                                        wts_board *white_wins) noexcept nogil:
+    """_winning_moves of both players, computed together."""
+    if wts_popcount(black) < 4 and wts_popcount(white) < 4:
+        black_wins.lo = black_wins.hi = white_wins.lo = white_wins.hi = 0
+        return
+    wts_line_gaps_of_both(black, white, black_wins, white_wins)
+    black_wins[0] = wts_and(black_wins[0], empty)
+    white_wins[0] = wts_and(white_wins[0], empty)
+
+
+cdef wts_board wts_winning_moves(wts_board turtles, wts_board empty) noexcept nogil:
+    """Squares of ``empty`` where one more of ``turtles`` completes a line of five
+    (point 10), captures ignored. The shifts are constants, one call a
+    direction, so that each folds into a couple of instructions."""
+    return _winning_moves(turtles, empty)
 
 
 cdef inline wts_board _capturing_along(wts_board own, wts_board trapped, int k) noexcept nogil:
@@ -359,9 +376,7 @@ cdef inline wts_board _capturing_along(wts_board own, wts_board trapped, int k) 
     return wts_or(wts_bracket_up(pairs, own, k), wts_bracket_down(pairs, own, k))
 
 
-cdef wts_board wts_capturing_moves(const wts_state *state, int color) noexcept nogil:
-    """The empty squares where a turtle of ``color`` would close a bracket on two
-    pieces it traps (points 4-5)."""
+cdef inline wts_board _capturing_moves(const wts_state *state, int color) noexcept nogil:
     cdef wts_board own = _turtles(state, color)
     cdef wts_board trapped = wts_trappable(_turtles(state, 1 - color), state.eggs)
     return wts_and(wts_or(wts_or(_capturing_along(own, trapped, 1),
@@ -369,3 +384,9 @@ cdef wts_board wts_capturing_moves(const wts_state *state, int color) noexcept n
                           wts_or(_capturing_along(own, trapped, 11),
                                  _capturing_along(own, trapped, 9))),
                    wts_empty_squares(state))
+
+
+cdef wts_board wts_capturing_moves(const wts_state *state, int color) noexcept nogil:
+    """The empty squares where a turtle of ``color`` would close a bracket on two
+    pieces it traps (points 4-5)."""
+    return _capturing_moves(state, color)

@@ -12,7 +12,7 @@
 #define WTS_BITS_H
 
 #include <stdint.h>
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__BMI2__)
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__BMI2__) || defined(__AVX2__))
 #include <immintrin.h>
 #endif
 
@@ -176,6 +176,115 @@ WTS_INLINE int wts_select(wts_board a, int k) {
     int skip = low & (int)high;
     return (int)(high & 64) + wts_select64(word, k - skip);
 }
+
+/* ---- Two boards at once: both players' ------------------------------- */
+
+/* A pair of boards (a, b) with the board operations above, each applied to
+ * both: one 256-bit vector with AVX2, two 128-bit ones on any other x86-64
+ * (SSE2 is its baseline), two scalar boards elsewhere. Every build gives the
+ * same bits. A shift moves each board's two words as wts_shl and wts_shr do:
+ * the words by k, and the bits crossing words by 64 - k from the other word,
+ * which the byte shift by 8 puts in place; 0 < k < 64. */
+#if defined(__AVX2__)
+typedef __m256i wts_pair;  /* a.lo, a.hi, b.lo, b.hi */
+WTS_INLINE wts_pair wts_pair_make(wts_board a, wts_board b) {
+    return _mm256_set_epi64x((long long)b.hi, (long long)b.lo, (long long)a.hi, (long long)a.lo);
+}
+WTS_INLINE wts_board wts_pair_first(wts_pair p) {
+    __m128i a = _mm256_castsi256_si128(p);
+    return wts_board_make((uint64_t)_mm_cvtsi128_si64(a), (uint64_t)_mm_extract_epi64(a, 1));
+}
+WTS_INLINE wts_board wts_pair_second(wts_pair p) {
+    __m128i b = _mm256_extracti128_si256(p, 1);
+    return wts_board_make((uint64_t)_mm_cvtsi128_si64(b), (uint64_t)_mm_extract_epi64(b, 1));
+}
+#define wts_pair_and _mm256_and_si256
+#define wts_pair_or _mm256_or_si256
+WTS_INLINE int wts_pair_any(wts_pair p) { return !_mm256_testz_si256(p, p); }
+WTS_INLINE wts_pair wts_pair_shl(wts_pair p, int k) {
+    return _mm256_or_si256(_mm256_slli_epi64(p, k),
+                           _mm256_srli_epi64(_mm256_slli_si256(p, 8), 64 - k));
+}
+WTS_INLINE wts_pair wts_pair_shr(wts_pair p, int k) {
+    return _mm256_or_si256(_mm256_srli_epi64(p, k),
+                           _mm256_slli_epi64(_mm256_srli_si256(p, 8), 64 - k));
+}
+#elif defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+typedef struct {
+    __m128i a, b;  /* lo, hi */
+} wts_pair;
+WTS_INLINE __m128i wts_board_vector(wts_board a) {
+    return _mm_set_epi64x((long long)a.hi, (long long)a.lo);
+}
+WTS_INLINE wts_board wts_vector_board(__m128i v) {
+    return wts_board_make((uint64_t)_mm_cvtsi128_si64(v),
+                          (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v)));
+}
+WTS_INLINE wts_pair wts_pair_make(wts_board a, wts_board b) {
+    wts_pair p;
+    p.a = wts_board_vector(a);
+    p.b = wts_board_vector(b);
+    return p;
+}
+WTS_INLINE wts_board wts_pair_first(wts_pair p) { return wts_vector_board(p.a); }
+WTS_INLINE int wts_pair_any(wts_pair p) {
+    __m128i either = _mm_or_si128(p.a, p.b);
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(either, _mm_setzero_si128())) != 0xFFFF;
+}
+WTS_INLINE wts_board wts_pair_second(wts_pair p) { return wts_vector_board(p.b); }
+WTS_INLINE wts_pair wts_pair_and(wts_pair p, wts_pair q) {
+    p.a = _mm_and_si128(p.a, q.a);
+    p.b = _mm_and_si128(p.b, q.b);
+    return p;
+}
+WTS_INLINE wts_pair wts_pair_or(wts_pair p, wts_pair q) {
+    p.a = _mm_or_si128(p.a, q.a);
+    p.b = _mm_or_si128(p.b, q.b);
+    return p;
+}
+WTS_INLINE __m128i wts_vector_shl(__m128i v, int k) {
+    return _mm_or_si128(_mm_slli_epi64(v, k), _mm_srli_epi64(_mm_slli_si128(v, 8), 64 - k));
+}
+WTS_INLINE __m128i wts_vector_shr(__m128i v, int k) {
+    return _mm_or_si128(_mm_srli_epi64(v, k), _mm_slli_epi64(_mm_srli_si128(v, 8), 64 - k));
+}
+WTS_INLINE wts_pair wts_pair_shl(wts_pair p, int k) {
+    p.a = wts_vector_shl(p.a, k);
+    p.b = wts_vector_shl(p.b, k);
+    return p;
+}
+WTS_INLINE wts_pair wts_pair_shr(wts_pair p, int k) {
+    p.a = wts_vector_shr(p.a, k);
+    p.b = wts_vector_shr(p.b, k);
+    return p;
+}
+#else
+typedef struct {
+    wts_board a, b;
+} wts_pair;
+WTS_INLINE wts_pair wts_pair_make(wts_board a, wts_board b) {
+    wts_pair p;
+    p.a = a;
+    p.b = b;
+    return p;
+}
+WTS_INLINE wts_board wts_pair_first(wts_pair p) { return p.a; }
+WTS_INLINE int wts_pair_any(wts_pair p) { return wts_any(p.a) | wts_any(p.b); }
+WTS_INLINE wts_board wts_pair_second(wts_pair p) { return p.b; }
+WTS_INLINE wts_pair wts_pair_and(wts_pair p, wts_pair q) {
+    return wts_pair_make(wts_and(p.a, q.a), wts_and(p.b, q.b));
+}
+WTS_INLINE wts_pair wts_pair_or(wts_pair p, wts_pair q) {
+    return wts_pair_make(wts_or(p.a, q.a), wts_or(p.b, q.b));
+}
+WTS_INLINE wts_pair wts_pair_shl(wts_pair p, int k) {
+    return wts_pair_make(wts_shl(p.a, k), wts_shl(p.b, k));
+}
+WTS_INLINE wts_pair wts_pair_shr(wts_pair p, int k) {
+    return wts_pair_make(wts_shr(p.a, k), wts_shr(p.b, k));
+}
+#endif
 
 /* ---- Random numbers: xoshiro256** seeded by splitmix64 ----------------- */
 

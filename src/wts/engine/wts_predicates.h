@@ -73,6 +73,23 @@ WTS_INLINE wts_board wts_run_starts(wts_board turtles, int k) {
     return WTS_RUN_STARTS(wts, turtles, pairs, k);
 }
 
+/* Whether either of two boards has a run of five, looked for in both at once:
+ * nearly every turn has none. */
+WTS_INLINE int wts_any_run_of_both(wts_board a, wts_board b) {
+    wts_pair p = wts_pair_make(a, b), pairs, starts, run;
+    pairs = WTS_PAIRS(wts_pair, p, 1);
+    starts = WTS_RUN_STARTS(wts_pair, p, pairs, 1);
+    pairs = WTS_PAIRS(wts_pair, p, 10);
+    run = WTS_RUN_STARTS(wts_pair, p, pairs, 10);
+    starts = wts_pair_or(starts, run);
+    pairs = WTS_PAIRS(wts_pair, p, 11);
+    run = WTS_RUN_STARTS(wts_pair, p, pairs, 11);
+    starts = wts_pair_or(starts, run);
+    pairs = WTS_PAIRS(wts_pair, p, 9);
+    run = WTS_RUN_STARTS(wts_pair, p, pairs, 9);
+    return wts_pair_any(wts_pair_or(starts, run));
+}
+
 /* Every cell of the runs that ``starts`` (along shift k) begin. */
 WTS_INLINE wts_board wts_run_cells(wts_board starts, int k) {
     wts_board pairs = wts_or(starts, wts_shl(starts, k));
@@ -82,15 +99,33 @@ WTS_INLINE wts_board wts_run_cells(wts_board starts, int k) {
 /* The cells where one more of ``turtles`` completes a run of five along
  * shift k: for each gap j of a window of five, the window starts whose other
  * four cells hold turtles, moved onto the gap (occupied cells included). */
-WTS_INLINE wts_board wts_run_gaps(wts_board turtles, int k) {
-    wts_board own1 = wts_shr(turtles, k), own2 = wts_shr(turtles, 2 * k);
-    wts_board own3 = wts_shr(turtles, 3 * k), own4 = wts_shr(turtles, 4 * k);
-    wts_board head = wts_and(turtles, own1), tail = wts_and(own3, own4);
-    wts_board gaps = wts_and(wts_and(own1, own2), tail);                       /* gap 0 */
-    gaps = wts_or(gaps, wts_shl(wts_and(wts_and(turtles, own2), tail), k));    /* gap 1 */
-    gaps = wts_or(gaps, wts_shl(wts_and(head, tail), 2 * k));                  /* gap 2 */
-    gaps = wts_or(gaps, wts_shl(wts_and(wts_and(head, own2), own4), 3 * k));   /* gap 3 */
-    return wts_or(gaps, wts_shl(wts_and(wts_and(head, own2), own3), 4 * k));  /* gap 4 */
+#define WTS_RUN_GAPS(B, T)                                                          \
+    WTS_INLINE T B##_run_gaps(T turtles, int k) {                                  \
+        T own1 = B##_shr(turtles, k), own2 = B##_shr(turtles, 2 * k);                \
+        T own3 = B##_shr(turtles, 3 * k), own4 = B##_shr(turtles, 4 * k);            \
+        T head = B##_and(turtles, own1), tail = B##_and(own3, own4);                 \
+        T gaps = B##_and(B##_and(own1, own2), tail);                     /* gap 0 */ \
+        gaps = B##_or(gaps, B##_shl(B##_and(B##_and(turtles, own2), tail), k));  /* 1 */ \
+        gaps = B##_or(gaps, B##_shl(B##_and(head, tail), 2 * k));               /* 2 */ \
+        gaps = B##_or(gaps, B##_shl(B##_and(B##_and(head, own2), own4), 3 * k)); /* 3 */ \
+        return B##_or(gaps, B##_shl(B##_and(B##_and(head, own2), own3), 4 * k)); /* 4 */ \
+    }
+WTS_RUN_GAPS(wts, wts_board)
+/* Both players' at once (wts_pair, wts_bits.h). */
+WTS_RUN_GAPS(wts_pair, wts_pair)
+
+/* The gaps of all four lines, of one board and of a pair. */
+WTS_INLINE wts_board wts_line_gaps(wts_board turtles) {
+    return wts_or(wts_or(wts_run_gaps(turtles, 1), wts_run_gaps(turtles, 10)),
+                  wts_or(wts_run_gaps(turtles, 11), wts_run_gaps(turtles, 9)));
+}
+WTS_INLINE void wts_line_gaps_of_both(wts_board a, wts_board b, wts_board *a_gaps,
+                                      wts_board *b_gaps) {
+    wts_pair p = wts_pair_make(a, b);
+    wts_pair gaps = wts_pair_or(wts_pair_or(wts_pair_run_gaps(p, 1), wts_pair_run_gaps(p, 10)),
+                                wts_pair_or(wts_pair_run_gaps(p, 11), wts_pair_run_gaps(p, 9)));
+    *a_gaps = wts_pair_first(gaps);
+    *b_gaps = wts_pair_second(gaps);
 }
 
 /* ---- Points 11-12 and ruling 8: the end of a game with no winner -------- */

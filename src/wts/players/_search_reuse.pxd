@@ -7,7 +7,7 @@ from libc.string cimport memcpy, memset
 from wts.engine._core cimport WTS_NUM_SQUARES, wts_is_over
 from wts.players._search_tree cimport (
     NOT_EXPANDED, Node, Table, Tree, expand, stat_t, table_add, table_capacity, table_free,
-    table_init, tree_free,
+    table_init, tree_free, wts_block_alloc, wts_block_free,
 )
 
 
@@ -17,7 +17,7 @@ cdef inline bint reroot(Tree *tree, int32_t top) noexcept nogil:
     when memory runs out."""
     cdef Py_ssize_t n = tree.n_nodes, i, e, slot, count = 1, head = 0, kept_edges = 0
     cdef Py_ssize_t cap_nodes
-    cdef int64_t n_stats = 0, block
+    cdef int64_t n_stats = 0, block, cap_stats
     cdef int32_t parent, child, old
     cdef uint64_t key
     # The edges of each node, grouped by parent: first[p] .. first[p + 1] in edge_slot.
@@ -71,9 +71,10 @@ cdef inline bint reroot(Tree *tree, int32_t top) noexcept nogil:
                 order[count] = child
                 count += 1
     cap_nodes = count if count > 64 else 64
-    nodes = <Node *>malloc(cap_nodes * sizeof(Node))
+    nodes = <Node *>wts_block_alloc(cap_nodes * sizeof(Node))
     # Room to expand the new root at once if it never was.
-    stats = <stat_t *>malloc((n_stats + tree.node_stats * WTS_NUM_SQUARES) * sizeof(stat_t))
+    cap_stats = n_stats + tree.node_stats * WTS_NUM_SQUARES
+    stats = <stat_t *>wts_block_alloc(cap_stats * sizeof(stat_t))
     ok = (nodes != NULL and stats != NULL
           and table_init(&edges, table_capacity(kept_edges))
           and (not tree.transpositions
@@ -97,7 +98,7 @@ cdef inline bint reroot(Tree *tree, int32_t top) noexcept nogil:
         tree_free(tree)
         tree.nodes, tree.cap_nodes, tree.n_nodes = nodes, cap_nodes, count
         tree.stats, tree.n_stats = stats, n_stats
-        tree.cap_stats = n_stats + tree.node_stats * WTS_NUM_SQUARES
+        tree.cap_stats = cap_stats
         tree.edges = edges
         tree.positions = positions
         tree.full = False
@@ -105,8 +106,8 @@ cdef inline bint reroot(Tree *tree, int32_t top) noexcept nogil:
         if tree.nodes[0].stats == NOT_EXPANDED and not wts_is_over(&tree.nodes[0].state):
             expand(tree, 0)
     else:
-        free(nodes)
-        free(stats)
+        wts_block_free(nodes, cap_nodes * sizeof(Node))
+        wts_block_free(stats, cap_stats * sizeof(stat_t))
         table_free(&edges)
         table_free(&positions)
     free(first)

@@ -5,7 +5,7 @@ Inline, so the search's loop compiles into one C file with it."""
 
 from libc.math cimport exp
 from libc.stdint cimport int32_t, int64_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memset
 from wts.engine._bits cimport (
     wts_any, wts_board, wts_clear_lowest, wts_lowest_bit, wts_popcount, wts_rng, wts_rng_seed,
@@ -22,6 +22,14 @@ cdef enum:
     PLAYER_STATS_WITH_PRIOR = 5
     MAX_DEPTH = 512      # a path longer than this stops descending and plays out
     NOT_EXPANDED = -1
+
+cdef extern from "wts_blocks.h" nogil:
+    # The nodes and the statistics: blocks that grow without a copy where the
+    # system allows (sizes in bytes; NULL, the block as it was, when memory
+    # runs out).
+    void *wts_block_alloc(size_t bytes)
+    void *wts_block_resize(void *block, size_t old_bytes, size_t new_bytes)
+    void wts_block_free(void *block, size_t bytes)
 
 # The statistics are doubles: a square's visits count exactly to 2**53, far
 # beyond MAX_ITERATIONS, and sums of rewards and regrets keep their precision.
@@ -203,11 +211,11 @@ cdef inline bint tree_build(Tree *tree, const wts_state *root, uint64_t seed, in
     wts_rng_seed(&tree.rng, seed)
     # The root and its statistics always fit; growth is what max_memory bounds.
     tree.cap_nodes = 64
-    tree.nodes = <Node *>malloc(tree.cap_nodes * sizeof(Node))
+    tree.nodes = <Node *>wts_block_alloc(tree.cap_nodes * sizeof(Node))
     tree.player_stats = PLAYER_STATS_WITH_PRIOR if tree.use_prior else PLAYER_STATS
     tree.node_stats = 2 * tree.player_stats
     tree.cap_stats = tree.node_stats * WTS_NUM_SQUARES
-    tree.stats = <stat_t *>malloc(tree.cap_stats * sizeof(stat_t))
+    tree.stats = <stat_t *>wts_block_alloc(tree.cap_stats * sizeof(stat_t))
     if (tree.nodes == NULL or tree.stats == NULL or not table_init(&tree.edges, MIN_TABLE)
             or (transpositions and not table_init(&tree.positions, MIN_TABLE))):
         tree_free(tree)
@@ -225,8 +233,8 @@ cdef inline bint tree_build(Tree *tree, const wts_state *root, uint64_t seed, in
 
 
 cdef inline void tree_free(Tree *tree) noexcept nogil:
-    free(tree.nodes)
-    free(tree.stats)
+    wts_block_free(tree.nodes, tree.cap_nodes * sizeof(Node))
+    wts_block_free(tree.stats, tree.cap_stats * sizeof(stat_t))
     tree.nodes = NULL
     tree.stats = NULL
     table_free(&tree.edges)
@@ -266,7 +274,8 @@ cdef inline int32_t new_node(Tree *tree, const wts_state *state) noexcept nogil:
         if cap == 0 or cap > 0x7FFFFFFF:
             tree.full = True
             return -1
-        grown = <Node *>realloc(tree.nodes, cap * sizeof(Node))
+        grown = <Node *>wts_block_resize(tree.nodes, tree.cap_nodes * sizeof(Node),
+                                         cap * sizeof(Node))
         if grown == NULL:
             tree.full = True
             return -1
@@ -294,7 +303,8 @@ cdef inline bint expand(Tree *tree, int32_t index) noexcept nogil:
         if cap == 0:
             tree.full = True
             return False
-        grown = <stat_t *>realloc(tree.stats, cap * sizeof(stat_t))
+        grown = <stat_t *>wts_block_resize(tree.stats, tree.cap_stats * sizeof(stat_t),
+                                           cap * sizeof(stat_t))
         if grown == NULL:
             tree.full = True
             return False
