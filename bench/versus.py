@@ -20,7 +20,9 @@ has. Then ``Game.play``'s time a turn, replaying 30 random games, and the
 search's time a playout: ``MCTSAgent`` choosing a move with
 4,000 playouts in each of 8 positions (the start and 7 of the recorded games
 in play), without a prior and with the learned one (a build without either
-shows "-"). A terminal sees which round is running; Ctrl-C stops the run.
+shows "-"). With ``--levels``, ``MCTSAgent`` at levels 3, 4 and 5 and at
+level 4 on two threads, each from the empty board and after three turns,
+once a round. A terminal sees which round is running; Ctrl-C stops the run.
 """
 
 from __future__ import annotations
@@ -127,6 +129,21 @@ for _ in range(runs):
     for key, prior in (("mcts", "none"), ("mcts_prior", "learned")):
         seconds = search(prior, positions)
         best[key] = seconds if seconds != seconds else min(best[key], seconds)  # NaN: none
+if sys.argv[2] == "levels":
+    from wts.agents import MCTSAgent
+    opened = wts.Game()
+    for black, white in ((40, 41), (30, 50), (32, 49)):
+        opened.play(black, white)
+    for key, level, threads in (("level3", 3, 1), ("level4", 4, 1), ("level5", 5, 1),
+                                ("level4_threads2", 4, 2)):
+        seconds = playouts = 0
+        for game in (wts.Game(), opened):
+            agent = MCTSAgent(level=level, seed=1, threads=threads)
+            began = time.perf_counter()
+            agent.select(game, "black")
+            seconds += time.perf_counter() - began
+            playouts += agent.playouts
+        best[key] = seconds / playouts
 best["kernel"] = wts.cpu_kernel() if hasattr(wts, "cpu_kernel") else "single build"
 print(json.dumps(best))
 """
@@ -136,12 +153,17 @@ print(json.dumps(best))
 # the games over left; step with every game in play; Game.play; the search
 # without a prior and with the learned one (NaN where the build has none).
 FIGURES = ("simulate", "step", "step_playing", "play", "mcts", "mcts_prior")
+# With --levels, seconds a playout of MCTSAgent at levels 3, 4 and 5 (one
+# thread) and at level 4 on two threads, from the empty board and after three
+# turns: each search once a round.
+LEVEL_FIGURES = ("level3", "level4", "level5", "level4_threads2")
 
 
-def measure(source: Path, runs: int) -> dict[str, float | str]:
+def measure(source: Path, runs: int, levels: bool) -> dict[str, float | str]:
     """One child process's figures for the wts under ``source``."""
     env = {**os.environ, "PYTHONPATH": str(source)}
-    done = subprocess.run([sys.executable, "-c", CHILD, str(runs)], env=env, cwd=source,
+    done = subprocess.run([sys.executable, "-c", CHILD, str(runs),
+                           "levels" if levels else "-"], env=env, cwd=source,
                           capture_output=True, text=True)
     if done.returncode:
         raise SystemExit(f"versus: the build in {source} failed:\n{done.stderr}")
@@ -159,7 +181,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="rounds, each measuring both builds (default 4)")
     parser.add_argument("--runs", type=integer("a number of runs", 1), default=5,
                         help="runs of each figure in one process, the best kept (default 5)")
+    parser.add_argument("--levels", action="store_true",
+                        help="also time MCTSAgent at levels 3-5, and level 4 on two threads")
     args = parser.parse_args(argv)
+    figures_kept = FIGURES + (LEVEL_FIGURES if args.levels else ())
     for source in (args.old, args.new):
         if not (source / "wts" / "__init__.py").is_file():
             parser.error(f"{source} holds no wts package (expected {source}/wts/__init__.py)")
@@ -170,9 +195,9 @@ def main(argv: list[str] | None = None) -> int:
             if shown:
                 print(f"\rround {round_ + 1} of {args.rounds}: {name} build ", end="",
                       file=sys.stderr, flush=True)
-            figures = measure(source.resolve(), args.runs)
+            figures = measure(source.resolve(), args.runs, args.levels)
             kept = best.setdefault(name, figures)
-            for key in FIGURES:
+            for key in figures_kept:
                 kept[key] = min(float(kept[key]), float(figures[key]))
     if shown:
         print("\r\033[K", end="", file=sys.stderr, flush=True)
@@ -194,6 +219,17 @@ def main(argv: list[str] | None = None) -> int:
           f"{speedups['step_playing']:.3f}x all in play, {speedups['step']:.3f}x those over "
           f"left, Game.play {speedups['play']:.3f}x, MCTS {speedups['mcts']:.3f}x without a "
           f"prior, {speedups['mcts_prior']:.3f}x with the learned one")
+    if args.levels:
+        for name in ("old", "new"):
+            one, two = float(best[name]["level4"]), float(best[name]["level4_threads2"])
+            print(f"{name:<5}  MCTSAgent playouts/s: "
+                  + ", ".join(f"level {level} {1 / float(best[name][f'level{level}']) / 1e3:.1f} k"
+                              for level in (3, 4, 5))
+                  + f"; level 4 on 2 threads {1 / two / 1e3:.1f} k ({one / two:.2f}x 1 thread)")
+        ratio = {key: float(best["old"][key]) / float(best["new"][key]) for key in LEVEL_FIGURES}
+        print("new / old: MCTSAgent " + ", ".join(
+            f"level {level} {ratio[f'level{level}']:.3f}x" for level in (3, 4, 5))
+            + f", level 4 on 2 threads {ratio['level4_threads2']:.3f}x")
     return 0
 
 

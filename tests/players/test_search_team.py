@@ -403,3 +403,39 @@ def test_check_agent_says_a_bad_value_before_any_game() -> None:
     for bad in ("mcts:1,threads=0", "mcts:1,policy=foo", "engine:/nonexistent/engine"):
         with pytest.raises(wts.ParameterError):
             check_agent(bad)
+
+
+def test_large_trees_grown_and_freed_on_two_threads_search_as_one_at_a_time() -> None:
+    """The tree's large arrays (wts_blocks.h) move between threads, grow past the
+    size where they become mappings, and are taken again from the one kept
+    spare: each search still gives what it gives alone."""
+    game = wts.Game.from_fen("4o4/9/9/9/4x4/3o5/9/9/4x4 - 2")
+    # From a few hundred kilobytes to tens of megabytes, some capped by max_memory.
+    plans = [(seed, iterations, memory) for seed, (iterations, memory) in enumerate(
+        [(300, 256 << 20), (4_000, 256 << 20), (2_500, 2 << 20), (800, 2 << 20),
+         (6_000, 256 << 20), (1_500, 256 << 20)] * 3)]
+
+    def searched(seed: int, iterations: int, memory: int) -> tuple[Any, ...]:
+        search = Search(game, seed=seed, max_memory=memory)
+        search.run(iterations)
+        grown = search.nodes
+        moved = search.advance(*_most_visited(search))
+        if moved:
+            search.run(iterations // 2)
+        return grown, moved, search.nodes, search.visits(0), search.visits(1)
+
+    alone = [searched(*plan) for plan in plans]
+    together: dict[int, tuple[Any, ...]] = {}
+
+    def share(part: list[tuple[int, int, int]]) -> None:
+        for plan in part:
+            together[plan[0]] = searched(*plan)
+
+    workers = [threading.Thread(target=share, args=(plans[i::2],)) for i in range(2)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert [together[seed] for seed, _, _ in plans] == alone
+    assert all(result[0] < 2_500 for result in alone[2::6])  # max_memory held these back
+    assert all(result[0] == 6_001 for result in alone[4::6])

@@ -3,7 +3,7 @@ each node down the tree, a playout from the leaf, the result backed up.
 Inline, so the search's loop compiles into one C file with it."""
 
 from libc.math cimport exp, log, sqrt
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint32_t, uint64_t
 from wts.engine._bits cimport wts_bit_square, wts_board, wts_rng_below, wts_select
 from wts.engine._core cimport (
     WTS_NUM_SQUARES, wts_copy, wts_is_over, wts_legal_moves, wts_resolve_turn, wts_state,
@@ -29,10 +29,11 @@ cdef enum:
 # selection is a multiply-add a square, not a division and a square root.
 
 
-cdef inline int select(Tree *tree, stat_t *block, int n, int64_t visits, double mean,
-                       double *prob) noexcept nogil:
-    """One player's choice among ``n`` squares, and the probability it had;
-    ``mean`` is the player's mean reward at the node so far."""
+cdef inline int select(Tree *tree, stat_t *block, int n, int unvisited, int64_t visits,
+                       double mean, double *prob) noexcept nogil:
+    """One player's choice among ``n`` squares, ``unvisited`` of them never
+    chosen, and the probability it had; ``mean`` is the player's mean reward
+    at the node so far."""
     cdef stat_t *a = block
     cdef stat_t *s = block + n
     cdef stat_t *c = block + 3 * n
@@ -40,7 +41,7 @@ cdef inline int select(Tree *tree, stat_t *block, int n, int64_t visits, double 
     cdef double gamma = tree.exploration, total = 0.0, x, acc = 0.0, p = 0.0, best, value
     cdef double top
     cdef double weights[WTS_NUM_SQUARES]
-    cdef int i, k, chosen = -1, ties = 0
+    cdef int i, k, chosen = -1
     if tree.policy == POLICY_UCB and tree.use_prior:
         # UCB1 and a prior term that fades with the square's visits (as in
         # PUCT); an unvisited square counts as one visit of the mean reward, so
@@ -62,10 +63,8 @@ cdef inline int select(Tree *tree, stat_t *block, int n, int64_t visits, double 
         # Decoupled UCT: UCB1 on each player's own statistics; unvisited squares
         # first, one of them uniformly at random.
         prob[0] = 1.0
-        for i in range(n):
-            ties += c[i] == 0.0
-        if ties:
-            k = <int>wts_rng_below(&tree.rng, <uint32_t>ties)
+        if unvisited:
+            k = <int>wts_rng_below(&tree.rng, <uint32_t>unvisited)
             for i in range(n):
                 if c[i] == 0.0:
                     if k == 0:
@@ -110,10 +109,11 @@ cdef inline int select(Tree *tree, stat_t *block, int n, int64_t visits, double 
     return chosen
 
 
-cdef inline void update(const Tree *tree, stat_t *block, int n, int chosen, double prob,
-                        double reward, double baseline) noexcept nogil:
-    """Learn the ``reward`` (in [0, 1]) of ``chosen``; ``baseline`` is the
-    player's mean reward at the node before it."""
+cdef inline void update(const Tree *tree, stat_t *block, int n, int16_t *unvisited,
+                        int chosen, double prob, double reward, double baseline) noexcept nogil:
+    """Learn the ``reward`` (in [0, 1]) of ``chosen``, counted off ``unvisited``
+    at its first visit; ``baseline`` is the player's mean reward at the node
+    before it."""
     cdef stat_t *a = block
     cdef stat_t *s = block + n
     cdef stat_t *q = block + 2 * n
@@ -121,6 +121,8 @@ cdef inline void update(const Tree *tree, stat_t *block, int n, int chosen, doub
     cdef double centred = reward - baseline
     cdef int i
     q[chosen] += reward
+    if c[chosen] == 0.0:
+        unvisited[0] -= 1
     c[chosen] += 1.0
     if tree.policy == POLICY_UCB:
         a[chosen] = q[chosen] / c[chosen]
@@ -165,9 +167,9 @@ cdef inline void iterate(Tree *tree, Step *path) noexcept nogil:
             node = &tree.nodes[index]
         st = &tree.stats[node.stats]
         baseline = node.value / node.updates if node.updates else 0.5
-        black = select(tree, st, node.n, node.visits, baseline, &black_prob)
-        white = select(tree, st + tree.player_stats * node.n, node.n, node.visits,
-                       1.0 - baseline, &white_prob)
+        black = select(tree, st, node.n, node.unvisited[0], node.visits, baseline, &black_prob)
+        white = select(tree, st + tree.player_stats * node.n, node.n, node.unvisited[1],
+                       node.visits, 1.0 - baseline, &white_prob)
         path[depth].node = index
         path[depth].black = black
         path[depth].white = white
@@ -210,6 +212,7 @@ cdef inline void iterate(Tree *tree, Step *path) noexcept nogil:
         baseline = node.value / node.updates if node.updates else 0.5
         node.value += value
         node.updates += 1
-        update(tree, st, node.n, path[i].black, path[i].black_prob, value, baseline)
-        update(tree, st + tree.player_stats * node.n, node.n, path[i].white,
-               path[i].white_prob, 1.0 - value, 1.0 - baseline)
+        update(tree, st, node.n, &node.unvisited[0], path[i].black, path[i].black_prob,
+               value, baseline)
+        update(tree, st + tree.player_stats * node.n, node.n, &node.unvisited[1],
+               path[i].white, path[i].white_prob, 1.0 - value, 1.0 - baseline)

@@ -4,7 +4,7 @@ tables from joint moves (and, with transpositions, positions) to nodes.
 Inline, so the search's loop compiles into one C file with it."""
 
 from libc.math cimport exp
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memset
 from wts.engine._bits cimport (
@@ -44,6 +44,7 @@ ctypedef struct Node:
     int64_t updates      # results backed up through the node's statistics
     double value         # their sum (black's rewards)
     int32_t n            # legal squares (the empty ones; the same for both players)
+    int16_t unvisited[2]  # each player's squares never chosen here (their visits are 0)
 
 ctypedef struct Step:
     int32_t node
@@ -287,6 +288,7 @@ cdef inline int32_t new_node(Tree *tree, const wts_state *state) noexcept nogil:
     node.updates = 0
     node.value = 0.0
     node.n = 0
+    node.unvisited[0] = node.unvisited[1] = 0
     node.stats = NOT_EXPANDED
     tree.n_nodes += 1
     return <int32_t>(tree.n_nodes - 1)
@@ -312,6 +314,7 @@ cdef inline bint expand(Tree *tree, int32_t index) noexcept nogil:
         tree.cap_stats = cap
     memset(&tree.stats[tree.n_stats], 0, tree.node_stats * n * sizeof(stat_t))
     node.n = n
+    node.unvisited[0] = node.unvisited[1] = n
     node.stats = tree.n_stats
     tree.n_stats = need
     if tree.use_prior:
