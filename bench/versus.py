@@ -22,7 +22,9 @@ search's time a playout: ``MCTSAgent`` choosing a move with
 in play), without a prior and with the learned one (a build without either
 shows "-"). With ``--levels``, ``MCTSAgent`` at levels 3, 4 and 5 and at
 level 4 on two threads, each from the empty board and after three turns,
-once a round. A terminal sees which round is running; Ctrl-C stops the run.
+once a round; with ``--engines``, a 12-game match of two engine programs
+(``wts engine --agent random``), games a second. A terminal sees which
+round is running; Ctrl-C stops the run.
 """
 
 from __future__ import annotations
@@ -129,7 +131,15 @@ for _ in range(runs):
     for key, prior in (("mcts", "none"), ("mcts_prior", "learned")):
         seconds = search(prior, positions)
         best[key] = seconds if seconds != seconds else min(best[key], seconds)  # NaN: none
-if sys.argv[2] == "levels":
+extras = sys.argv[2].split(",")
+if "engines" in extras:
+    import shlex
+    from wts.tournament import play_match
+    engine = "engine:" + shlex.join([sys.executable, "-m", "wts", "engine", "--agent", "random"])
+    began = time.perf_counter()
+    match = play_match(engine, engine, 12, seed=1)
+    best["engine_games"] = (time.perf_counter() - began) / match.games
+if "levels" in extras:
     from wts.agents import MCTSAgent
     opened = wts.Game()
     for black, white in ((40, 41), (30, 50), (32, 49)):
@@ -157,13 +167,17 @@ FIGURES = ("simulate", "step", "step_playing", "play", "mcts", "mcts_prior")
 # thread) and at level 4 on two threads, from the empty board and after three
 # turns: each search once a round.
 LEVEL_FIGURES = ("level3", "level4", "level5", "level4_threads2")
+# With --engines, seconds a game of a 12-game match of two engine programs
+# (``wts engine --agent random``), which measures the engines' start and end.
+ENGINE_FIGURES = ("engine_games",)
 
 
-def measure(source: Path, runs: int, levels: bool) -> dict[str, float | str]:
-    """One child process's figures for the wts under ``source``."""
+def measure(source: Path, runs: int, extras: list[str]) -> dict[str, float | str]:
+    """One child process's figures for the wts under ``source``; ``extras``
+    names the optional ones ("levels", "engines")."""
     env = {**os.environ, "PYTHONPATH": str(source)}
     done = subprocess.run([sys.executable, "-c", CHILD, str(runs),
-                           "levels" if levels else "-"], env=env, cwd=source,
+                           ",".join(extras) or "-"], env=env, cwd=source,
                           capture_output=True, text=True)
     if done.returncode:
         raise SystemExit(f"versus: the build in {source} failed:\n{done.stderr}")
@@ -183,8 +197,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="runs of each figure in one process, the best kept (default 5)")
     parser.add_argument("--levels", action="store_true",
                         help="also time MCTSAgent at levels 3-5, and level 4 on two threads")
+    parser.add_argument("--engines", action="store_true",
+                        help="also time a match of two engine programs, games a second")
     args = parser.parse_args(argv)
-    figures_kept = FIGURES + (LEVEL_FIGURES if args.levels else ())
+    extras = [name for name, wanted in (("levels", args.levels), ("engines", args.engines))
+              if wanted]
+    figures_kept = (FIGURES + (LEVEL_FIGURES if args.levels else ())
+                    + (ENGINE_FIGURES if args.engines else ()))
     for source in (args.old, args.new):
         if not (source / "wts" / "__init__.py").is_file():
             parser.error(f"{source} holds no wts package (expected {source}/wts/__init__.py)")
@@ -195,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
             if shown:
                 print(f"\rround {round_ + 1} of {args.rounds}: {name} build ", end="",
                       file=sys.stderr, flush=True)
-            figures = measure(source.resolve(), args.runs, args.levels)
+            figures = measure(source.resolve(), args.runs, extras)
             kept = best.setdefault(name, figures)
             for key in figures_kept:
                 kept[key] = min(float(kept[key]), float(figures[key]))
@@ -230,6 +249,12 @@ def main(argv: list[str] | None = None) -> int:
         print("new / old: MCTSAgent " + ", ".join(
             f"level {level} {ratio[f'level{level}']:.3f}x" for level in (3, 4, 5))
             + f", level 4 on 2 threads {ratio['level4_threads2']:.3f}x")
+    if args.engines:
+        for name in ("old", "new"):
+            print(f"{name:<5}  wts tournament of two engine programs: "
+                  f"{1 / float(best[name]['engine_games']):.2f} games/s")
+        print(f"new / old: engine match "
+              f"{float(best['old']['engine_games']) / float(best['new']['engine_games']):.3f}x")
     return 0
 
 

@@ -107,6 +107,8 @@ def test_the_protocol_document_settles_each_question() -> None:
     for settled in ("a number\n(`40`) is never a square", "`quit now` is answered with `error`",
                     "during a search it answers\n`error`", "During a search it is answered at once",
                     "declares its `default`", "a field not listed here",
-                    "start a new engine process for each game", "`rules illegal` is only for",
+                    "keep an engine process running from one game to the next",
+                    "`--restart game` starts a new process for every game",
+                    "`rules illegal` is only for",
                     "hatching for no one (rules point 8)", "no side may rely on it"):
         assert settled.lower().replace("\n", " ") in " ".join(text.lower().split()), settled

@@ -60,6 +60,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=arguments.jobs, default=1,
                         help="games played at once on threads, local backend (default 1)")
     arguments.add_backend_arguments(parser)
+    parser.add_argument("--restart", choices=tournament.RESTARTS, default="failure",
+                        help="when an engine:CMD starts again: after a failure only, kept "
+                        "running between games with newgame (failure, the default), or for "
+                        "every game (game)")
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="show a progress bar with the time left (default: on a terminal)")
     parser.add_argument("--sprt", type=_sprt, default=None, metavar="elo0=E0,elo1=E1,...",
@@ -122,8 +126,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         max_pairs = MAX_PAIRS if args.max_pairs is None else args.max_pairs
         decided = play_sprt(args.a, args.b, args.sprt, seed=args.seed, suite=args.openings,
                             max_pairs=max_pairs, level=args.level, time_limit=args.time_limit,
-                            backend=args.backend,
-                            workers=args.workers, address=args.address, out=args.out)
+                            backend=args.backend, workers=args.workers,
+                            address=args.address, out=args.out, restart=args.restart)
         print(format_sprt(decided), file=out)
         return 0
     print(tournament.format_header(args.a, args.b, args.games, args.seed, args.level), file=out,
@@ -137,7 +141,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     try:
         result = tournament.play_match(args.a, args.b, args.games, args.seed, level=args.level,
                             time_limit=args.time_limit, jobs=args.jobs, backend=args.backend,
-                            workers=args.workers, address=args.address,
+                            workers=args.workers, address=args.address, restart=args.restart,
                             progress=None if bar is None else (lambda done: bar.update(
                                 done - bar.n)))
     finally:

@@ -36,14 +36,13 @@ from wts._seeds import derive
 from wts.engine.game import Game
 from wts.engine.pieces import Color, Status
 from wts.engine.squares import SQUARE_NAMES
-from wts.errors import ParameterTypeError, WtsError
-from wts.limits import MATCH_TURNS
-from wts.params import check_int, check_seed
-from wts.players.agents import check_agent, make_agent
+from wts.errors import ParameterTypeError, PlayerError, WtsError
+from wts.params import check_choice, check_int, check_seed
+from wts.players.agents import check_agent
 from wts.players.openings import read_openings, stored_openings, suite_digest
 from wts.players.specs import AgentSpec
 from wts.players.sprt import SPRT, SPRTStatus, parse_sprt
-from wts.players.tournament import engine_names, play_game_or_forfeit
+from wts.players.tournament import RESTARTS, Seats, engine_names, play_seated
 from wts.runtime.backends import check_backend, run_chunks
 from wts.runtime.files import write_atomically
 
@@ -149,32 +148,33 @@ class _PairTask:
     opening: str
     time_limit: float | None
     level: int | None = None
+    restart: str = "failure"
 
 
 def play_pair(task: _PairTask) -> Pair:
     """Both games of one pair (a backend task: runs in any worker)."""
     games = []
     names: list[str | None] = [None, None]
-    for number, a_color in enumerate((Color.BLACK, Color.WHITE)):
-        agents = [make_agent(spec, seed=derive(task.seed, task.index, number, side),
-                             level=task.level, time_limit=task.time_limit) for side, spec in
-                  enumerate((task.a, task.b))]
-        black, white = agents if a_color is Color.BLACK else agents[::-1]
-        try:
-            game, forfeit = play_game_or_forfeit(black, white, MATCH_TURNS, threading.Event(),
-                                                 start=Game.from_fen(task.opening))
-        finally:
+    with Seats(task.restart) as seats:  # an engine plays both games of its pair
+        for number, a_color in enumerate((Color.BLACK, Color.WHITE)):
+            game, forfeit, agents, _, _ = play_seated(
+                seats, (task.a, task.b), [derive(task.seed, task.index, number, side)
+                                          for side in (0, 1)],
+                a_color, task.level, task.time_limit, threading.Event(),
+                start=Game.from_fen(task.opening))
             names = [old or new for old, new in zip(names, engine_names(agents))]
-            for agent in agents:
-                close = getattr(agent, "close", None)
-                if close is not None:
-                    close()
-        winner = game.winner if forfeit is None else forfeit[0]
-        moves = " ".join(f"{SQUARE_NAMES[t.black_move]} {SQUARE_NAMES[t.white_move]}"
-                         for t in game.history)
-        games.append(PairGame(a_color.value, None if winner is None else winner.value,
-                              game.turn, moves, None if forfeit is None else str(forfeit[1])))
+            games.append(_pair_game(game, forfeit, a_color))
     return Pair(task.index, task.opening, (games[0], games[1]), (names[0], names[1]))
+
+
+def _pair_game(game: Game, forfeit: tuple[Color | None, PlayerError] | None,
+               a_color: Color) -> PairGame:
+    """One game of a pair, as the match's document keeps it."""
+    winner = game.winner if forfeit is None else forfeit[0]
+    moves = " ".join(f"{SQUARE_NAMES[t.black_move]} {SQUARE_NAMES[t.white_move]}"
+                     for t in game.history)
+    return PairGame(a_color.value, None if winner is None else winner.value, game.turn, moves,
+                    None if forfeit is None else str(forfeit[1]))
 
 
 def _load(path: Path, result: SPRTResult) -> None:
@@ -220,7 +220,8 @@ def play_sprt(a: str | AgentSpec, b: str | AgentSpec, test: SPRT, *, seed: int =
               time_limit: float | None = None, backend: str = "local",
               workers: int | None = None, address: str | None = None,
               out: str | os.PathLike[str] | None = None,
-              progress: Callable[[SPRTResult], None] | None = None) -> SPRTResult:
+              progress: Callable[[SPRTResult], None] | None = None,
+              restart: str = "failure") -> SPRTResult:
     """Play pairs of A against B until ``test`` decides or ``max_pairs`` are played.
 
     The pairs depend only on the players, ``seed`` and ``suite`` (None: the
@@ -228,7 +229,8 @@ def play_sprt(a: str | AgentSpec, b: str | AgentSpec, test: SPRT, *, seed: int =
     suite file, :func:`wts.players.openings.read_openings`), not on the
     backend: ``"local"`` plays them one after the other, ``"process"`` and
     ``"ray"`` ``workers`` at a time (the test is updated in pair order, and
-    pairs played past the verdict are dropped).
+    pairs played past the verdict are dropped). An engine program plays both
+    games of its pair in one process (``restart``: :data:`wts.tournament.RESTARTS`).
     ``out`` saves the match as pairs finish (at most every :data:`SAVE_EVERY`
     seconds, and when it ends or is interrupted) and resumes one saved there.
     """
@@ -236,6 +238,7 @@ def play_sprt(a: str | AgentSpec, b: str | AgentSpec, test: SPRT, *, seed: int =
              check_agent(b, level=level, time_limit=time_limit))
     seed = check_seed(seed)
     max_pairs = check_int(max_pairs, "max_pairs", 1, 1_000_000)
+    restart = check_choice(restart, "restart", RESTARTS)
     backend, count = check_backend(backend, workers, address)
     fens = suite_openings(suite)
     result = SPRTResult(str(specs[0]), str(specs[1]), seed, test, len(fens),
@@ -245,7 +248,7 @@ def play_sprt(a: str | AgentSpec, b: str | AgentSpec, test: SPRT, *, seed: int =
         _load(path, result)
     try:
         _play_pairs(result, max_pairs, count, time_limit, level, backend, workers, address,
-                    path, progress)
+                    path, progress, restart)
     finally:  # the pairs played so far are kept, also on Ctrl-C or a failure
         if path is not None:
             _save(path, result)
@@ -254,7 +257,8 @@ def play_sprt(a: str | AgentSpec, b: str | AgentSpec, test: SPRT, *, seed: int =
 
 def _play_pairs(result: SPRTResult, max_pairs: int, count: int, time_limit: float | None,
                 level: int | None, backend: str, workers: int | None, address: str | None,
-                path: Path | None, progress: Callable[[SPRTResult], None] | None) -> None:
+                path: Path | None, progress: Callable[[SPRTResult], None] | None,
+                restart: str) -> None:
     a, b = AgentSpec.parse(result.a), AgentSpec.parse(result.b)
     seed, suite_fens = result.seed, result.openings
     saved = time.monotonic()
@@ -262,7 +266,7 @@ def _play_pairs(result: SPRTResult, max_pairs: int, count: int, time_limit: floa
         first = len(result.pairs)
         batch = min(count, max_pairs - first)
         tasks = [_PairTask(a, b, seed, index, suite_fens[index % len(suite_fens)], time_limit,
-                           level)
+                           level, restart)
                  for index in range(first, first + batch)]
         done: dict[int, Pair] = {}
         for number, pair in run_chunks(play_pair, tasks, backend=backend, workers=workers,

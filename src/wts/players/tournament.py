@@ -34,7 +34,7 @@ from wts.engine.game import Game
 from wts.engine.pieces import Color
 from wts.errors import ParameterError, PlayerError
 from wts.limits import MATCH_TURNS, MAX_GAMES, MAX_THREADS
-from wts.params import check_int, check_seed
+from wts.params import check_choice, check_int, check_seed
 from wts.players.agents import Agent, check_agent, make_agent
 from wts.players.specs import OPENSPIEL_SIMULATIONS, AgentSpec
 from wts.players.sprt import elo_from_score
@@ -43,6 +43,9 @@ from wts.runtime.backends import check_backend, run_chunks
 __all__ = [
     "MatchGame",
     "MatchResult",
+    "RESTARTS",
+    "Seats",
+    "play_seated",
     "play_match_game",
     "play_match",
     "check_where",
@@ -191,23 +194,108 @@ def elo_difference(wins: int, draws: int, losses: int) -> tuple[float, float, fl
 _Played = tuple[MatchGame, list[int], list[float], list[int], list[str | None]]
 
 
-def _play_one(spec_a: AgentSpec, spec_b: AgentSpec, seed: int, index: int, level: int | None,
-              time_limit: float | None, stop: threading.Event) -> _Played | None:
-    """Game ``index`` of the match; None if ``stop`` was set before it ended."""
-    agents = [
-        make_agent(spec, seed=derive(seed, index, side), level=level, time_limit=time_limit,
-                   stop=stop)
-        for side, spec in enumerate((spec_a, spec_b))
-    ]
-    a_color = Color.BLACK if index % 2 == 0 else Color.WHITE
+#: When a match starts an engine program again: ``"failure"`` (the default)
+#: keeps each side's engine running from game to game, telling it
+#: ``newgame`` and the game's seed, and starts it again only after it failed;
+#: ``"game"`` starts it for every game.
+RESTARTS = ("failure", "game")
+
+
+class Seats:
+    """The two sides' agents for a run of games on one thread: each game's are
+    made afresh, but an engine program (an agent with ``new_game``) is kept
+    for the next game unless ``restart`` is ``"game"`` or it failed. Close it
+    (or use it as a context manager) to end the engines kept."""
+
+    def __init__(self, restart: str = "failure") -> None:
+        self.restart = check_choice(restart, "restart", RESTARTS)
+        self._kept: dict[int, Agent] = {}
+
+    def agents(self, specs: Sequence[AgentSpec], seeds: Sequence[int], level: int | None,
+               time_limit: float | None, stop: threading.Event | None = None) -> list[Agent]:
+        """Side ``i``'s agent for a new game, seeded with ``seeds[i]``."""
+        agents = []
+        for side, (spec, seed) in enumerate(zip(specs, seeds)):
+            agent = self._kept.pop(side, None)
+            if agent is not None:
+                try:
+                    agent.new_game(seed)  # type: ignore[attr-defined]
+                except PlayerError:  # not ready for another game: a fresh one instead
+                    agent = None
+            if agent is None:
+                agent = make_agent(spec, seed=seed, level=level, time_limit=time_limit,
+                                   stop=stop)
+            agents.append(agent)
+        return agents
+
+    def finished(self, agents: Sequence[Agent], failed: Sequence[bool]) -> None:
+        """After the game: keep the engines that did not fail (``failed[i]``)
+        for the next, and end the rest."""
+        for side, agent in enumerate(agents):
+            keep = (self.restart == "failure" and not failed[side]
+                    and callable(getattr(agent, "new_game", None)))
+            if keep:
+                self._kept[side] = agent
+            else:
+                _close(agent)
+
+    def close(self) -> None:
+        """End the engines kept."""
+        kept, self._kept = self._kept, {}
+        for agent in kept.values():
+            _close(agent)
+
+    def __enter__(self) -> Seats:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _close(agent: object) -> None:
+    close = getattr(agent, "close", None)
+    if close is not None:
+        close()
+
+
+def _totals(agents: Sequence[Agent]) -> tuple[list[int], list[float]]:
+    """The searching agents' playouts (MCTS, OpenSpiel MCTS) and seconds so far."""
+    return ([getattr(a, "total_playouts", 0) for a in agents],
+            [getattr(a, "total_seconds", 0.0) for a in agents])
+
+
+def play_seated(seats: Seats, specs: Sequence[AgentSpec], seeds: Sequence[int],
+                a_color: Color, level: int | None, time_limit: float | None,
+                stop: threading.Event | None, start: Game | None = None,
+                ) -> tuple[Game, tuple[Color | None, PlayerError] | None, list[Agent],
+                           list[int], list[float]]:
+    """One game of A (``specs[0]``, playing ``a_color``) and B from ``seats``:
+    the game, its forfeit (as :func:`play_game_or_forfeit`), the agents, and
+    their playouts and seconds in it."""
+    agents = seats.agents(specs, seeds, level, time_limit, stop)
+    playouts, seconds = _totals(agents)
     black, white = (agents[0], agents[1]) if a_color is Color.BLACK else (agents[1], agents[0])
+    failed = [True, True]  # until the game says otherwise: an interrupted game ends them
     try:
-        game, forfeit = play_game_or_forfeit(black, white, MATCH_TURNS, stop)
+        game, forfeit = play_game_or_forfeit(black, white, MATCH_TURNS, stop, start=start)
+        if forfeit is None:
+            failed = [False, False]
+        elif forfeit[0] is not None:  # the side that lost failed
+            failed = [forfeit[0] is not a_color, forfeit[0] is a_color]
     finally:
-        for agent in agents:  # an engine program ends with its game
-            close = getattr(agent, "close", None)
-            if close is not None:
-                close()
+        seats.finished(agents, failed)
+    playouts_after, seconds_after = _totals(agents)
+    return (game, forfeit, agents, [n - m for n, m in zip(playouts_after, playouts)],
+            [t - u for t, u in zip(seconds_after, seconds)])
+
+
+def _play_one(spec_a: AgentSpec, spec_b: AgentSpec, seed: int, index: int, level: int | None,
+              time_limit: float | None, stop: threading.Event, seats: Seats) -> _Played | None:
+    """Game ``index`` of the match; None if ``stop`` was set before it ended."""
+    a_color = Color.BLACK if index % 2 == 0 else Color.WHITE
+    game, forfeit, agents, playouts, seconds = play_seated(
+        seats, (spec_a, spec_b), (derive(seed, index, 0), derive(seed, index, 1)), a_color,
+        level, time_limit, stop)
     if stop.is_set():
         return None
     moves = tuple((turn.black_move, turn.white_move) for turn in game.history)
@@ -215,9 +303,6 @@ def _play_one(spec_a: AgentSpec, spec_b: AgentSpec, seed: int, index: int, level
         record = MatchGame(index, a_color, game.winner, game.turn, moves)
     else:
         record = MatchGame(index, a_color, forfeit[0], game.turn, moves, str(forfeit[1]))
-    # The searching agents (MCTS, OpenSpiel MCTS) count their playouts.
-    playouts = [getattr(a, "total_playouts", 0) for a in agents]
-    seconds = [getattr(a, "total_seconds", 0.0) for a in agents]
     return record, playouts, seconds, [game.turn, game.turn], engine_names(agents)
 
 
@@ -232,17 +317,19 @@ class _MatchChunk:
     stop: int
     level: int | None
     time_limit: float | None
+    restart: str = "failure"
 
 
 def play_match_chunk(chunk: _MatchChunk) -> list[_Played]:
     """Play one chunk of a match (a backend task: runs in any worker)."""
     stop = threading.Event()  # never set: a worker is stopped by ending its process
     played = []
-    for index in range(chunk.first, chunk.stop):
-        one = _play_one(chunk.spec_a, chunk.spec_b, chunk.seed, index, chunk.level,
-                        chunk.time_limit, stop)
-        assert one is not None
-        played.append(one)
+    with Seats(chunk.restart) as seats:
+        for index in range(chunk.first, chunk.stop):
+            one = _play_one(chunk.spec_a, chunk.spec_b, chunk.seed, index, chunk.level,
+                            chunk.time_limit, stop, seats)
+            assert one is not None
+            played.append(one)
     return played
 
 
@@ -280,6 +367,7 @@ def play_match(
     workers: int | None = None,
     address: str | None = None,
     progress: Callable[[int], None] | None = None,
+    restart: str = "failure",
 ) -> MatchResult:
     """Play ``games`` games of A against B (agent specs as in :func:`wts.agents.make_agent`).
 
@@ -288,7 +376,10 @@ def play_match(
     chunks of :data:`CHUNK_GAMES` games on ``workers`` processes or Ray tasks
     (:mod:`wts.runtime.backends`; ``address`` joins a Ray cluster). The games,
     the wins and the Elo table do not depend on the backend, ``jobs`` or
-    ``workers``; only the speed lines do. Ctrl-C stops a match within
+    ``workers``; only the speed lines do. An engine program is kept running
+    from game to game on its thread or in its chunk (``restart``: see
+    :data:`RESTARTS`); an engine that forgets its last game on ``newgame``,
+    as ``wts engine`` does, plays each game as a fresh process would. Ctrl-C stops a match within
     milliseconds: every game's searches are told to stop (or the workers are
     ended), the games not started are dropped, and the KeyboardInterrupt goes on.
 
@@ -301,12 +392,22 @@ def play_match(
     games = check_int(games, "games", 0, MAX_GAMES)
     seed = check_seed(seed)
     jobs, backend = check_where(jobs, backend, workers, address)
+    restart = check_choice(restart, "restart", RESTARTS)
     result = MatchResult(str(a), str(b), seed)
     stop = threading.Event()
     started = time.perf_counter()
+    # Each thread's seats: its engines are kept from one of its games to the next.
+    local = threading.local()
+    every: list[Seats] = []
+    lock = threading.Lock()
 
     def one(index: int) -> _Played | None:
-        return _play_one(a, b, seed, index, level, time_limit, stop)
+        seats = getattr(local, "seats", None)
+        if seats is None:
+            seats = local.seats = Seats(restart)
+            with lock:
+                every.append(seats)
+        return _play_one(a, b, seed, index, level, time_limit, stop, seats)
 
     def collect(played: _Played | None) -> None:
         assert played is not None  # only a stopped match has unfinished games
@@ -320,9 +421,26 @@ def play_match(
         if progress is not None:
             progress(len(result.records))
 
+    try:
+        _play_all(a, b, seed, games, level, time_limit, jobs, backend, workers, address,
+                  restart, stop, one, collect, result)
+    finally:
+        for seats in every:
+            seats.close()
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _play_all(a: AgentSpec, b: AgentSpec, seed: int, games: int, level: int | None,
+              time_limit: float | None, jobs: int, backend: str, workers: int | None,
+              address: str | None, restart: str, stop: threading.Event,
+              one: Callable[[int], _Played | None], collect: Callable[[_Played | None], None],
+              result: MatchResult) -> None:
+    """The games of :func:`play_match`, on its backend, collected in order."""
     if backend != "local":
         chunks = (_MatchChunk(a, b, seed, first, min(games, first + CHUNK_GAMES),
-                              level, time_limit) for first in range(0, games, CHUNK_GAMES))
+                              level, time_limit, restart)
+                  for first in range(0, games, CHUNK_GAMES))
         finished: dict[int, list[_Played]] = {}
         for index, played in run_chunks(play_match_chunk, chunks, backend=backend,
                                         workers=workers, address=address):
@@ -335,8 +453,6 @@ def play_match(
             collect(one(index))
     else:
         _play_on_threads(one, games, jobs, stop, collect)
-    result.seconds = time.perf_counter() - started
-    return result
 
 
 def _play_on_threads(one: Callable[[int], _Played | None], games: int, jobs: int,

@@ -59,6 +59,10 @@ from wts.protocol.pipes import kill_all_engines
 __all__ = ["Engine", "AsyncEngine", "PlayResult", "split_command", "kill_all_engines",
            "STDERR_LIMIT"]
 
+# What the engine was last sent, after a ``newgame`` with no position yet:
+# matches no game, and asks for no second ``newgame``.
+_ANNOUNCED: tuple[str, tuple[TurnResult, ...]] = ("", ())
+
 #: Characters of an engine's standard error kept for the report.
 STDERR_LIMIT = 16_384
 #: Seconds an engine has to start, answer the handshake, isready or a rules request.
@@ -437,7 +441,7 @@ class Engine:
     def new_game(self) -> None:
         """``newgame``: the next position belongs to another game."""
         self._send("newgame")
-        self._sent = None
+        self._sent = _ANNOUNCED
 
     def _position(self, game: GameBase) -> str:
         """The ``position`` line for ``game``: the moves since the last position of
@@ -448,7 +452,7 @@ class Engine:
         moves: tuple[TurnResult, ...] = ()
         if sent is not None and sent[0] == root and history[:len(sent[1])] == sent[1]:
             moves = history[len(sent[1]):]
-        else:
+        elif sent is not _ANNOUNCED:
             self.new_game()
         self._sent = (root, history)
         return lines.format_position(game.fen(), tuple((t.black_move, t.white_move)

@@ -3,8 +3,11 @@
 ``wts tournament "engine:./mybot --hash 64" mcts:2`` plays the program
 ``./mybot --hash 64`` (split as a shell would, run without one) against level
 2. The spec is a string, so it travels to process and Ray workers, and the
-program starts in the worker, at the player's first move; it is ended when
-the game is (:meth:`EngineAgent.close`) or when the player is reset.
+program starts in the worker, at the player's first move. A match keeps it
+running from game to game (:meth:`EngineAgent.new_game`), as cutechess and
+fastchess do, and starts it again only after a failure (or for every game,
+with ``restart="game"``); it is ended by :meth:`EngineAgent.close` or when
+the player is reset.
 
 >>> import sys, wts
 >>> from wts.protocol.player import EngineAgent
@@ -73,13 +76,7 @@ class EngineAgent:
                 self._stderr = self._engine.stderr
             engine = Engine.popen(self.command)
             try:
-                options = dict(self.options)
-                option = engine.options.get("seed")
-                if self.seed is not None and option is not None and option.type == "spin" \
-                        and "seed" not in options:
-                    low = option.min or 0
-                    high = option.max if option.max is not None else low
-                    options["seed"] = low + self.seed % (high - low + 1)
+                options = {**self.options, **self._seed_option(engine)}
                 if options:
                     engine.configure(options)
             except BaseException:
@@ -88,6 +85,37 @@ class EngineAgent:
             self._engine = engine
             self.engine_name = engine.name or None
         return self._engine
+
+    def _seed_option(self, engine: Engine) -> dict[str, object]:
+        """The ``seed`` option to set for ``self.seed``: none unless the engine
+        declares a numeric one and ``options`` does not set it."""
+        option = engine.options.get("seed")
+        if self.seed is None or option is None or option.type != "spin" \
+                or "seed" in self.options:
+            return {}
+        low = option.min or 0
+        high = option.max if option.max is not None else low
+        return {"seed": low + self.seed % (high - low + 1)}
+
+    def new_game(self, seed: int | None = None) -> None:
+        """Ready for another game, played with ``seed``: a running engine is
+        told ``newgame`` and given the seed, and plays on in the same process
+        (an engine that ended starts again at the next move)."""
+        self.seed = seed
+        self.last_info = None
+        if self._engine is None:
+            return
+        if not self._engine.alive:
+            self.close()
+            return
+        try:
+            self._engine.new_game()
+            seeded = self._seed_option(self._engine)
+            if seeded:
+                self._engine.configure(seeded)
+        except BaseException:
+            self.close()
+            raise
 
     def select(self, game: GameBase, color: Color | str) -> Square:
         """The square the engine names for ``color``; ``game`` is left unchanged."""
