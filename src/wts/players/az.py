@@ -40,7 +40,7 @@ __all__ = ["AZAgent", "AZSearchInfo", "AZ_LEVEL_SECONDS", "MAX_AZ_PLAYOUTS"]
 #: Seconds a move of each ``az`` level: the time ``mcts`` takes at the same
 #: level on one core of the 2-core development machine (docs/players.md),
 #: so that ``az:N`` and ``mcts:N`` think equally long there.
-AZ_LEVEL_SECONDS: dict[int, float] = {1: 0.005, 2: 0.026, 3: 0.10, 4: 0.38, 5: 2.2}
+AZ_LEVEL_SECONDS: dict[int, float] = {1: 0.003, 2: 0.019, 3: 0.076, 4: 0.26, 5: 1.8}
 #: The largest ``playouts`` budget (descents) a move.
 MAX_AZ_PLAYOUTS = 10_000_000
 _MAX_SECONDS = 86_400.0
