@@ -422,37 +422,27 @@ def play_match(
             progress(len(result.records))
 
     try:
-        _play_all(a, b, seed, games, level, time_limit, jobs, backend, workers, address,
-                  restart, stop, one, collect, result)
+        if backend != "local":
+            chunks = (_MatchChunk(a, b, seed, first, min(games, first + CHUNK_GAMES),
+                                  level, time_limit, restart)
+                      for first in range(0, games, CHUNK_GAMES))
+            finished: dict[int, list[_Played]] = {}
+            for index, played in run_chunks(play_match_chunk, chunks, backend=backend,
+                                            workers=workers, address=address):
+                finished[index] = played
+                while len(result.records) // CHUNK_GAMES in finished:  # in game order
+                    for game in finished.pop(len(result.records) // CHUNK_GAMES):
+                        collect(game)
+        elif jobs == 1:
+            for index in range(games):  # here Ctrl-C interrupts the search itself
+                collect(one(index))
+        else:
+            _play_on_threads(one, games, jobs, stop, collect)
     finally:
         for seats in every:
             seats.close()
     result.seconds = time.perf_counter() - started
     return result
-
-
-def _play_all(a: AgentSpec, b: AgentSpec, seed: int, games: int, level: int | None,
-              time_limit: float | None, jobs: int, backend: str, workers: int | None,
-              address: str | None, restart: str, stop: threading.Event,
-              one: Callable[[int], _Played | None], collect: Callable[[_Played | None], None],
-              result: MatchResult) -> None:
-    """The games of :func:`play_match`, on its backend, collected in order."""
-    if backend != "local":
-        chunks = (_MatchChunk(a, b, seed, first, min(games, first + CHUNK_GAMES),
-                              level, time_limit, restart)
-                  for first in range(0, games, CHUNK_GAMES))
-        finished: dict[int, list[_Played]] = {}
-        for index, played in run_chunks(play_match_chunk, chunks, backend=backend,
-                                        workers=workers, address=address):
-            finished[index] = played
-            while len(result.records) // CHUNK_GAMES in finished:  # in game order
-                for game in finished.pop(len(result.records) // CHUNK_GAMES):
-                    collect(game)
-    elif jobs == 1:
-        for index in range(games):  # here Ctrl-C interrupts the search itself
-            collect(one(index))
-    else:
-        _play_on_threads(one, games, jobs, stop, collect)
 
 
 def _play_on_threads(one: Callable[[int], _Played | None], games: int, jobs: int,
