@@ -109,7 +109,7 @@ def test_the_az_spec_takes_levels_and_options_and_keeps_the_case_of_a_path(
     assert spec.name == "az" and spec.number == 4 and dict(spec.options)["net"] == str(path)
     agent = make_agent(spec, seed=1)
     assert isinstance(agent, AZAgent) and agent.playouts == 20
-    assert make_agent("az:5").time_limit == 2.2
+    assert make_agent("az:5").time_limit == 1.8
     with pytest.raises(ParameterError, match="az:1 to az:5"):
         AgentSpec.parse("az:6")
     with pytest.raises(NetworkFileError):
