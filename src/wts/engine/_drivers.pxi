@@ -182,7 +182,6 @@ cdef void wts_playout(wts_state *state, wts_rng *rng) noexcept nogil:
     state.key = wts_compute_key(state)  # once, not turn by turn
 
 
-
 cdef inline int _tactical_move(wts_board own_wins, wts_board foe_wins, wts_board free,
                                wts_rng *rng) noexcept nogil:
     """A five of its own if it has one, else a block of the opponent's, else a
