@@ -71,8 +71,7 @@ def postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     (tests.support.services); skipped where PostgreSQL is missing, except in CI."""
     from tests.support.services import require_services, start_postgres
 
-    require_services("postgres")
-    pytest.importorskip("psycopg")
+    require_services("postgres")  # the driver too
     with start_postgres(tmp_path_factory.mktemp("postgres")) as server:
         yield server
 

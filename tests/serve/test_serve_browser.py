@@ -125,6 +125,9 @@ def test_online_game_between_two_browsers(server: str, browser: Browser,
     watcher = new_page(browser)
     watcher.goto(host.url)
     watcher.wait_for_selector("#status:not(:empty)")
+    watcher.wait_for_selector("#players:has-text('you are watching')")
+    for page in (host, guest):
+        assert "watching" not in page.locator("#players").inner_text()
 
     for turn, (black, white) in enumerate(FIVE):
         click(host, black)
@@ -308,6 +311,27 @@ def sign_up_in(page: Page, server: str, name: str) -> None:
     page.wait_for_selector(f"#me-nav:has-text('{name}')")
 
 
+def black_wins_rated(server: str, players: dict[str, Page]) -> None:
+    """Black (the first of ``players``) makes five against White; then each
+    profile shows the one rated game, black's rating up and white's down."""
+    (black_name, black), (white_name, white) = players.items()
+    for turn, (b, w) in enumerate(FIVE):
+        click(black, b)
+        white.wait_for_selector("#prompt:has-text('Your opponent has chosen')")
+        click(white, w)
+        for page in (black, white):
+            settled(page, turn + 1)
+    black.wait_for_selector("#status:has-text('Black wins')")
+    ratings = {}
+    for name, page in players.items():
+        page.goto(f"{server}/players/{name}")
+        page.wait_for_selector("#profile-rating:has-text('after 1 rated games')")
+        ratings[name] = float(page.locator("body").get_attribute("data-rating") or 0)
+        assert page.locator("#profile-plot svg polyline").count() == 1
+        assert page.locator("#profile-games tr").count() == 1
+    assert ratings[black_name] > 1500 > ratings[white_name]
+
+
 def test_a_rated_game_between_two_accounts_moves_both_ratings(
         server: str, browser: Browser) -> None:
     """Sign up in two browsers, play a rated game to its end, see both
@@ -324,21 +348,7 @@ def test_a_rated_game_between_two_accounts_moves_both_ratings(
     bob.goto(ann.locator("#invite-link").inner_text())
     bob.wait_for_url("**/game/*")
     bob.wait_for_selector("#players:has-text('Black: ann · White: bob · rated')")
-    for turn, (black, white) in enumerate(FIVE):
-        click(ann, black)
-        bob.wait_for_selector("#prompt:has-text('Your opponent has chosen')")
-        click(bob, white)
-        for page in (ann, bob):
-            settled(page, turn + 1)
-    ann.wait_for_selector("#status:has-text('Black wins')")
-    ratings = {}
-    for page, name in ((ann, "ann"), (bob, "bob")):
-        page.goto(f"{server}/players/{name}")
-        page.wait_for_selector("#profile-rating:has-text('after 1 rated games')")
-        ratings[name] = float(page.locator("body").get_attribute("data-rating") or 0)
-        assert page.locator("#profile-plot svg polyline").count() == 1
-        assert page.locator("#profile-games tr").count() == 1
-    assert ratings["ann"] > 1500 > ratings["bob"]
+    black_wins_rated(server, {"ann": ann, "bob": bob})
     ann.goto(server + "/leaderboard")
     ann.wait_for_selector("#leaderboard-list li")
     assert ann.locator("#leaderboard-list li").first.inner_text().startswith("ann ")
@@ -351,8 +361,11 @@ def test_a_rated_game_between_two_accounts_moves_both_ratings(
     ann.wait_for_selector("#me-nav:has-text('ann')")
 
 
-def test_a_seek_posted_in_one_browser_is_accepted_in_another(server: str,
-                                                              browser: Browser) -> None:
+def test_a_rated_seek_posted_in_one_browser_is_accepted_in_another_and_played_out(
+        server: str, browser: Browser) -> None:
+    """The club's whole path: sign up in two browsers, post a rated seek in
+    one, accept it in the other, play the game to its end, see both ratings
+    move on the profiles, log out; a guest watches the lobby live."""
     cyd, dee, guest = new_page(browser), new_page(browser), new_page(browser)
     sign_up_in(cyd, server, "cyd")
     sign_up_in(dee, server, "dee")
@@ -360,6 +373,8 @@ def test_a_seek_posted_in_one_browser_is_accepted_in_another(server: str,
     guest.wait_for_selector("#lobby-guest", state="visible")
     cyd.goto(server + "/lobby")
     cyd.select_option("#seek-form select[name=color]", "black")
+    cyd.select_option("#seek-form select[name=clock]", "game:900")  # rated games have one
+    cyd.check("#seek-rated")
     cyd.click("#seek-button")
     dee.goto(server + "/lobby")
     seek = dee.locator("#seek-list li", has_text="cyd (1500) plays black")
@@ -371,8 +386,36 @@ def test_a_seek_posted_in_one_browser_is_accepted_in_another(server: str,
         page.wait_for_url("**/game/*")
         page.wait_for_selector(f"#prompt:has-text('You are {colour}')")
     assert cyd.url == dee.url
-    assert "Black: cyd · White: dee" in dee.locator("#players").inner_text()
+    dee.wait_for_selector("#players:has-text('Black: cyd · White: dee · rated')")
     guest.locator("#live-list li", has_text="cyd vs dee").wait_for()
+    black_wins_rated(server, {"cyd": cyd, "dee": dee})
+    dee.goto(server + "/account")
+    dee.click("#logout-button")
+    dee.wait_for_selector("#login-link:has-text('Log in')")
+
+
+@pytest.mark.parametrize(("record", "said"), [
+    # A capture of two and an egg that hatches in the same turn.
+    ("E4 A8\nG6 G1\nH4 G7\nG5 E1\nI3 I3\nC9 A4\nH9 H9\nC6 E2\nF3 G4\n",
+     "Black F3, White G4. White captures G5 G6. I3 hatches white."),
+    # Two captures at once, and the oldest egg dissolving for them.
+    ("F5 F5\nA6 F1\nE5 H2\nI8 C2\nG1 D8\nE4 F3\nA8 E8\nD2 H9\nC5 G2\nF6 F6\nF4 I1\n"
+     "I2 I9\nD5 D5\nD4 G4\nI7 I7\nC4 C4\nG6 C8\nC6 D1\nH7 H7\nB4 H6\nD7 D7\nE7 E7\n"
+     "F7 I6\n",
+     "Black F7, White I6. Black captures F6 F5; White captures I7 I8. Egg D5 dissolves."),
+])
+def test_a_replayed_turn_says_its_captures_hatchings_and_dissolved_eggs(
+        server: str, browser: Browser, record: str, said: str) -> None:
+    page = new_page(browser)
+    page.goto(server + "/replay")
+    page.fill("#replay-text", record)
+    page.click("#replay-form button[type=submit]")
+    page.wait_for_selector('body[data-replay-at="0"]', state="attached")
+    turns = record.count("\n")
+    assert page.locator("#replay-moves li").nth(turns - 1).inner_text() == said
+    page.click("#replay-last")
+    page.wait_for_selector(f'body[data-replay-at="{turns}"]', state="attached")
+    assert page.locator("#replay-words").inner_text() == f"Turn {turns}: {said}"
 
 
 def test_a_turn_is_said_in_words_and_the_eggs_are_numbered_by_age(

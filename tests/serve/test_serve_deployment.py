@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -203,3 +205,16 @@ def test_two_processes_behind_nginx_play_one_club_and_a_killed_one_resumes_its_g
     assert profile["rating"]["games"] == 1 and profile["rating"]["value"] > 1500, profile
     for socket in (black, white, ann_lobby, bob_lobby, cyd_lobby):
         socket.close()
+
+
+def test_the_club_load_benchmark_plays_rated_games_through_the_proxy() -> None:
+    """bench/club_load.py, smallest: its own PostgreSQL, two processes and
+    nginx; every game ends, every rating moves, and the figures are printed."""
+    require_services("postgres", "nginx")
+    bench = Path(__file__).resolve().parents[2] / "bench" / "club_load.py"
+    done = subprocess.run([sys.executable, str(bench), "--games", "2", "--threads", "2"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    for figure in ("sign-ups", "logins", "move latency", "throughput",
+                   "4 of 4 moved by their one rated game"):
+        assert figure in done.stdout, done.stdout

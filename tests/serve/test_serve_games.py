@@ -201,6 +201,24 @@ def test_nobody_moves_for_another_seat(client: TestClient) -> None:
         socket.close()
 
 
+def test_a_client_of_another_protocol_version_is_told_the_server_s(client: TestClient) -> None:
+    """A hello or a lobby of version 2 is refused with the version spoken,
+    and the socket may go on in version 1."""
+    made = create(client, mode="hotseat")
+    for first, then in (
+            ({"type": "hello", "version": 2, "game": made["game"], "tokens": []},
+             {"type": "hello", "version": 1, "game": made["game"], "tokens": []}),
+            ({"type": "lobby", "version": 2}, {"type": "lobby", "version": 1})):
+        with client.websocket_connect("/ws") as ws:
+            ws.send_text(json.dumps(first))
+            assert json.loads(ws.receive_text()) == {
+                "type": "error", "code": "version",
+                "message": "this server speaks version 1, not 2"}
+            ws.send_text(json.dumps(then))
+            answer = json.loads(ws.receive_text())
+            assert answer["type"] == ("welcome" if then["type"] == "hello" else "lobby")
+
+
 def test_a_full_game_cannot_be_joined(client: TestClient) -> None:
     made, black, white, _ = online(client)
     third = client.post("/api/join", json={"code": made["invite"]})

@@ -253,6 +253,23 @@ def test_pages_carry_the_security_headers(client: TestClient) -> None:
     assert "<script>" not in page and "<script src=" in page and " on" + "click=" not in page
 
 
+def test_every_error_the_router_answers_is_json_with_the_security_headers(
+        client: TestClient) -> None:
+    """Paths that are not here and methods a path does not take, as every
+    other refusal: a JSON error with a code, and the headers."""
+    for method, path, code, status in (
+            ("GET", "/nowhere", "not-found", 404), ("GET", "/static/nothing.js", "not-found", 404),
+            ("GET", "/api/join", "method-not-allowed", 405),
+            ("PUT", "/api/games", "method-not-allowed", 405)):
+        response = client.request(method, path)
+        assert response.status_code == status, (method, path)
+        assert response.headers["content-type"] == "application/json"
+        assert response.json()["type"] == "error" and response.json()["code"] == code
+        for name, value in SECURITY_HEADERS.items():
+            assert response.headers[name] == value
+    assert client.get("/api/join").headers["allow"] == "POST"
+
+
 def test_no_request_path_reaches_the_file_system(client: TestClient) -> None:
     for path in ("/static/../app.py", "/static/%2e%2e%2fapp.py", "/static/lessons.json",
                  "/static/index.html", "/static/app.py"):
@@ -348,7 +365,11 @@ def test_the_bot_waits_for_its_player_and_one_address_has_a_bound(
 def test_a_page_rebound_to_this_server_is_refused(client: TestClient) -> None:
     """DNS rebinding: evil.example resolves to this server, so the page's Origin and the
     request's Host agree; neither is a name the server answers to."""
-    assert client.get("/", headers={"host": "evil.example"}).status_code == 400
+    for host in ("evil.example", "evil.example:8000", "localhost.evil.example", "",
+                 "localhost/x", "[::2]:8000", "127.0.0.1:80:80"):
+        refused = client.get("/", headers={"host": host})
+        assert refused.status_code == 400 and refused.json()["code"] == "bad-host", host
+        assert refused.headers["x-content-type-options"] == "nosniff"
     with pytest.raises(WebSocketDenialResponse) as denied, client.websocket_connect(
             "/ws", headers={"host": "evil.example", "origin": "http://evil.example"}):
         pass

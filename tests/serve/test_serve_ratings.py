@@ -112,6 +112,43 @@ def test_a_rated_game_moves_both_ratings_once_at_its_end(two: Players) -> None:
     assert profile(client, "ann")["rating"] == mine["rating"]
 
 
+def test_a_rating_that_fails_to_move_leaves_the_game_unended_and_both_ratings_as_they_were(
+        two: Players, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game's end and both ratings are one transaction: white's update
+    failing after black's was computed writes neither the end nor black's."""
+    update, calls = glicko2.update, []
+
+    def second_fails(*args: Any) -> glicko2.Rating:
+        calls.append(args)
+        if len(calls) == 2:
+            raise RuntimeError("a failure between the two ratings")
+        return update(*args)
+
+    monkeypatch.setattr(glicko2, "update", second_fails)
+    made = create(two.as_("ann"), mode="online", color="black", rated=True, clock=CLOCK)
+    joined = two.as_("bob").post("/api/join", json={"code": made["invite"]})
+    black = Socket(two.client, made["game"], [made["tokens"]["black"]])
+    white = Socket(two.client, made["game"], [joined.json()["tokens"]["white"]])
+    for turn, (b, w) in enumerate(FIVE[:-1]):
+        black.move("black", b)
+        white.move("white", w)
+        black.until(turn_played(turn + 1))
+        white.until(turn_played(turn + 1))
+    black.move("black", FIVE[-1][0])
+    white.move("white", FIVE[-1][1])
+    assert white.error()["code"] == "server-error"
+    black.close()
+    white.close()
+    assert len(calls) == 2
+    rooms = two.client.app.state.rooms  # type: ignore[attr-defined]
+    rooms.rooms.clear()  # read back from the database
+    stored = two.client.get(f"/api/games/{made['game']}").json()
+    assert not stored["over"] and stored["turn"] == len(FIVE) - 1
+    for name in ("ann", "bob"):
+        assert profile(two.client, name)["rating"]["games"] == 0
+        assert profile(two.client, name)["history"] == []
+
+
 def test_an_unrated_game_between_accounts_leaves_the_ratings(two: Players) -> None:
     made = create(two.as_("ann"), mode="online", color="black")
     assert two.as_("bob").post("/api/join", json={"code": made["invite"]}).status_code == 200
@@ -141,7 +178,10 @@ def test_a_deleted_player_leaves_its_games_shown_as_by_a_deleted_player(two: Pla
     client = two.client
     assert profile(client, "ann")["games"][0]["opponent"] == "a deleted player"
     assert [p["name"] for p in client.get("/api/leaderboard").json()["players"]] == ["ann"]
-    assert client.get(f"/api/games/{game}/record").status_code == 200
+    downloaded = client.get(f"/api/games/{game}/record")
+    assert downloaded.status_code == 200
+    assert '[Black "ann"]' in downloaded.text and '[White "a deleted player"]' in downloaded.text
+    assert "bob" not in downloaded.text
     client.app.state.rooms.rooms.clear()  # type: ignore[attr-defined]  # read back from the store
     assert client.get(f"/api/games/{game}").json()["players"] == {
         "black": "ann", "white": "a deleted player"}

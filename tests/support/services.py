@@ -7,6 +7,7 @@ their programs are missing, or fails it where CI says it must run."""
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import itertools
 import os
 import pathlib
@@ -124,13 +125,16 @@ def missing_services(*names: str) -> list[str]:
 
 def require_services(*names: str) -> None:
     """Skips the calling test (or module, at import) where the programs of
-    ``names`` ("postgres", "nginx") are missing; fails it instead where
+    ``names`` ("postgres", with its driver psycopg, and "nginx") are missing; fails it instead where
     :func:`services_required` says it must run, naming the packages to install."""
     lacking = missing_services(*names)
-    if not lacking:
+    if lacking:
+        packages = " ".join(PACKAGES[name] for name in lacking)
+        what = f"missing: {' and '.join(lacking)} (on Debian: apt-get install {packages})"
+    elif "postgres" in names and importlib.util.find_spec("psycopg") is None:
+        what = "missing: psycopg, wts serve's PostgreSQL driver (pip install -e \".[postgresql]\")"
+    else:
         return
-    packages = " ".join(PACKAGES[name] for name in lacking)
-    what = (f"missing: {' and '.join(lacking)} (on Debian: apt-get install {packages})")
     if services_required():
         pytest.fail(f"{what}, and CI or WTS_REQUIRE_SERVICES=1 says this test must run",
                     pytrace=False)

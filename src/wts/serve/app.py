@@ -23,7 +23,8 @@ from urllib.parse import unquote_plus, urlsplit
 from argon2 import PasswordHasher
 from pydantic import ValidationError
 from starlette.applications import Starlette
-from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
@@ -181,6 +182,52 @@ class SameOrigin:
                 await refusal(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+
+# A Host header: a name or a bracketed IPv6 address, then perhaps a port.
+_HOST_HEADER = re.compile(r"(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::[0-9]{1,5})?", re.IGNORECASE)
+
+
+class KnownHosts:
+    """ASGI middleware answering a request whose ``Host`` is not one of
+    ``hosts`` (a page of another site whose name was pointed at this
+    machine: DNS rebinding) with ``400 bad-host``, before anything else reads it."""
+
+    def __init__(self, app: ASGIApp, hosts: Sequence[str]) -> None:
+        self.app = app
+        self.hosts = frozenset(host.lower() for host in hosts)
+
+    async def __call__(self, scope: Scope, receive: Callable[[], Awaitable[Message]],
+                       send: Callable[[Message], Awaitable[None]]) -> None:
+        if scope["type"] in ("http", "websocket"):
+            found = _HOST_HEADER.fullmatch(Headers(scope=scope).get("host", ""))
+            if found is None or found.group(1).lower() not in self.hosts:
+                refusal = error(400, "bad-host", "this server answers for its own names "
+                                "only (wts serve --allowed-host NAME adds one)")
+                if (scope["type"] == "websocket"
+                        and "websocket.http.response" not in scope.get("extensions", {})):
+                    await send({"type": "websocket.close", "code": 1008})
+                else:
+                    await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+#: The codes of the HTTP errors the router itself answers.
+_HTTP_CODES = {404: "not-found", 405: "method-not-allowed"}
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """A path that is not here, or a method a path does not take: a JSON
+    error, as every other answer's."""
+    status = exc.status_code if isinstance(exc, HTTPException) else 400
+    message = {404: f"nothing here at {request.url.path}",
+               405: f"{request.url.path} does not take {request.method}"}.get(
+                   status, str(getattr(exc, "detail", "")) or "a bad request")
+    answer = error(status, _HTTP_CODES.get(status, "bad-request"), message)
+    if isinstance(exc, HTTPException) and exc.headers:
+        answer.headers.update(exc.headers)  # a 405's Allow
+    return answer
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:
@@ -486,18 +533,14 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
                         if room is not None or in_lobby:
                             raise RoomError("bad-message", "a socket is one game's or the "
                                             "lobby's, once")
-                        if message.version != PROTOCOL_VERSION:
-                            raise RoomError("version", f"this server speaks version "
-                                            f"{PROTOCOL_VERSION}, not {message.version}")
+                        speaks(message.version)
                         viewer = lobby().join(send, ws.cookies.get(SESSION_COOKIE))
                         in_lobby.append(viewer)
                         await send(lobby().view(viewer))
                     elif isinstance(message, Hello):
                         if room is not None or in_lobby:
                             raise RoomError("bad-message", "hello is sent once")
-                        if message.version != PROTOCOL_VERSION:
-                            raise RoomError("version", f"this server speaks version "
-                                            f"{PROTOCOL_VERSION}, not {message.version}")
+                        speaks(message.version)
                         addressed = addressed_game(ws.scope.get("query_string", b""))
                         if addressed != message.game and (
                                 addressed is not None or rooms().store.shared):
@@ -533,6 +576,11 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
                 rooms().drop_if_idle(room)
             if in_lobby:
                 lobby().leave(send)
+
+    def speaks(version: int) -> None:
+        if version != PROTOCOL_VERSION:
+            raise RoomError("version", f"this server speaks version {PROTOCOL_VERSION}, "
+                            f"not {version}")
 
     def lobby() -> Lobby:
         return app.state.lobby  # type: ignore[no-any-return]
@@ -624,8 +672,8 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
     routes += profile_routes(lambda: app.state.rooms.store)
     routes += lobby_routes(lobby, lambda: app.state.accounts, _client, account_body, creates)
     app = Starlette(routes=routes, lifespan=lifespan,
-                    exception_handlers={Exception: _server_error})
+                    exception_handlers={HTTPException: _http_error, Exception: _server_error})
     app.add_middleware(SameOrigin)
-    app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts)
+    app.add_middleware(KnownHosts, hosts=hosts)
     app.add_middleware(SecurityHeaders)
     return app

@@ -71,7 +71,7 @@ class EnterLobby(_Message):
     seeks and live games, then every change to them."""
 
     type: Literal["lobby"]
-    version: int
+    version: int = Field(ge=1, le=1000)
 
 
 ClientMessage = Annotated[Hello | Move | Ping | EnterLobby, Field(discriminator="type")]

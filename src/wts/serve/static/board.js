@@ -92,7 +92,8 @@ const WtsBoard = (() => {
   const say = {
     placed: (last) => (last.collision ? `Both chose ${last.collision}: an egg`
                                       : `Black ${last.black}, White ${last.white}`),
-    captures: (caps) => caps.map((c) => `${c.color} captures ${c.squares.join(" ")}`).join("; "),
+    captures: (caps) => caps.map((c) => `${c.color[0].toUpperCase()}${c.color.slice(1)} captures `
+                                        + c.squares.join(" ")).join("; "),
     dissolved: (squares) => `Egg ${squares.join(" ")} dissolves`,
     hatched: (wave) => wave.map((h) => `${h.square} hatches ${h.color}`).join("; "),
   };
