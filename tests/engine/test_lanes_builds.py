@@ -2,7 +2,7 @@
 driver tests/native/lanes_check.c steps the lanes over random positions and
 prints a digest of every mask and lane they wrote, with counts of each kind
 of turn; each build must print the digest recorded here: the AVX2 lanes on
-an x86-64 CPU with AVX2, the NEON lanes on an AArch64 one or, elsewhere,
+an x86-64 CPU with AVX2, the AVX-512 ones on one with AVX-512, the NEON lanes on an AArch64 one or, elsewhere,
 built with a cross compiler and run under qemu. The AVX2 lanes are held to
 the reference engine by tests/engine/test_kernels.py, so this holds the NEON ones
 to it too. .ci/run installs the cross compiler and qemu and sets
@@ -86,6 +86,16 @@ def avx2(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 
 
 @pytest.fixture(scope="module")
+def avx512(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """512-bit vectors, held to 8 games a step (one vector) so that the digest
+    is the recorded one; the wheel's build steps 16 (two vectors)."""
+    if MACHINE not in ("x86_64", "amd64") or cpu_level() < 4:
+        pytest.skip("the AVX-512 lanes need an x86-64 CPU with AVX-512")
+    output = tmp_path_factory.mktemp("avx512") / "lanes"
+    return [str(build(native_compiler(), ["-march=x86-64-v4", "-DWTS_LANES=8"], output))]
+
+
+@pytest.fixture(scope="module")
 def neon(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     return aarch64_build(tmp_path_factory.mktemp("neon"), ["-DWTS_NEON_LANES=1"])
 
@@ -93,6 +103,11 @@ def neon(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 @pytest.mark.parametrize("seed", RECORDED)
 def test_the_avx2_lanes_print_the_recorded_digest(avx2: list[str], seed: str) -> None:
     assert printed(avx2, seed) == recorded(seed)
+
+
+@pytest.mark.parametrize("seed", RECORDED)
+def test_the_avx512_lanes_print_the_recorded_digest(avx512: list[str], seed: str) -> None:
+    assert printed(avx512, seed) == recorded(seed)
 
 
 @pytest.mark.parametrize("seed", RECORDED)

@@ -29,12 +29,13 @@
  * Boards and generators are held in structure-of-arrays form, one vector of
  * WTS_VEC lanes at a time, two vectors a step (the second one's work hides
  * the first one's latency). The proof is written once over the few vector
- * operations below. The vectors are 256-bit in the AVX2 build and in the
- * AVX-512 build, which adds its mask registers, rotates and masked stores:
- * 512-bit vectors (build with -DWTS_VEC=8) and four vectors a step
- * (-DWTS_LANES=16) were 14-19% slower in simulate on an AMD Zen 4, which
- * executes 512-bit operations as two halves (docs/speed.md, "CPU kernels"). On
- * AArch64 (-DWTS_NEON_LANES) they are NEON's 128-bit ones, four a step.
+ * operations below. The vectors are 256-bit in the AVX2 build, eight games
+ * a step, and 512-bit in the AVX-512 build, with its mask registers, rotates
+ * and masked stores, sixteen games a step: on the AMD EPYC (Zen 4) of
+ * docs/speed.md that plays 1.13x the turns a second of the same build's
+ * 256-bit vectors ("512-bit lanes"). -DWTS_VEC=4 builds 256-bit vectors with
+ * AVX-512 too; -DWTS_LANES sets the games a step. On AArch64
+ * (-DWTS_NEON_LANES) they are NEON's 128-bit ones, four a step.
  */
 #ifndef WTS_LANES_H
 #define WTS_LANES_H
@@ -62,7 +63,11 @@
 #endif
 
 #ifndef WTS_VEC
+#if defined(__AVX512F__)
+#define WTS_VEC 8
+#else
 #define WTS_VEC 4
+#endif
 #endif
 #if WTS_VEC == 8 && !defined(__AVX512F__)
 #undef WTS_VEC
@@ -72,7 +77,7 @@
 #error "WTS_VEC is the lanes of one vector: 2 (NEON), 4 (256-bit) or 8 (512-bit)"
 #endif
 #ifndef WTS_LANES
-/* Eight games in flight: two 256-bit vectors, or four NEON ones. */
+/* Two vectors in flight: 8 games in 256-bit ones, 16 in 512-bit ones; 8 in four NEON ones. */
 #define WTS_LANES (WTS_VEC == 2 ? 8 : 2 * WTS_VEC)
 #endif
 #if WTS_LANES % WTS_VEC != 0 || WTS_LANES < WTS_VEC || WTS_LANES > 16
