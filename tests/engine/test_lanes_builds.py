@@ -2,8 +2,9 @@
 driver tests/native/lanes_check.c steps the lanes over random positions and
 prints a digest of every mask and lane they wrote, with counts of each kind
 of turn; each build must print the digest recorded here: the AVX2 lanes on
-an x86-64 CPU with AVX2, the AVX-512 ones on one with AVX-512, the NEON lanes on an AArch64 one or, elsewhere,
-built with a cross compiler and run under qemu. The AVX2 lanes are held to
+an x86-64 CPU with AVX2, the AVX-512 ones on one with AVX-512, the NEON
+lanes on an AArch64 one or, elsewhere, built with a cross compiler and run
+under qemu. The AVX2 lanes are held to
 the reference engine by tests/engine/test_kernels.py, so this holds the NEON ones
 to it too. .ci/run installs the cross compiler and qemu and sets
 WTS_REQUIRE_AARCH64=1, so there no NEON check skips."""

@@ -60,6 +60,8 @@ def test_only_a_hash_is_kept_and_it_is_argon2id(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("body", "field"), [
     ({"age_16_or_over": False}, "age_16_or_over"),
     ({"age_16_or_over": None}, "age_16_or_over"),
+    ({"age_16_or_over": 1}, "age_16_or_over"),
+    ({"age_16_or_over": "true"}, "age_16_or_over"),
     ({"name": "a b"}, "name"), ({"name": "ab"}, "name"), ({"name": "x" * 21}, "name"),
     ({"password": "short"}, "password"), ({"password": "x" * 257}, "password"),
     ({"extra": 1}, "extra"),

@@ -29,6 +29,7 @@ from tests.support.services import (
 
 pytest.importorskip("websockets")
 httpx = pytest.importorskip("httpx")
+from websockets.exceptions import InvalidStatus  # noqa: E402
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
 PASSWORD = "correct horse battery"
@@ -152,7 +153,8 @@ def test_two_processes_behind_nginx_play_one_club_and_a_killed_one_resumes_its_g
     spectator.until(lambda m: m["type"] == "state" and m["committed"]["black"])
     assert "yours" not in spectator.state  # a committed move is nobody else's to see
     # An address that nginx and a server could read as two games is refused at the proxy.
-    assert ann.http.get(f"/ws?game={game}&%67ame=aaaaaaaaaaaa").status_code == 400
+    ambiguous = ann.http.get(f"/ws?game={game}&%67ame=aaaaaaaaaaaa")
+    assert ambiguous.status_code == 400 and ambiguous.json()["code"] == "bad-message"
     # A lobby in the other process lists the game among the live ones.
     cyd_lobby = cyd.socket("/ws?lobby=1", direct[1])
     cyd_lobby.send({"type": "lobby", "version": 1})
@@ -167,6 +169,10 @@ def test_two_processes_behind_nginx_play_one_club_and_a_killed_one_resumes_its_g
         probe = ann.http.get(f"/api/games/{game}")
         if probe.status_code == 502:
             assert probe.json()["code"] == "process-down"  # JSON, as the server's errors
+            with pytest.raises(InvalidStatus) as refused:  # its socket too
+                ann.socket(f"/ws?game={game}")
+            assert refused.value.response.status_code == 502
+            assert json.loads(refused.value.response.body)["code"] == "process-down"
             owner = index
             break
         servers[index] = Server(deployment["database"], port=ports[index],

@@ -221,8 +221,9 @@ def test_a_client_of_another_protocol_version_is_told_the_server_s(client: TestC
 
 def test_a_full_game_cannot_be_joined(client: TestClient) -> None:
     made, black, white, _ = online(client)
-    third = client.post("/api/join", json={"code": made["invite"]})
-    assert third.status_code == 409 and third.json()["code"] == "game-full"
+    for code in (made["invite"], made["invite"].lower()):  # a code in any case
+        third = client.post("/api/join", json={"code": code})
+        assert third.status_code == 409 and third.json()["code"] == "game-full"
     assert black.state["seats"] == {"black": "taken", "white": "taken"}
     assert "invite" not in black.state
     missing = client.post("/api/join", json={"code": "ZZZZZZ"})

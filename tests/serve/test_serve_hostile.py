@@ -366,19 +366,22 @@ def test_a_page_rebound_to_this_server_is_refused(client: TestClient) -> None:
     """DNS rebinding: evil.example resolves to this server, so the page's Origin and the
     request's Host agree; neither is a name the server answers to."""
     for host in ("evil.example", "evil.example:8000", "localhost.evil.example", "",
-                 "localhost/x", "[::2]:8000", "127.0.0.1:80:80"):
+                 "localhost/x", "[::2]:8000", "127.0.0.1:80:80", "localhost:99999",
+                 "localhost:0"):
         refused = client.get("/", headers={"host": host})
         assert refused.status_code == 400 and refused.json()["code"] == "bad-host", host
         assert refused.headers["x-content-type-options"] == "nosniff"
     with pytest.raises(WebSocketDenialResponse) as denied, client.websocket_connect(
             "/ws", headers={"host": "evil.example", "origin": "http://evil.example"}):
         pass
-    assert denied.value.status_code == 400
+    assert denied.value.status_code == 400 and denied.value.json()["code"] == "bad-host"
+    assert denied.value.headers["x-frame-options"] == "DENY"  # a refusal is a page too
     for origin in ("http://evil.example", "null", "http://testserver.evil.example"):
         with pytest.raises(WebSocketDenialResponse) as refused, \
                 client.websocket_connect("/ws", headers={"origin": origin}):
             pass
         assert refused.value.status_code == 403
+        assert refused.value.headers["content-security-policy"].startswith("default-src")
     for host in ("localhost:8000", "127.0.0.1", "[::1]:8000"):
         assert client.get("/", headers={"host": host}).status_code == 200
 

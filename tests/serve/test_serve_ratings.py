@@ -65,22 +65,35 @@ def two(tmp_path: Path) -> Iterator[Players]:
         yield Players(client, ["ann", "bob"])
 
 
-def play_rated(two: Players, turns: list[tuple[str, str]]) -> str:
+def open_rated(two: Players) -> tuple[str, dict[str, str], Socket, Socket]:
+    """A rated game made by ann (black) and joined by bob: its id, both seats'
+    tokens and a socket for each."""
     made = create(two.as_("ann"), mode="online", color="black", rated=True, clock=CLOCK)
     joined = two.as_("bob").post("/api/join", json={"code": made["invite"]})
     assert joined.status_code == 200, joined.text
-    black = Socket(two.client, made["game"], [made["tokens"]["black"]])
-    white = Socket(two.client, made["game"], [joined.json()["tokens"]["white"]])
-    assert black.state["rated"] and black.state["players"] == {"black": "ann", "white": "bob"}
-    for turn, (b, w) in enumerate(turns):
+    tokens = {"black": made["tokens"]["black"], "white": joined.json()["tokens"]["white"]}
+    black = Socket(two.client, made["game"], [tokens["black"]])
+    white = Socket(two.client, made["game"], [tokens["white"]])
+    return str(made["game"]), tokens, black, white
+
+
+def play_turns(black: Socket, white: Socket, turns: list[tuple[str, str]]) -> None:
+    for b, w in turns:
+        turn = black.state["turn"]
         black.move("black", b)
         white.move("white", w)
         black.until(turn_played(turn + 1))
         white.until(turn_played(turn + 1))
+
+
+def play_rated(two: Players, turns: list[tuple[str, str]]) -> str:
+    game, _, black, white = open_rated(two)
+    assert black.state["rated"] and black.state["players"] == {"black": "ann", "white": "bob"}
+    play_turns(black, white, turns)
     assert black.state["over"]
     black.close()
     white.close()
-    return str(made["game"])
+    return game
 
 
 def profile(client: TestClient, name: str) -> Any:
@@ -125,15 +138,8 @@ def test_a_rating_that_fails_to_move_leaves_the_game_unended_and_both_ratings_as
         return update(*args)
 
     monkeypatch.setattr(glicko2, "update", second_fails)
-    made = create(two.as_("ann"), mode="online", color="black", rated=True, clock=CLOCK)
-    joined = two.as_("bob").post("/api/join", json={"code": made["invite"]})
-    black = Socket(two.client, made["game"], [made["tokens"]["black"]])
-    white = Socket(two.client, made["game"], [joined.json()["tokens"]["white"]])
-    for turn, (b, w) in enumerate(FIVE[:-1]):
-        black.move("black", b)
-        white.move("white", w)
-        black.until(turn_played(turn + 1))
-        white.until(turn_played(turn + 1))
+    game, _, black, white = open_rated(two)
+    play_turns(black, white, FIVE[:-1])
     black.move("black", FIVE[-1][0])
     white.move("white", FIVE[-1][1])
     assert white.error()["code"] == "server-error"
@@ -142,11 +148,39 @@ def test_a_rating_that_fails_to_move_leaves_the_game_unended_and_both_ratings_as
     assert len(calls) == 2
     rooms = two.client.app.state.rooms  # type: ignore[attr-defined]
     rooms.rooms.clear()  # read back from the database
-    stored = two.client.get(f"/api/games/{made['game']}").json()
+    stored = two.client.get(f"/api/games/{game}").json()
     assert not stored["over"] and stored["turn"] == len(FIVE) - 1
     for name in ("ann", "bob"):
         assert profile(two.client, name)["rating"]["games"] == 0
         assert profile(two.client, name)["history"] == []
+
+
+def test_a_rated_game_is_kept_when_either_player_asks_to_delete_it(two: Players) -> None:
+    """The loser cannot erase the winner's win: a rated game's result is in
+    both players' rating histories."""
+    game, tokens, black, white = open_rated(two)
+    play_turns(black, white, FIVE)
+    black.close()
+    white.close()
+    for token in (tokens["white"], tokens["black"]):
+        refused = two.client.delete(f"/api/games/{game}",
+                                    headers={"authorization": f"Bearer {token}"})
+        assert refused.status_code == 403 and refused.json()["code"] == "rated-game-kept"
+    assert profile(two.client, "ann")["games"][0]["game"] == game
+    assert two.client.get(f"/api/games/{game}/record").status_code == 200
+
+
+def test_an_account_deleted_mid_game_unrates_it_and_its_opponent_is_told_at_once(
+        two: Players) -> None:
+    _, _, black, white = open_rated(two)
+    play_turns(black, white, FIVE[:2])
+    bob = two.as_("bob")
+    assert bob.request("DELETE", "/api/account", json={"password": PASSWORD}).status_code == 204
+    told = black.until(lambda m: m["type"] == "state" and not m["rated"])
+    assert told["players"] == {"black": "ann", "white": "a deleted player"}
+    assert told["turn"] == 2  # before any further move
+    black.close()
+    white.close()
 
 
 def test_an_unrated_game_between_accounts_leaves_the_ratings(two: Players) -> None:
@@ -158,8 +192,10 @@ def test_an_unrated_game_between_accounts_leaves_the_ratings(two: Players) -> No
 def test_guests_the_bot_and_hotseat_games_are_unrated(two: Players) -> None:
     ann = two.as_("ann")
     for mode in ("bot", "hotseat"):
-        refused = ann.post("/api/games", json={"mode": mode, "rated": True, "clock": CLOCK})
-        assert refused.status_code == 403 and refused.json()["code"] == "rated-needs-accounts"
+        for clock in (CLOCK, None):  # not online says more than no clock
+            refused = ann.post("/api/games", json={"mode": mode, "rated": True, "clock": clock})
+            assert refused.status_code == 403
+            assert refused.json()["code"] == "rated-needs-accounts"
     made = create(ann, mode="online", rated=True, clock=CLOCK)
     assert ann.post("/api/join", json={"code": made["invite"]}).json()["code"] == "own-game"
     guest = two.as_(None)

@@ -25,7 +25,7 @@ from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -96,19 +96,20 @@ ASGIApp = Callable[[Scope, Callable[[], Awaitable[Message]],
 
 
 class SecurityHeaders:
-    """ASGI middleware adding :data:`SECURITY_HEADERS` to every HTTP response."""
+    """ASGI middleware adding :data:`SECURITY_HEADERS` to every HTTP response,
+    a WebSocket handshake's refusal included."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Callable[[], Awaitable[Message]],
                        send: Callable[[Message], Awaitable[None]]) -> None:
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
 
         async def with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
+            if message["type"] in ("http.response.start", "websocket.http.response.start"):
                 headers = list(message.get("headers", []))
                 headers += [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
                 message["headers"] = headers
@@ -185,7 +186,7 @@ class SameOrigin:
 
 
 # A Host header: a name or a bracketed IPv6 address, then perhaps a port.
-_HOST_HEADER = re.compile(r"(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::[0-9]{1,5})?", re.IGNORECASE)
+_HOST_HEADER = re.compile(r"(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::([0-9]{1,5}))?", re.IGNORECASE)
 
 
 class KnownHosts:
@@ -201,7 +202,8 @@ class KnownHosts:
                        send: Callable[[Message], Awaitable[None]]) -> None:
         if scope["type"] in ("http", "websocket"):
             found = _HOST_HEADER.fullmatch(Headers(scope=scope).get("host", ""))
-            if found is None or found.group(1).lower() not in self.hosts:
+            if (found is None or found.group(1).lower() not in self.hosts
+                    or not 0 < int(found.group(2) or 80) < 65536):
                 refusal = error(400, "bad-host", "this server answers for its own names "
                                 "only (wts serve --allowed-host NAME adds one)")
                 if (scope["type"] == "websocket"
@@ -228,6 +230,12 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     if isinstance(exc, HTTPException) and exc.headers:
         answer.headers.update(exc.headers)  # a 405's Allow
     return answer
+
+
+async def _gone(request: Request, exc: Exception) -> Response:
+    """The client went away before its body came: nobody reads the answer,
+    and nothing is logged."""
+    return Response(status_code=400)
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:
@@ -393,6 +401,9 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
     @answers
     async def delete_game(request: Request) -> Response:
         room, _ = finished_seat(request, "delete", "deleted")
+        if room.row.rated:
+            raise RoomError("rated-game-kept", "a rated game stays: it is in both players' "
+                            "rating histories")
         rooms().evict(room)
         rooms().store.delete(room.row.id)
         return Response(status_code=204)
@@ -469,8 +480,11 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
         if (state["connections"] >= limits.max_connections
                 or by_address.get(address, 0) >= limits.max_connections_per_address):
             await ws.accept()
-            await ws.send_json({"type": "error", "code": "too-many-connections",
-                                "message": "the server holds as many connections as it can"})
+            await ws.send_json({"type": "error", "code": "too-many-connections", "message": (
+                "the server holds as many connections as it can"
+                if state["connections"] >= limits.max_connections else
+                f"{limits.max_connections_per_address} connections from one address at most: "
+                "close another tab")})
             await ws.close(code=1013)
             return
         state["connections"] += 1
@@ -582,6 +596,9 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
             raise RoomError("version", f"this server speaks version {PROTOCOL_VERSION}, "
                             f"not {version}")
 
+    async def not_upgraded(request: Request) -> Response:
+        return error(426, "upgrade-required", "/ws is a WebSocket: open it with an upgrade")
+
     def lobby() -> Lobby:
         return app.state.lobby  # type: ignore[no-any-return]
 
@@ -619,7 +636,7 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
                                          "url": f"/game/{game}"})
         elif kind == "account-deleted" and isinstance(user, int):
             lobby().forget(user)
-            rooms().unrate_games_of(user)
+            await rooms().unrate_games_of(user)
             await lobby().broadcast()
         elif kind == "sessions" and isinstance(user, int):
             lobby().refresh(user)
@@ -654,6 +671,7 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
         Route("/api/lessons", lesson_list_route),
         Route("/api/lessons/{number:int}", lesson_move, methods=["POST"]),
         WebSocketRoute("/ws", socket),
+        Route("/ws", not_upgraded, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
     ]
 
     async def account_body(request: Request) -> bytes:
@@ -672,7 +690,9 @@ def create_app(db: str | Path = ":memory:", *, limits: Limits | None = None,
     routes += profile_routes(lambda: app.state.rooms.store)
     routes += lobby_routes(lobby, lambda: app.state.accounts, _client, account_body, creates)
     app = Starlette(routes=routes, lifespan=lifespan,
-                    exception_handlers={HTTPException: _http_error, Exception: _server_error})
+                    exception_handlers={HTTPException: _http_error, ClientDisconnect: _gone,
+                                        Exception: _server_error})
+    app.router.redirect_slashes = False  # /api/session/ is not here: 404, not a redirect
     app.add_middleware(SameOrigin)
     app.add_middleware(KnownHosts, hosts=hosts)
     app.add_middleware(SecurityHeaders)

@@ -47,9 +47,12 @@ class Limits:
     account_logins_per_second: float = 1 / 60
     #: Bot searches running at once (each holds one worker thread).
     max_bot_searches: int = 2
-    #: Seconds a request's line and headers may take to arrive (a slow client
-    #: sending a byte at a time holds a connection no longer).
-    header_seconds: float = 10.0
+    #: Seconds a request's line, headers and body may take to arrive (a slow
+    #: client sending a byte at a time holds a connection no longer), and the
+    #: HTTP connections one address may hold open (the proxies of
+    #: ``forwarded_allow_ips`` excepted).
+    request_seconds: float = 10.0
+    max_http_connections_per_address: int = 64
     #: A finished game's clock: the longest time for a whole game or a move, in seconds.
     max_clock_seconds: int = 24 * 3600
     #: Each process says it is alive this often (seconds); one silent for three

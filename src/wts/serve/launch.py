@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import logging
+import math
 import socket
 import threading
+import time
 import webbrowser
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from wts.errors import WtsError
@@ -48,6 +51,47 @@ def listen(host: str, port: int) -> socket.socket:
     return listener
 
 
+def _addresses(forwarded_allow_ips: str | None) -> list[str]:
+    """The proxies ``forwarded_allow_ips`` names (comma-separated), none for None."""
+    if forwarded_allow_ips is None:
+        return []
+    return [entry.strip() for entry in forwarded_allow_ips.split(",") if entry.strip()]
+
+
+class _AcceptFailures(logging.Filter):
+    """Lets asyncio's "socket.accept() out of system resource" through once a
+    minute: with every file in use it is logged at each retry, and would
+    fill the disk."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.clock = clock
+        self.last = -math.inf
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not record.getMessage().startswith("socket.accept() out of system resource"):
+            return True
+        now = self.clock()
+        if now - self.last < 60:
+            return False
+        self.last = now
+        return True
+
+
+def _more_files() -> None:
+    """The soft limit of open files raised to the hard one (each connection
+    holds a file), where the system has such limits."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 1 << 16 if hard == resource.RLIM_INFINITY else hard
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
 def default_db() -> Path:
     """Where games are kept unless ``--db`` says otherwise: the user's data
     folder (``~/.local/share/wts`` on Linux), never the current folder."""
@@ -73,7 +117,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | Path | None = None,
     import uvicorn
 
     from wts.serve.app import create_app
-    from wts.serve.header_deadline import with_header_deadline
+    from wts.serve.http_protocol import guarded_h11
 
     limits = limits or Limits()
     if db is not None and is_postgresql(str(db)):
@@ -107,8 +151,12 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | Path | None = None,
     if forwarded_allow_ips is not None:
         proxies = {"proxy_headers": True, "forwarded_allow_ips": forwarded_allow_ips}
     config = uvicorn.Config(app, host=host, port=port, ws_max_size=4 * limits.max_frame,
-                            http=with_header_deadline(limits.header_seconds),
+                            http=guarded_h11(limits.request_seconds,
+                                             limits.max_http_connections_per_address,
+                                             _addresses(forwarded_allow_ips)),
                             ws_ping_interval=20.0, log_level="warning", server_header=False,
                             **proxies)  # type: ignore[arg-type]
+    _more_files()
+    logging.getLogger("asyncio").addFilter(_AcceptFailures())
     with listener:
         uvicorn.Server(config).run(sockets=[listener])

@@ -142,12 +142,11 @@ class Lobby:
         games, and the viewer's own seeks that were played (their games)."""
         seeks = [shown for seek, shown in (self._public() if public is None else public)
                  if self.visible(seek, viewer)]
-        view = {"type": "lobby", "seeks": seeks, "live": self._live() if live is None else live}
-        if viewer is not None:
-            mine = (self.store.played_seeks() if played is None else played).get(viewer.id, [])
-            view["matched"] = [{"seek": s, "game": g, "color": c, "url": f"/game/{g}"}
-                               for s, g, c in mine]
-        return view
+        mine = [] if viewer is None else (
+            self.store.played_seeks() if played is None else played).get(viewer.id, [])
+        return {"type": "lobby", "seeks": seeks, "live": self._live() if live is None else live,
+                "matched": [{"seek": s, "game": g, "color": c, "url": f"/game/{g}"}
+                            for s, g, c in mine]}  # a guest's: none
 
     async def broadcast(self) -> None:
         if not self.sockets:

@@ -39,6 +39,10 @@ def lobby_routes(lobby: Callable[[], Lobby], accounts: Callable[[], Accounts],
         asked = parse_body(PostSeek, await read_body(request))
         if not asked.rated and (asked.min_rating is not None or asked.max_rating is not None):
             raise LobbyError("bad-message", "a rating range is for rated seeks")
+        if (asked.min_rating is not None and asked.max_rating is not None
+                and asked.min_rating > asked.max_rating):
+            raise LobbyError("bad-message", f"min_rating ({asked.min_rating}) is above "
+                             f"max_rating ({asked.max_rating}): nobody could accept the seek")
         clock = None if asked.clock is None else (asked.clock.kind, asked.clock.seconds)
         seek, token = lobby().post(by, asked.color, clock, asked.rated, asked.min_rating,
                                    asked.max_rating, asked.to)

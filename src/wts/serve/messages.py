@@ -13,7 +13,7 @@ import json
 import re
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from wts.limits import MAX_MESSAGE_TURN
 from wts.serve.defaults import BOT_LEVEL, PLAYER_COLOR
@@ -101,6 +101,11 @@ class JoinGame(_Message):
 
     code: Annotated[str, Field(pattern=INVITE)]
 
+    @field_validator("code", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value  # as a person may type it
+
 
 class LessonMove(_Message):
     """POST /api/lessons/{n}: the learner's square in lesson n."""
@@ -113,7 +118,15 @@ class SignUp(_Message):
 
     name: Annotated[str, Field(pattern=NAME)]
     password: Annotated[str, Field(min_length=PASSWORD_MIN, max_length=PASSWORD_MAX)]
-    age_16_or_over: Literal[True]
+    age_16_or_over: bool
+
+    @field_validator("age_16_or_over")
+    @classmethod
+    def _adult(cls, value: bool) -> bool:
+        if value is not True:
+            raise ValueError("an account is for a holder of 16 or over: age_16_or_over "
+                             "must be true")
+        return value
 
 
 class LogIn(_Message):

@@ -594,14 +594,14 @@ class Rooms:
         an online game between two accounts."""
         self.expire()
         limits = self.limits
-        if rated and clock is None:
-            raise RoomError("rated-needs-clock", "a rated game has a clock, so that an "
-                            "abandoned game ends on time")
         if rated and (mode != "online" or user is None):
             raise RoomError("rated-needs-accounts", "a rated game is an online game between "
                             "two players who are logged in" + ("" if mode == "online" else
                                                                "; the bot and hotseat games "
                                                                "are unrated"))
+        if rated and clock is None:
+            raise RoomError("rated-needs-clock", "a rated game has a clock, so that an "
+                            "abandoned game ends on time")
         self.check_bounds(address)
         if mode == "bot" and self.store.open_games_of(
                 address, "bot", wall_clock() - limits.bot_active_seconds) \
@@ -663,15 +663,16 @@ class Rooms:
                             f"{limits.max_open_games_per_address} unfinished games; finish "
                             "some, or wait until they expire")
 
-    def unrate_games_of(self, user: int) -> None:
+    async def unrate_games_of(self, user: int) -> None:
         """A deleted account's unfinished games here are rated no more (the
         store has unrated them): no rating moves by a game one side of which
-        is gone."""
-        for room in self.rooms.values():
+        is gone. Their sockets are told at once."""
+        for room in list(self.rooms.values()):
             if user in (room.row.black_user, room.row.white_user):
                 room.seats_changed()  # shown as a deleted player from now on
                 if not room.over:
                     room.row.rated = False
+                await room.broadcast()
 
     def _admit(self, row: GameRow) -> Room:
         if len(self.rooms) >= self.limits.max_rooms:
