@@ -85,6 +85,64 @@ def test_a_full_tree_stops_the_search_and_changes_nothing() -> None:
     assert sum(search.root(0)[0]) < 64
 
 
+def run_expanding(search: AZSearch, net: Network, descents: int, batch: int = 8) -> None:
+    """A search with expand_at, as AZAgent runs it: chunks of descents, the
+    network only for the nodes they send."""
+    planes = np.empty((batch, 81, 11), np.float32)
+    legal = np.empty((batch, 81), np.uint8)
+    while search.iterations < descents:
+        before = search.iterations
+        count = search.collect(planes, legal, min(100, descents - search.iterations))
+        if count:
+            out = net.evaluate(planes[:count], legal[:count].view(bool))
+            assert search.apply(out.black, out.white, out.value) == count
+        elif search.iterations == before:
+            break
+
+
+def test_with_expand_at_the_network_sees_only_the_root_and_the_nodes_visited_that_often(
+        ) -> None:
+    """Documented: past the root every leaf is played out at once, and a node
+    goes to the network once visited expand_at times, so the network sees
+    fewer nodes the larger expand_at, and far fewer than the descents."""
+    net = Network.initial(SMALL, seed=2)
+    seen = []
+    for expand_at in (4, 16, 64):
+        search = AZSearch(wts.Game(), seed=3, expand_at=expand_at)
+        run_expanding(search, net, 3000)
+        assert search.iterations == 3000
+        assert 1 < search.evaluations < 3000 // 4
+        assert sum(search.root(0)[0]) == 3000 - 1  # the root's first descent waited for it
+        seen.append(search.evaluations)
+    assert seen == sorted(seen, reverse=True)
+    plain = AZSearch(wts.Game(), seed=3)
+    run(plain, net, 200)
+    assert plain.evaluations >= 200  # without it, every leaf waits for the network
+
+
+def test_with_expand_at_a_search_repeats_exactly_for_a_seed_and_finds_a_five() -> None:
+    net = Network.initial(SMALL, seed=2)
+    roots = []
+    for _ in range(2):
+        search = AZSearch(wts.Game(), seed=7, expand_at=8)
+        run_expanding(search, net, 2000)
+        roots.append((search.root(0), search.root(1), search.nodes, search.evaluations))
+    assert roots[0] == roots[1]
+    game = wts.Game.from_setup(black=["a1", "b1", "c1", "d1"], white=["a9", "b9", "c9"])
+    agent = AZAgent(playouts=2000, net=Network.uniform(SMALL), seed=1, expand_at=8)
+    assert agent.select(game, "black") == wts.parse_square("e1")
+    assert agent.last_search.playouts == 2000
+
+
+def test_with_expand_at_a_full_tree_goes_on_from_the_nodes_it_has() -> None:
+    """No room to grow stops a plain search; with expand_at the descents go on,
+    played out from the tree's last nodes."""
+    search = AZSearch(wts.Game(), seed=0, expand_at=4, max_memory=200_000)
+    run_expanding(search, Network.uniform(SMALL), 20_000)
+    assert search.full and search.iterations == 20_000
+    assert search.memory <= 200_000 + 8 * 4096 * 16
+
+
 def test_the_agent_plays_whole_games_and_names_both_players_strategies() -> None:
     agent = AZAgent(playouts=16, net=Network.initial(SMALL, seed=3), seed=4)
     game = wts.Game()

@@ -16,7 +16,8 @@ MAX_BATCH: int
 @disjoint_base
 class AZSearch:
     def __init__(self, game: GameCore, seed: int = 0, *, c_puct: float = 1.0,
-                 fpu: float = 0.0, mix: float = 0.0, max_memory: int = 268435456) -> None: ...
+                 fpu: float = 0.0, mix: float = 0.0, expand_at: int = 0,
+                 max_memory: int = 268435456) -> None: ...
     def collect(self, planes: npt.NDArray[np.float32], legal: npt.NDArray[np.uint8],
                 descents: int = 0) -> int: ...
     def apply(self, black: npt.NDArray[np.float32], white: npt.NDArray[np.float32],

@@ -59,6 +59,7 @@ ctypedef struct AZNode:
     float net_value         # the network's value for black (the result, when finished)
     int32_t n               # legal squares
     uint8_t squares[WTS_NUM_SQUARES]
+    uint8_t uniform         # expanded with uniform priors, waiting for the network's
 
 # A node's numbers, for player p (0 black, 1 white) and legal square i:
 # prior at 6n*0 + ..., laid out as [p][field][i], field 0 prior, 1 visits, 2 reward sum.
@@ -80,10 +81,12 @@ ctypedef struct AZTree:
     size_t max_memory
     bint full
     double c_puct, fpu, mix
+    int64_t expand_at       # 0: every leaf waits for the network; else see descend
     wts_rng rng
     int64_t evaluations, iterations
     # The batch being collected: its paths and the distinct leaves they end in.
     int batch_cap, n_paths, n_leaves
+    int want              # the leaves this collect may write
     Step *paths           # batch_cap * MAX_DEPTH
     int32_t *path_length
     int32_t *path_leaf    # the node each path ends in
@@ -124,6 +127,7 @@ cdef inline int32_t add_node(AZTree *t, const wts_state *state) noexcept nogil:
     node.visits = 0
     node.value = 0.0
     node.n = 0
+    node.uniform = 0
     if wts_is_over(state):
         node.stats = TERMINAL
         node.net_value = <float>result(state)
@@ -212,8 +216,18 @@ cdef inline int32_t child_of(AZTree *t, int32_t parent, int black_sq, int white_
 
 
 cdef inline void back_up(AZTree *t, int path, double black_reward, bint counted) noexcept nogil:
-    """Add ``black_reward`` along path ``path``; its visits are counted already
-    (the virtual loss) when ``counted``."""
+    """Add ``black_reward`` along path ``path`` and to its leaf; its visits are
+    counted already (the virtual loss) when ``counted``."""
+    cdef AZNode *node
+    back_up_steps(t, path, black_reward, counted)
+    node = &t.nodes[t.path_leaf[path]]
+    node.visits += 1
+    node.value += black_reward
+
+
+cdef inline void back_up_steps(AZTree *t, int path, double black_reward,
+                               bint counted) noexcept nogil:
+    """``back_up`` but for the leaf."""
     cdef Step *steps = t.paths + path * MAX_DEPTH
     cdef int k
     cdef AZNode *node
@@ -228,9 +242,74 @@ cdef inline void back_up(AZTree *t, int path, double black_reward, bint counted)
         node.value += black_reward
         field(stats, node.n, 0, 2)[steps[k].black] += black_reward
         field(stats, node.n, 1, 2)[steps[k].white] += 1.0 - black_reward
-    node = &t.nodes[t.path_leaf[path]]
+
+
+cdef inline bint expand_uniform(AZTree *t, AZNode *node) noexcept nogil:
+    """Gives ``node`` statistics with uniform priors, for the network's to
+    replace later; False when the tree has no room for them."""
+    cdef int64_t need = 6 * node.n
+    cdef double *stats
+    cdef int p, j
+    if not room_for_stats(t, need):
+        t.full = True
+        return False
+    node.stats = t.n_stats
+    t.n_stats += need
+    stats = t.stats + node.stats
+    memset(stats, 0, need * sizeof(double))
+    for p in range(2):
+        for j in range(node.n):
+            field(stats, node.n, p, 0)[j] = 1.0 / node.n
+    node.uniform = 1
+    return True
+
+
+cdef inline int play_out_leaf(AZTree *t, int path, int32_t leaf) noexcept nogil:
+    """With ``expand_at``: a leaf is played out at once (a tactical playout,
+    no network), and expanded with uniform priors from its second visit on;
+    the descent is backed up now. Returns 0."""
+    cdef AZNode *node = &t.nodes[leaf]
+    cdef double value = playout_from(&node.state, PLAYOUT_TACTICAL, &t.rng)
+    if node.stats == UNEVALUATED and node.visits >= 1:
+        expand_uniform(t, node)  # a full tree leaves it a leaf: the search goes on
+    t.path_leaf[path] = leaf
+    back_up(t, path, value, True)
+    return 0
+
+
+cdef inline int play_out_past(AZTree *t, int path, int depth, int32_t current, int32_t ib,
+                              int32_t iw) noexcept nogil:
+    """A full tree with ``expand_at``: the joint move chosen at ``current``
+    has no node and gets none; it is played and played out from there, and
+    the descent backed up through ``current``. Returns 0."""
+    cdef Step *steps = t.paths + path * MAX_DEPTH
+    cdef AZNode *node = &t.nodes[current]
+    cdef double *stats = t.stats + node.stats
+    cdef wts_state next_state
+    cdef double value
     node.visits += 1
-    node.value += black_reward
+    field(stats, node.n, 0, 1)[ib] += 1
+    field(stats, node.n, 1, 1)[iw] += 1
+    steps[depth].node = current
+    steps[depth].black = ib
+    steps[depth].white = iw
+    wts_copy(&next_state, &node.state)
+    wts_resolve_turn(&next_state, node.squares[ib], node.squares[iw], NULL)
+    value = (result(&next_state) if wts_is_over(&next_state)
+             else playout_from(&next_state, PLAYOUT_TACTICAL, &t.rng))
+    t.path_length[path] = depth + 1
+    t.iterations += 1
+    back_up_steps(t, path, value, True)
+    return 0
+
+
+cdef inline void ask_network(AZTree *t, int32_t current) noexcept nogil:
+    """Queues a node expanded with uniform priors, once visited ``expand_at``
+    times, for the network's priors (if the batch has room)."""
+    if t.n_leaves < t.want and not t.waiting[current]:
+        t.waiting[current] = 1
+        t.leaves[t.n_leaves] = current
+        t.n_leaves += 1
 
 
 cdef inline int descend(AZTree *t) noexcept nogil:
@@ -247,9 +326,13 @@ cdef inline int descend(AZTree *t) noexcept nogil:
         node = &t.nodes[current]
         if node.stats == TERMINAL or node.stats == UNEVALUATED or depth == MAX_DEPTH:
             break
+        if node.uniform and node.visits >= t.expand_at:
+            ask_network(t, current)
         ib = puct(t, node, 0)
         iw = puct(t, node, 1)
         child = child_of(t, current, node.squares[ib], node.squares[iw])
+        if child < 0 and t.expand_at > 0:
+            return play_out_past(t, path, depth, current, ib, iw)
         if child < 0:
             # Undo the virtual visits of this path: the tree stays as it was.
             for k in range(depth):
@@ -273,6 +356,8 @@ cdef inline int descend(AZTree *t) noexcept nogil:
     t.path_leaf[path] = current
     t.iterations += 1
     node = &t.nodes[current]
+    if node.stats == UNEVALUATED and t.expand_at > 0 and current != 0:
+        return play_out_leaf(t, path, current)
     if node.stats == UNEVALUATED:
         t.n_paths += 1
         if not t.waiting[current]:
@@ -288,10 +373,17 @@ cdef inline int descend(AZTree *t) noexcept nogil:
 cdef class AZSearch:
     """The tree of one position's search with a network's leaves in batches.
 
-    ``AZSearch(game, seed=0, *, c_puct=1.0, fpu=0.0, mix=0.0, max_memory=256 MiB)``:
-    ``c_puct`` the weight of the priors, ``fpu`` how far below the node's
-    mean an unvisited square starts, ``mix`` the share of a tactical
-    playout's result in a leaf's value (0: the value head alone).
+    ``AZSearch(game, seed=0, *, c_puct=1.0, fpu=0.0, mix=0.0, expand_at=0,
+    max_memory=256 MiB)``: ``c_puct`` the weight of the priors, ``fpu`` how
+    far below the node's mean an unvisited square starts, ``mix`` the share
+    of a tactical playout's result in a leaf's value (0: the value head
+    alone). With ``expand_at`` N > 0 the network sees only the nodes that
+    matter: every leaf past the root is played out at once (a tactical
+    playout, no network) and, from its second visit, expanded with uniform
+    priors; a node visited N times is sent to the network, whose priors then
+    replace the uniform ones. ``collect`` then runs its descents whether or
+    not they find such nodes, and returns 0 leaves with the descents done
+    (``iterations`` grew) when none was found.
 
     ``planes = numpy.empty((batch, 81, 11), numpy.float32)``; then, until
     done: ``k = search.collect(planes, legal)`` (``legal`` (batch, 81)
@@ -341,12 +433,13 @@ cdef class AZSearch:
         return 0
 
     def __init__(self, GameCore game not None, seed=0, *, c_puct=1.0, fpu=0.0, mix=0.0,
-                 max_memory=268435456):
+                 expand_at=0, max_memory=268435456):
         cdef wts_state root
         seed = check_seed(seed)
         c_puct = check_float(c_puct, "c_puct", 0.0, 1e6)
         fpu = check_float(fpu, "fpu", -1.0, 1.0)
         mix = check_float(mix, "mix", 0.0, 1.0)
+        expand_at = check_int(expand_at, "expand_at", 0, 2**31)
         max_memory = check_int(max_memory, "max_memory", 0, 2**62)
         game.snapshot(&root)
         if wts_is_over(&root):
@@ -356,6 +449,7 @@ cdef class AZSearch:
         try:
             self._free()
             self.t.c_puct, self.t.fpu, self.t.mix = c_puct, fpu, mix
+            self.t.expand_at = expand_at
             self.t.max_memory = max_memory
             self.t.full = False
             self.t.evaluations = self.t.iterations = 0
@@ -411,10 +505,13 @@ cdef class AZSearch:
         tries = 4 * cap if descents <= 0 else descents
         self._enter()
         try:
+            if self.t.expand_at > 0 and self.t.nodes[0].stats == UNEVALUATED:
+                tries = 1  # every other descent needs the root's priors: it goes alone
             if self.pending:
                 raise ParameterError("collect called twice: apply the batch it collected first")
             self._batch(cap)
             self.t.n_paths = self.t.n_leaves = 0
+            self.t.want = cap
             if self.stuck:
                 return 0
             with nogil:
@@ -430,7 +527,7 @@ cdef class AZSearch:
                     memset(&legal[i, 0], 0, WTS_NUM_SQUARES)
                     for sq in range(node.n):
                         legal[i, node.squares[sq]] = 1
-            self.pending = self.t.n_paths > 0
+            self.pending = self.t.n_paths > 0 or self.t.n_leaves > 0
             return self.t.n_leaves
         finally:
             PyThread_release_lock(self.busy)
@@ -459,10 +556,12 @@ cdef class AZSearch:
             for i in range(k):
                 if not 0.0 <= values[i] <= 1.0:
                     raise ParameterError(f"value {i} is {values[i]!r}: values are from 0 to 1")
-            # Room for every leaf's numbers first, so that a full tree changes nothing.
+            # Room for every leaf's numbers first, so that a full tree changes nothing
+            # (a node expanded with uniform priors has its numbers already).
             total = 0
             for i in range(k):
-                total += 6 * self.t.nodes[self.t.leaves[i]].n
+                if not self.t.nodes[self.t.leaves[i]].uniform:
+                    total += 6 * self.t.nodes[self.t.leaves[i]].n
             # The root's always fit; growth is what max_memory bounds.
             if self.t.n_stats > 0 and not room_for_stats(&self.t, <int64_t>total):
                 self.t.full = self.stuck = True
@@ -478,10 +577,12 @@ cdef class AZSearch:
                 for i in range(k):
                     leaf = self.t.leaves[i]
                     node = &self.t.nodes[leaf]
-                    node.stats = self.t.n_stats
-                    self.t.n_stats += 6 * node.n
+                    if not node.uniform:
+                        node.stats = self.t.n_stats
+                        self.t.n_stats += 6 * node.n
+                        stats = self.t.stats + node.stats
+                        memset(stats, 0, 6 * node.n * sizeof(double))
                     stats = self.t.stats + node.stats
-                    memset(stats, 0, 6 * node.n * sizeof(double))
                     for p in range(2):
                         prior = &black[i, 0] if p == 0 else &white[i, 0]
                         total = 0
@@ -497,11 +598,12 @@ cdef class AZSearch:
                             else:
                                 field(stats, node.n, p, 0)[j] = 1.0 / node.n
                     value = values[i]
-                    if self.t.mix > 0:
+                    if self.t.mix > 0 and not node.uniform:  # a visited node's value is its own
                         value = ((1 - self.t.mix) * value
                                  + self.t.mix * playout_from(&node.state, PLAYOUT_TACTICAL,
                                                              &self.t.rng))
                     node.net_value = <float>value
+                    node.uniform = 0  # its priors are the network's now
                     self.t.waiting[leaf] = 0
                 self.t.evaluations += k
                 for i in range(self.t.n_paths):
@@ -533,7 +635,8 @@ cdef class AZSearch:
         self.pending = False
 
     def cancel(self):
-        """Drop a collected batch (an evaluation that failed): the tree is as before it."""
+        """Drop a collected batch (an evaluation that failed): the tree is as
+        before it, but for the descents ``expand_at`` backed up at once."""
         self._enter()
         try:
             if self.pending:

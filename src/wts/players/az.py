@@ -35,15 +35,20 @@ from wts.players.network import Network, blas_on_one_thread
 if TYPE_CHECKING:
     from wts.engine.base import GameBase
 
-__all__ = ["AZAgent", "AZSearchInfo", "AZ_LEVEL_SECONDS", "MAX_AZ_PLAYOUTS"]
+__all__ = ["AZAgent", "AZSearchInfo", "AZ_LEVEL_SECONDS", "EXPAND_AT", "MAX_AZ_PLAYOUTS"]
 
 #: Seconds a move of each ``az`` level: the time ``mcts`` takes at the same
 #: level on one core of the 2-core development machine (docs/players.md),
 #: so that ``az:N`` and ``mcts:N`` think equally long there.
 AZ_LEVEL_SECONDS: dict[int, float] = {1: 0.003, 2: 0.019, 3: 0.076, 4: 0.26, 5: 1.8}
+#: The visits that send a node to the network, by default (``expand_at``).
+EXPAND_AT = 32
 #: The largest ``playouts`` budget (descents) a move.
 MAX_AZ_PLAYOUTS = 10_000_000
 _MAX_SECONDS = 86_400.0
+# Descents one collect runs with expand_at, between looks at the clock and at
+# ``stop``: about a millisecond.
+_DESCENTS_A_CALL = 128
 _NETWORKS: dict[tuple[str, int, int], Network] = {}
 _NETWORKS_LOCK = threading.Lock()
 
@@ -103,8 +108,15 @@ class AZAgent:
     - ``batch``: leaves evaluated together (default 16);
     - ``c_puct``: the priors' weight in PUCT (default 1.0); ``fpu``: how far
       below its node's mean an unvisited square starts (default 0);
-    - ``mix``: the share of a tactical playout's result in a leaf's value
-      (default 0: the value head alone);
+    - ``expand_at``: the visits that send a node to the network (default
+      :data:`EXPAND_AT`; a node has statistics from its second visit, so 1
+      acts as 2); below them a node has uniform priors, and every
+      leaf is played out at once by the tactical playout of ``MCTSAgent``,
+      so the search runs at about the playouts' speed with the network's
+      priors where the search spends its visits. 0: every leaf waits for
+      the network, whose value head gives its value (the AlphaZero search);
+    - ``mix``: with ``expand_at=0``, the share of a tactical playout's result
+      in a leaf's value (default 0: the value head alone);
     - ``noise``: the share of Dirichlet noise (alpha 10 / legal squares) in
       the root's priors, and ``temperature``: the move drawn with
       probability ∝ visits^(1/temperature) (default 0: the most visited),
@@ -128,6 +140,7 @@ class AZAgent:
         c_puct: float = 1.0,
         fpu: float = 0.0,
         mix: float = 0.0,
+        expand_at: int = EXPAND_AT,
         noise: float = 0.0,
         temperature: float = 0.0,
         max_memory: int = 256 << 20,
@@ -146,6 +159,7 @@ class AZAgent:
         self.c_puct = check_float(c_puct, "c_puct", 0.0, 1e6)
         self.fpu = check_float(fpu, "fpu", -1.0, 1.0)
         self.mix = check_float(mix, "mix", 0.0, 1.0)
+        self.expand_at = check_int(expand_at, "expand_at", 0, 2**31)
         self.noise = check_float(noise, "noise", 0.0, 1.0)
         self.temperature = check_float(temperature, "temperature", 0.0, 100.0)
         self.max_memory = check_int(max_memory, "max_memory", 0, 2**62)
@@ -218,22 +232,29 @@ class AZAgent:
         deadline = None if self.time_limit is None else started + self.time_limit
         core = game if isinstance(game, GameCore) else as_fast_game(game)
         search = AZSearch(core, self._rng.getrandbits(64), c_puct=self.c_puct, fpu=self.fpu,
-                          mix=self.mix, max_memory=self.max_memory)
+                          mix=self.mix, expand_at=self.expand_at, max_memory=self.max_memory)
         net, planes, legal = self.network, self._planes, self._legal
         while True:
-            size = self.batch
-            if self.playouts is not None:
+            size, descents = self.batch, 0
+            if self.expand_at:  # most descents need no network: a chunk of them a call
+                descents = _DESCENTS_A_CALL
+                if self.playouts is not None:
+                    descents = min(descents, self.playouts - search.iterations)
+            elif self.playouts is not None:
                 size = min(size, self.playouts - search.iterations)
-            if size <= 0 or (self.stop is not None and self.stop.is_set()):
+            if size <= 0 or descents < 0 or (self.expand_at and descents == 0) or (
+                    self.stop is not None and self.stop.is_set()):
                 break
-            count = search.collect(planes[:size], legal[:size])
-            if count == 0:
+            before = search.iterations
+            count = search.collect(planes[:size], legal[:size], descents)
+            if count == 0 and (not self.expand_at or search.iterations == before):
                 break  # the tree is solved or full
-            out = net.evaluate(planes[:count], legal[:count].view(np.bool_))
-            if not search.apply(out.black, out.white, out.value):
-                break  # the tree is full
-            if self.noise > 0 and search.evaluations == count:  # the root was just evaluated
-                self._add_noise(search, game)
+            if count:
+                out = net.evaluate(planes[:count], legal[:count].view(np.bool_))
+                if not search.apply(out.black, out.white, out.value):
+                    break  # the tree is full
+                if self.noise > 0 and search.evaluations == count:  # the root just evaluated
+                    self._add_noise(search, game)
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         moves, strategies, values = [], [], []

@@ -55,7 +55,7 @@ AGENT_OPTIONS: dict[str, dict[str, type]] = {
              "playout": str, "final": str, "purify": float, "prior": str,
              "prior_weight": float},
     "az": {"playouts": int, "time_limit": float, "net": str, "batch": int, "c_puct": float,
-           "fpu": float, "mix": float, "noise": float, "temperature": float},
+           "fpu": float, "mix": float, "expand_at": int, "noise": float, "temperature": float},
     "openspiel-mcts": {"uct_c": float},
 }
 #: The options whose text keeps its case (a file's path); the others are read lower case.
