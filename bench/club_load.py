@@ -43,6 +43,8 @@ from websockets.asyncio.client import connect
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # tests.support starts the real services
 
+import serve_load  # noqa: E402  (beside this file: bench/ is the script's folder)
+
 from tests.support.services import (  # noqa: E402
     NGINX_CONF,
     free_port,
@@ -56,8 +58,7 @@ from wts.cli.arguments import integer  # noqa: E402
 PASSWORD = "correct horse battery staple"
 # 18 turns with no capture and no five (as bench/serve_load.py plays), then
 # black's C1 closes A1-E1: the game ends, and the ratings move.
-LINE = [(f"{'ABCDEFGHI'[f]}{r}", f"{'ABCDEFGHI'[f]}{r + 1}")
-        for r in (1, 3, 5) for f in range(9) if f % 3 != 2] + [("C1", "I9")]
+LINE = [*serve_load.LINE, ("C1", "I9")]
 CLOCK = {"kind": "game", "seconds": 600}  # a rated game has a clock
 # Each process's bounds opened up: every client here has the one address 127.0.0.1.
 SERVER = """

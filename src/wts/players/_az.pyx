@@ -272,7 +272,6 @@ cdef inline int play_out_leaf(AZTree *t, int path, int32_t leaf) noexcept nogil:
     cdef double value = playout_from(&node.state, PLAYOUT_TACTICAL, &t.rng)
     if node.stats == UNEVALUATED and node.visits >= 1:
         expand_uniform(t, node)  # a full tree leaves it a leaf: the search goes on
-    t.path_leaf[path] = leaf
     back_up(t, path, value, True)
     return 0
 

@@ -28,7 +28,7 @@ STATUS = {
     "not-logged-in": 401, "bad-login": 401,
     # 403: known, and not allowed
     "bad-token": 403, "not-over": 403, "rated-needs-accounts": 403, "out-of-range": 403,
-    "rated-game-kept": 403, "upgrade-required": 426,
+    "rated-game-kept": 403,
     # 404: no such thing
     "no-game": 404, "bad-game": 404, "no-seek": 404, "no-player": 404, "no-lesson": 404,
     # 409: the state is against it
